@@ -1,0 +1,3 @@
+from scicraft_viz.cli import app
+
+app(prog_name="scicraft-viz")

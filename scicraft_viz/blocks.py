@@ -1,0 +1,122 @@
+"""Block palette, block-state parsing and canonical formatting (Minecraft syntax)."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+from scicraft_viz.errors import BlockStateError
+
+# Numeric block ids used by the engine's arrays.
+AIR, STONE, GLASS, REDSTONE_BLOCK, WIRE, REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER = range(11)
+
+# Direction indices shared with the engine: 0 north, 1 east, 2 south, 3 west, 4 up, 5 down.
+DIRECTIONS = ("north", "east", "south", "west", "up", "down")
+OFFSETS = ((0, 0, -1), (1, 0, 0), (0, 0, 1), (-1, 0, 0), (0, 1, 0), (0, -1, 0))
+HORIZONTAL = DIRECTIONS[:4]
+FACES = ("floor", "wall", "ceiling")
+WIRE_SIDES = ("none", "side", "up")
+
+_BOOL = ("false", "true")
+_POWER = tuple(str(i) for i in range(16))
+
+# name -> (id, {property: allowed values}, {property: default})
+PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
+    "air": (AIR, {}, {}),
+    "stone": (STONE, {}, {}),
+    "glass": (GLASS, {}, {}),
+    "redstone_block": (REDSTONE_BLOCK, {}, {}),
+    "redstone_wire": (
+        WIRE,
+        {"east": WIRE_SIDES, "north": WIRE_SIDES, "power": _POWER, "south": WIRE_SIDES, "west": WIRE_SIDES},
+        {"east": "none", "north": "none", "power": "0", "south": "none", "west": "none"},
+    ),
+    "redstone_repeater": (
+        REPEATER,
+        {"delay": ("1", "2", "3", "4"), "facing": HORIZONTAL, "locked": _BOOL, "powered": _BOOL},
+        {"delay": "1", "facing": "north", "locked": "false", "powered": "false"},
+    ),
+    "redstone_torch": (TORCH, {"lit": _BOOL}, {"lit": "true"}),
+    "redstone_wall_torch": (WALL_TORCH, {"facing": HORIZONTAL, "lit": _BOOL}, {"facing": "north", "lit": "true"}),
+    "redstone_lamp": (LAMP, {"lit": _BOOL}, {"lit": "false"}),
+    "stone_button": (
+        BUTTON,
+        {"face": FACES, "facing": HORIZONTAL, "powered": _BOOL},
+        {"face": "wall", "facing": "north", "powered": "false"},
+    ),
+    "lever": (
+        LEVER,
+        {"face": FACES, "facing": HORIZONTAL, "powered": _BOOL},
+        {"face": "wall", "facing": "north", "powered": "false"},
+    ),
+}
+NAME_OF_ID = {v[0]: k for k, v in PALETTE.items()}
+
+_STATE_RE = re.compile(r"^\s*(?:minecraft:)?([a-z0-9_]+)\s*(?:\[(.*)\])?\s*$")
+
+
+@dataclass(frozen=True)
+class BlockState:
+    """A block name with every property present, e.g. redstone_lamp with lit=false."""
+
+    name: str
+    props: tuple[tuple[str, str], ...] = ()
+    # Properties the caller wrote explicitly (others were defaults); placement may honour them.
+    given: frozenset[str] = frozenset()
+
+    @property
+    def id(self) -> int:
+        return PALETTE[self.name][0]
+
+    def get(self, key: str) -> str:
+        return dict(self.props)[key]
+
+    def __str__(self) -> str:
+        if not self.props:
+            return f"minecraft:{self.name}"
+        return f"minecraft:{self.name}[" + ",".join(f"{k}={v}" for k, v in self.props) + "]"
+
+
+def parse_state(text: object) -> BlockState:
+    """Parse Minecraft block-state syntax; the `minecraft:` prefix and any property may be omitted."""
+    if not isinstance(text, str):
+        raise BlockStateError(f"block state must be a string like 'redstone_lamp', got {text!r}")
+    m = _STATE_RE.match(text)
+    if not m:
+        raise BlockStateError(
+            f"cannot read block state {text!r}: expected NAME or NAME[key=value,...], e.g. "
+            "'redstone_repeater[facing=west,delay=2]'"
+        )
+    name, body = m.group(1), m.group(2)
+    if name not in PALETTE:
+        close = difflib.get_close_matches(name, PALETTE, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise BlockStateError(
+            f"unknown block '{name}' in {text!r}{hint}; supported blocks: {', '.join(sorted(PALETTE))}"
+        )
+    _, allowed, defaults = PALETTE[name]
+    values = dict(defaults)
+    given: set[str] = set()
+    if body is not None and body.strip():
+        for part in body.split(","):
+            if "=" not in part:
+                raise BlockStateError(f"property '{part.strip()}' in {text!r} is not of the form key=value")
+            key, value = (s.strip() for s in part.split("=", 1))
+            if key not in allowed:
+                valid = ", ".join(allowed) if allowed else "none"
+                raise BlockStateError(f"{name} has no property '{key}' (in {text!r}); its properties: {valid}")
+            if value not in allowed[key]:
+                raise BlockStateError(
+                    f"{name} property '{key}' cannot be '{value}' (in {text!r}); allowed: {', '.join(allowed[key])}"
+                )
+            if key in given:
+                raise BlockStateError(f"property '{key}' is given twice in {text!r}")
+            given.add(key)
+            values[key] = value
+    return BlockState(name, tuple(sorted(values.items())), frozenset(given))
+
+
+def canonical(text: str) -> str:
+    """The canonical full form of a block-state string."""
+    return str(parse_state(text))

@@ -1,0 +1,104 @@
+"""Traces: per-game-tick arrays recorded from a running world, for the evaluator and the views."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scicraft_viz import blocks as B
+
+Pos = tuple[int, int, int]
+COMPONENT_IDS = (B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER)
+
+
+@dataclass
+class Trace:
+    """What a world did over consecutive game ticks. Row i is the state after tick ticks[i]."""
+
+    ticks: np.ndarray
+    lamp_positions: list[Pos]
+    lamp_lit: np.ndarray
+    dust_positions: list[Pos]
+    dust_power: np.ndarray
+    component_positions: list[Pos]
+    component_kinds: list[str]
+    component_on: np.ndarray
+    events: list = field(default_factory=list)
+
+    @property
+    def start_tick(self) -> int:
+        return int(self.ticks[0])
+
+    def __len__(self) -> int:
+        return len(self.ticks)
+
+    def lamp_index(self, pos: Pos) -> int:
+        try:
+            return self.lamp_positions.index(tuple(pos))
+        except ValueError:
+            raise KeyError(f"no lamp at {tuple(pos)} in this trace") from None
+
+    def first_on(self, pos: Pos) -> int | None:
+        """First tick at which the lamp at pos is lit, or None."""
+        hits = np.nonzero(self.lamp_lit[:, self.lamp_index(pos)])[0]
+        return int(self.ticks[hits[0]]) if hits.size else None
+
+    def on_ticks(self) -> list[int | None]:
+        """First lit tick of every lamp, in lamp_positions order."""
+        return [self.first_on(p) for p in self.lamp_positions]
+
+    def timeline(self, unit: str = "game", width: int | None = None) -> str:
+        """A text timeline: one row per lamp, '#' lit and '.' dark, one column per tick
+        (per redstone tick, sampled on its first game tick, when unit='redstone')."""
+        step = 2 if unit == "redstone" else 1
+        rows = range(0, len(self.ticks), step)
+        if width is not None:
+            rows = list(rows)[:width]
+        label = "rt" if unit == "redstone" else "gt"
+        head = f"{'lamp':>16}  {label} {self.start_tick // step}.."
+        lines = [head]
+        for j, p in enumerate(self.lamp_positions):
+            cells = "".join("#" if self.lamp_lit[i, j] else "." for i in rows)
+            lines.append(f"{str(p):>16}  {cells}")
+        return "\n".join(lines)
+
+
+def record(world, n: int) -> Trace:
+    """Run `world` for n game ticks, returning its trace (n+1 rows, row 0 = current state)."""
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
+        raise ValueError(f"tick count must be a non-negative integer, got {n!r}")
+    n = int(n)
+    t0 = world.tick
+    before = world.events_total
+    lamps = world.cells_of(B.LAMP)
+    comps = world.cells_of(*COMPONENT_IDS)
+    dust = world.cells_of(B.WIRE)
+    on_cells = np.concatenate([lamps, comps])
+    rec_on = np.zeros((n + 1, on_cells.size), np.uint8)
+    rec_pow = np.zeros((n + 1, dust.size), np.uint8)
+    kinds: list[str] = []
+    if world.g is not None:
+        rec_on[0] = world.g.on[on_cells]
+        rec_pow[0] = world.g.power[dust]
+        kinds = ["minecraft:" + B.NAME_OF_ID[int(b)] for b in world.g.bt[comps]]
+        positions = world._positions(on_cells)
+        dust_pos = world._positions(dust)
+    else:
+        positions, dust_pos = [], []
+    if n:
+        world._run(t0 + n, (on_cells, dust, rec_on, rec_pow))
+    new = world.events_total - before
+    events = world.events[-new:] if new else []
+    nl = lamps.size
+    return Trace(
+        ticks=np.arange(t0, t0 + n + 1, dtype=np.int64),
+        lamp_positions=positions[:nl],
+        lamp_lit=rec_on[:, :nl].astype(bool),
+        dust_positions=dust_pos,
+        dust_power=rec_pow,
+        component_positions=positions[nl:],
+        component_kinds=kinds,
+        component_on=rec_on[:, nl:].astype(bool),
+        events=events,
+    )

@@ -1,0 +1,499 @@
+"""The World: block storage in NumPy arrays, placement rules and the public stepping API."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from numbers import Integral
+
+import numpy as np
+
+from scicraft_viz import blocks as B
+from scicraft_viz import sim
+from scicraft_viz.blocks import BlockState, parse_state
+from scicraft_viz.errors import PlacementError, PositionError
+
+Pos = tuple[int, int, int]
+
+MARGIN = 3  # air kept around every block so kernels never index outside the arrays
+SLACK = 8  # extra room added when the grid grows
+MAX_SPAN = 1024
+EVENT_HISTORY = 100_000
+
+EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout", "placed", "removed")
+_STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit"}
+
+
+@dataclass(frozen=True)
+class Event:
+    """One change of the world: `state` (lit/powered), `power` (dust), `shape` (dust sides),
+    `locked`, `delay`, `burnout`, `popped` (an unsupported block fell off), `placed`, `removed`."""
+
+    tick: int
+    pos: Pos
+    kind: str
+    block: str
+    old: int
+    new: int
+
+    def describe(self) -> str:
+        name = self.block.removeprefix("minecraft:")
+        if self.kind == "state":
+            prop = _STATE_PROP.get(B.PALETTE[name][0], "powered")
+            return f"tick {self.tick}: {name} at {self.pos} {prop}={'true' if self.new else 'false'}"
+        if self.kind == "power":
+            return f"tick {self.tick}: dust at {self.pos} power {self.old} -> {self.new}"
+        if self.kind == "popped":
+            return f"tick {self.tick}: {name} at {self.pos} popped off (no support)"
+        if self.kind == "burnout":
+            return f"tick {self.tick}: torch at {self.pos} burnt out"
+        if self.kind in ("placed", "removed"):
+            return f"tick {self.tick}: {self.kind} {name} at {self.pos}"
+        return f"tick {self.tick}: {name} at {self.pos} {self.kind} {self.old} -> {self.new}"
+
+
+def check_pos(pos: object) -> Pos:
+    """Validate a position: three integers (bools and floats are refused)."""
+    if isinstance(pos, (str, bytes)) or not isinstance(pos, Iterable):
+        raise PositionError(f"position must be three integers (x, y, z), got {pos!r}")
+    items = list(pos)
+    if len(items) != 3 or not all(isinstance(v, Integral) and not isinstance(v, bool) for v in items):
+        raise PositionError(f"position must be three integers (x, y, z), got {pos!r}")
+    p = tuple(int(v) for v in items)
+    if any(abs(v) > 30_000_000 for v in p):
+        raise PositionError(f"position {p} is outside the Minecraft world (|coordinate| <= 30,000,000)")
+    return p  # type: ignore[return-value]
+
+
+def _support_of(st: BlockState, p: Pos) -> tuple[Pos, str] | None:
+    """Where a block needs a solid block, and a phrase for messages; None if it needs none."""
+    x, y, z = p
+    name = st.name
+    if name in ("redstone_wire", "redstone_repeater", "redstone_torch"):
+        return (x, y - 1, z), "a solid block below"
+    if name == "redstone_wall_torch" or (name in ("stone_button", "lever") and st.get("face") == "wall"):
+        dx, dy, dz = B.OFFSETS[B.DIRECTIONS.index(st.get("facing"))]
+        return (x - dx, y - dy, z - dz), f"a solid block behind it (facing={st.get('facing')})"
+    if name in ("stone_button", "lever"):
+        if st.get("face") == "floor":
+            return (x, y - 1, z), "a solid block below (face=floor)"
+        return (x, y + 1, z), "a solid block above (face=ceiling)"
+    return None
+
+
+class World:
+    """A redstone world stepped in game ticks, faithful to Java Edition 1.20 for its palette.
+
+    `replay=True` follows /setblock instead of a player's placement: nothing is refused for lack of
+    support; an unsupported block pops off at its first neighbour update."""
+
+    def __init__(self, replay: bool = False, jit: bool = True, log_events: bool = True):
+        self.replay = replay
+        self._k = sim if jit else _python_kernels()
+        self.jit = jit and self._k.JIT
+        self._events: deque[Event] = deque(maxlen=EVENT_HISTORY)
+        self._events_total = 0
+        self._origin = np.zeros(3, dtype=np.int64)
+        self._dims = np.zeros(3, dtype=np.int64)
+        self.g: sim.Grid | None = None
+        self._tick0 = 0
+        self._log = log_events
+
+    # ------------------------------------------------------------------ grid management
+    def _alloc(self, origin: np.ndarray, dims: np.ndarray) -> sim.Grid:
+        nx, ny, nz = (int(v) for v in dims)
+        n = nx * ny * nz
+        sx, sy = ny * nz, nz
+        off = np.array([-1, sx, 1, -sx, sy, -sy], dtype=np.int64)
+        near = [0]
+        for dx in range(-2, 3):
+            for dy in range(-2, 3):
+                for dz in range(-2, 3):
+                    if 0 < abs(dx) + abs(dy) + abs(dz) <= 2:
+                        near.append(dx * sx + dy * sy + dz)
+        heap = 2 * n + 1024
+        ev = (1 << 16) + 4 * n
+        meta = np.zeros(8, dtype=np.int64)
+        return sim.Grid(
+            off=off,
+            near=np.array(near, dtype=np.int64),
+            bt=np.zeros(n, np.uint8),
+            facing=np.zeros(n, np.uint8),
+            face=np.zeros(n, np.uint8),
+            delay=np.ones(n, np.uint8),
+            sides=np.zeros(n, np.uint8),
+            power=np.zeros(n, np.uint8),
+            on=np.zeros(n, np.uint8),
+            locked=np.zeros(n, np.uint8),
+            ptime=np.full(n, -1, np.int64),
+            ptype=np.zeros(n, np.uint8),
+            toggles=np.full((n, sim.BURNOUT_COUNT), -(10**9), np.int64),
+            tog_i=np.zeros(n, np.uint8),
+            hk1=np.zeros(heap, np.int64),
+            hk2=np.zeros(heap, np.int64),
+            hcell=np.zeros(heap, np.int64),
+            htype=np.zeros(heap, np.uint8),
+            meta=meta,
+            ev_tick=np.zeros(ev, np.int64),
+            ev_cell=np.zeros(ev, np.int64),
+            ev_kind=np.zeros(ev, np.uint8),
+            ev_old=np.zeros(ev, np.int16),
+            ev_new=np.zeros(ev, np.int16),
+            mark=np.zeros(n, np.int64),
+            newp=np.zeros(n, np.uint8),
+            queue=np.zeros(n + 1, np.int64),
+            inq=np.zeros(n, np.uint8),
+            comp=np.zeros(n, np.int64),
+            chg=np.zeros(4 * n + 64, np.int64),
+            notify=np.zeros(n, np.int64),
+        )
+
+    def _ensure(self, p: Pos) -> None:
+        """Grow the arrays so that p lies at least MARGIN cells inside them."""
+        pa = np.array(p, dtype=np.int64)
+        if self.g is not None:
+            lo = self._origin + MARGIN
+            hi = self._origin + self._dims - MARGIN - 1
+            if np.all(pa >= lo) and np.all(pa <= hi):
+                return
+            new_lo = np.minimum(lo, pa - SLACK)
+            new_hi = np.maximum(hi, pa + SLACK)
+        else:
+            new_lo, new_hi = pa - SLACK, pa + SLACK
+        span = new_hi - new_lo + 1
+        if np.any(span - 2 * SLACK > MAX_SPAN):
+            axis = "xyz"[int(np.argmax(span))]
+            raise PositionError(
+                f"position {p} would make the world span more than {MAX_SPAN} blocks along {axis}; "
+                "keep builds within a 1024-block box"
+            )
+        origin = new_lo - MARGIN
+        dims = span + 2 * MARGIN
+        g = self._alloc(origin, dims)
+        if self.g is not None:
+            self._copy_into(g, origin, dims)
+        else:
+            g.meta[sim.M_TICK] = self._tick0
+            g.meta[sim.M_LOG] = 1 if self._log else 0
+        self.g, self._origin, self._dims = g, origin, dims
+
+    def _copy_into(self, g: sim.Grid, origin: np.ndarray, dims: np.ndarray) -> None:
+        old, (ox, oy, oz) = self.g, self._origin - origin
+        nx, ny, nz = (int(v) for v in self._dims)
+        sl = (slice(ox, ox + nx), slice(oy, oy + ny), slice(oz, oz + nz))
+        shape_new = tuple(int(v) for v in dims)
+        for name in ("bt", "facing", "face", "delay", "sides", "power", "on", "locked", "ptime", "ptype", "tog_i"):
+            getattr(g, name).reshape(shape_new)[sl] = getattr(old, name).reshape(nx, ny, nz)
+        g.toggles.reshape(*shape_new, -1)[sl] = old.toggles.reshape(nx, ny, nz, -1)
+        h = int(old.meta[sim.M_HEAP])
+        cells = old.hcell[:h]
+        x, rem = np.divmod(cells, ny * nz)
+        y, z = np.divmod(rem, nz)
+        g.hcell[:h] = ((x + ox) * shape_new[1] + (y + oy)) * shape_new[2] + (z + oz)
+        g.hk1[:h], g.hk2[:h], g.htype[:h] = old.hk1[:h], old.hk2[:h], old.htype[:h]
+        self._drain()
+        g.meta[:] = old.meta
+        g.meta[sim.M_EVN] = 0
+        g.meta[sim.M_GEN] = 0
+
+    def _cell(self, p: Pos) -> int:
+        x, y, z = (p[i] - int(self._origin[i]) for i in range(3))
+        _, ny, nz = (int(v) for v in self._dims)
+        return (x * ny + y) * nz + z
+
+    def _inside(self, p: Pos) -> bool:
+        if self.g is None:
+            return False
+        pa = np.array(p)
+        return bool(np.all(pa >= self._origin + 1) and np.all(pa < self._origin + self._dims - 1))
+
+    def _pos(self, c: int) -> Pos:
+        _, ny, nz = (int(v) for v in self._dims)
+        x, rem = divmod(int(c), ny * nz)
+        y, z = divmod(rem, nz)
+        return (x + int(self._origin[0]), y + int(self._origin[1]), z + int(self._origin[2]))
+
+    def _positions(self, cells: np.ndarray) -> list[Pos]:
+        _, ny, nz = (int(v) for v in self._dims)
+        x, rem = np.divmod(cells, ny * nz)
+        y, z = np.divmod(rem, nz)
+        o = self._origin
+        return list(zip((x + o[0]).tolist(), (y + o[1]).tolist(), (z + o[2]).tolist()))
+
+    def _reserve(self) -> None:
+        """Keep room in the tick heap for one pending tick per cell plus stale entries."""
+        g = self.g
+        need = int(g.meta[sim.M_HEAP]) + g.bt.shape[0] + 64
+        if need > g.hk1.shape[0]:
+            size = 2 * need
+            arrays = {}
+            for name in ("hk1", "hk2", "hcell", "htype"):
+                a = getattr(g, name)
+                b = np.zeros(size, a.dtype)
+                b[: a.shape[0]] = a
+                arrays[name] = b
+            self.g = g._replace(**arrays)
+
+    # ------------------------------------------------------------------ events
+    def _drain(self) -> None:
+        g = self.g
+        n = int(g.meta[sim.M_EVN])
+        if n:
+            ticks = g.ev_tick[:n].tolist()
+            cells = g.ev_cell[:n]
+            kinds = g.ev_kind[:n].tolist()
+            olds = g.ev_old[:n].tolist()
+            news = g.ev_new[:n].tolist()
+            positions = self._positions(cells)
+            bt = g.bt[cells].tolist()
+            for t, p, k, o, nw, b in zip(ticks, positions, kinds, olds, news, bt):
+                name = B.NAME_OF_ID[o if k == sim.EV_POPPED else b]
+                self._events.append(Event(t, p, EVENT_KINDS[k], "minecraft:" + name, o, nw))
+            self._events_total += n
+            g.meta[sim.M_EVN] = 0
+        if g.meta[sim.M_OVERFLOW]:
+            g.meta[sim.M_OVERFLOW] = 0
+            raise RuntimeError("engine buffer overflow: a single tick changed more than the engine can track")
+
+    def _note(self, kind: str, p: Pos, name: str) -> None:
+        if self._log:
+            self._events.append(Event(self.tick, p, kind, "minecraft:" + name, 0, 0))
+            self._events_total += 1
+
+    @property
+    def events(self) -> list[Event]:
+        """The most recent events (up to 100,000), oldest first."""
+        return list(self._events)
+
+    @property
+    def events_total(self) -> int:
+        """How many events happened since the world was made (including ones no longer kept)."""
+        return self._events_total
+
+    @property
+    def log_events(self) -> bool:
+        return self._log
+
+    @log_events.setter
+    def log_events(self, on: bool) -> None:
+        self._log = bool(on)
+        if self.g is not None:
+            self.g.meta[sim.M_LOG] = 1 if on else 0
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def tick(self) -> int:
+        return int(self.g.meta[sim.M_TICK]) if self.g is not None else self._tick0
+
+    def get_block(self, pos: object) -> str:
+        """The canonical full block state at pos, e.g. 'minecraft:redstone_lamp[lit=true]'."""
+        p = check_pos(pos)
+        if not self._inside(p):
+            return "minecraft:air"
+        return self._state_at(self._cell(p))
+
+    def _state_at(self, c: int) -> str:
+        g = self.g
+        b = int(g.bt[c])
+        name = B.NAME_OF_ID[b]
+        tf = ("false", "true")
+        if b == B.WIRE:
+            s = int(g.sides[c])
+            side = [B.WIRE_SIDES[(s >> (2 * h)) & 3] for h in range(4)]
+            props = f"east={side[1]},north={side[0]},power={int(g.power[c])},south={side[2]},west={side[3]}"
+        elif b == B.REPEATER:
+            props = (
+                f"delay={int(g.delay[c])},facing={B.DIRECTIONS[g.facing[c]]},"
+                f"locked={tf[int(g.locked[c])]},powered={tf[int(g.on[c])]}"
+            )
+        elif b in (B.TORCH, B.LAMP):
+            props = f"lit={tf[int(g.on[c])]}"
+        elif b == B.WALL_TORCH:
+            props = f"facing={B.DIRECTIONS[g.facing[c]]},lit={tf[int(g.on[c])]}"
+        elif b in (B.BUTTON, B.LEVER):
+            props = f"face={B.FACES[g.face[c]]},facing={B.DIRECTIONS[g.facing[c]]},powered={tf[int(g.on[c])]}"
+        else:
+            return f"minecraft:{name}"
+        return f"minecraft:{name}[{props}]"
+
+    def set_block(self, pos: object, state: object) -> None:
+        """Place a block as a player would (or as /setblock would, in replay mode).
+
+        Derived properties (dust shape and power, lit, powered, locked) come from the surroundings;
+        neighbours are updated at once and delays run as scheduled ticks. Raises a ValueError
+        subclass, leaving the world unchanged, for bad positions, states or unsupported placements."""
+        p = check_pos(pos)
+        st = parse_state(state)
+        if st.id == B.AIR:
+            self.remove_block(p)
+            return
+        if not self.replay:
+            need = _support_of(st, p)
+            if need is not None:
+                sp, phrase = need
+                below = self.get_block(sp)
+                if B.PALETTE[below.removeprefix("minecraft:").split("[")[0]][0] not in (
+                    B.STONE,
+                    B.GLASS,
+                    B.LAMP,
+                    B.REDSTONE_BLOCK,
+                ):
+                    raise PlacementError(
+                        f"cannot place {st.name} at {p}: it needs {phrase} at {sp}, but there is {below}"
+                    )
+        self._ensure(p)
+        g = self.g
+        c = self._cell(p)
+        old = int(g.bt[c])
+        if old != B.AIR and self._same_static(c, st):
+            return
+        self._reserve()
+        g = self.g
+        props = dict(st.props)
+        g.bt[c] = st.id
+        g.facing[c] = B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0
+        g.face[c] = B.FACES.index(props["face"]) if "face" in props else 0
+        g.delay[c] = int(props.get("delay", 1))
+        explicit_dot = st.name == "redstone_wire" and all(
+            k in st.given and props[k] == "none" for k in ("north", "east", "south", "west")
+        )
+        g.sides[c] = 0 if explicit_dot else 0x55
+        g.power[c] = 0
+        g.locked[c] = 0
+        g.on[c] = 1 if st.id in (B.TORCH, B.WALL_TORCH) else 0
+        if st.id == B.LEVER and props["powered"] == "true":
+            g.on[c] = 1
+        g.toggles[c, :] = -(10**9)
+        if old != B.AIR:
+            self._note("removed", p, B.NAME_OF_ID[old])
+        self._note("placed", p, st.name)
+        self._k.place(g, c, old, c if self.replay else -1, not self.replay)
+        self._drain()
+
+    def _same_static(self, c: int, st: BlockState) -> bool:
+        """True when the block at c already is `st` up to derived properties (placing it is a no-op)."""
+        g = self.g
+        if int(g.bt[c]) != st.id:
+            return False
+        props = dict(st.props)
+        checks = {
+            "facing": lambda v: B.DIRECTIONS[g.facing[c]] == v,
+            "face": lambda v: B.FACES[g.face[c]] == v,
+            "delay": lambda v: int(g.delay[c]) == int(v),
+        }
+        if st.id == B.LEVER and (props["powered"] == "true") != bool(g.on[c]):
+            return False
+        return all(checks[k](v) for k, v in props.items() if k in checks)
+
+    def remove_block(self, pos: object) -> None:
+        """Replace the block at pos with air; blocks it supported pop off."""
+        p = check_pos(pos)
+        if not self._inside(p):
+            return
+        g = self.g
+        c = self._cell(p)
+        old = int(g.bt[c])
+        if old == B.AIR:
+            return
+        self._reserve()
+        g = self.g
+        self._note("removed", p, B.NAME_OF_ID[old])
+        g.bt[c] = B.AIR
+        g.on[c] = 0
+        g.power[c] = 0
+        g.sides[c] = 0
+        g.locked[c] = 0
+        self._k.place(g, c, old, -1, not self.replay)
+        self._drain()
+
+    def use(self, pos: object) -> bool:
+        """A player's right-click at pos: press a button, toggle a lever, cycle a repeater's delay,
+        or toggle unconnected dust between cross and dot. Returns True if anything changed."""
+        p = check_pos(pos)
+        if not self._inside(p):
+            return False
+        self._reserve()
+        done = bool(self._k.use(self.g, self._cell(p)))
+        self._drain()
+        return done
+
+    def step(self, n: int = 1) -> None:
+        """Advance n game ticks, running the ticks scheduled for each."""
+        if not isinstance(n, Integral) or isinstance(n, bool) or n < 0:
+            raise ValueError(f"step count must be a non-negative integer, got {n!r}")
+        if self.g is None:
+            self._tick0 += int(n)
+            return
+        self._run(self.tick + int(n))
+
+    def _run(self, until: int, rec: tuple | None = None) -> None:
+        empty_c = np.zeros(0, np.int64)
+        empty_r = np.zeros((0, 0), np.uint8)
+        row = 1
+        while self.tick < until:
+            self._reserve()
+            g = self.g
+            margin = g.bt.shape[0] + 256
+            if rec is None:
+                self._k.run(g, until, empty_c, empty_c, empty_r, empty_r, 0, margin)
+            else:
+                start = self.tick
+                self._k.run(g, until, rec[0], rec[1], rec[2], rec[3], row, margin)
+                row += self.tick - start
+            self._drain()
+
+    def blocks(self) -> dict[Pos, str]:
+        """Every non-air block as {position: canonical state}, in x, y, z order."""
+        if self.g is None:
+            return {}
+        cells = np.nonzero(self.g.bt)[0]
+        return {p: self._state_at(int(c)) for p, c in zip(self._positions(cells), cells)}
+
+    def cells_of(self, *ids: int) -> np.ndarray:
+        """Flat indices of the cells holding any of the given block ids (engine use)."""
+        if self.g is None:
+            return np.zeros(0, np.int64)
+        return np.nonzero(np.isin(self.g.bt, ids))[0].astype(np.int64)
+
+    def copy(self) -> World:
+        """An independent copy: same blocks, tick, pending ticks and recent events."""
+        w = World.__new__(World)
+        w.__dict__.update(self.__dict__)
+        w._events = deque(self._events, maxlen=EVENT_HISTORY)
+        if self.g is not None:
+            w.g = sim.Grid(*(a.copy() for a in self.g))
+            w._origin, w._dims = self._origin.copy(), self._dims.copy()
+        return w
+
+    def record(self, n: int):
+        """Run n game ticks and return a Trace with n+1 rows (row 0 is the state now)."""
+        from scicraft_viz.trace import record
+
+        return record(self, n)
+
+    # ------------------------------------------------------------------ build files
+    def to_mcfunction(self) -> str:
+        from scicraft_viz.mcfunction import to_mcfunction
+
+        return to_mcfunction(self.blocks())
+
+    @classmethod
+    def from_mcfunction(cls, text: str, replay: bool = False, source: str = "<string>") -> World:
+        from scicraft_viz.mcfunction import build_world
+
+        return build_world(text, replay=replay, source=source)
+
+    def __repr__(self) -> str:
+        n = 0 if self.g is None else int(np.count_nonzero(self.g.bt))
+        return f"World(tick={self.tick}, blocks={n}, replay={self.replay})"
+
+
+_PY_KERNELS = None
+
+
+def _python_kernels():
+    global _PY_KERNELS
+    if _PY_KERNELS is None:
+        _PY_KERNELS = sim.python_kernels()
+    return _PY_KERNELS
