@@ -45,12 +45,20 @@ BURNOUT_WINDOW = 60
 BURNOUT_COUNT = 8
 BURNOUT_RECHECK = 160
 
-Grid = namedtuple(
-    "Grid",
-    "off near bt facing face delay sides power on locked ptime ptype toggles tog_i "
-    "hk1 hk2 hcell htype meta ev_tick ev_cell ev_kind ev_old ev_new "
-    "mark newp queue inq comp chg notify",
-)
+# Per-cell bytes live in one row of U, per-cell int64s in one row of T (few arrays to pass around).
+(BT, FACING, FACE, DELAY, SIDES, POWER, ON, LOCKED, PTYPE, TOGI, INQ, NEWP, SMASK, PMASK, NEARC,
+ LM0, LM1, OM0, OM1, MK0, MK1) = range(21)
+NU = 24  # row padded to 24 bytes
+# Cached structure, refreshed around every block change: SMASK (any cell) marks neighbours that can
+# strongly power it; PMASK (dust) neighbours that can feed it; LMASK (dust) which of its 12 link
+# candidates hold dust; OMASK (dust) which of those take power from it; NEARC (any cell) is 1 when a
+# repeater, torch or lamp lies within two steps, i.e. when a power change there needs delivering.
+# LMASK and OMASK are 12-bit, stored as two bytes (LM0/LM1, OM0/OM1); MK0/MK1 hold a 16-bit visit mark.
+PTIME, TOG0 = 0, 1
+NT = TOG0 + 8
+# Heap rows: (time*4 + priority rank, sequence, cell, block id). Event rows: (tick, cell, kind, old, new).
+HK1, HK2, HCELL, HTYPE = range(4)
+Grid = namedtuple("Grid", "off near U T H E meta queue comp chg notify")
 
 OPP = np.array([2, 3, 0, 1, 5, 4], dtype=np.int64)
 
@@ -79,71 +87,76 @@ def opp(k):
 
 
 @jit
-def attachment(g, c):
+def attachment(U, off, c):
     """The cell a block stands on or hangs from (support and torch input), or -1."""
-    b = g.bt[c]
+    b = U[c, BT]
     if b == WIRE or b == REPEATER or b == TORCH:
-        return c + g.off[DOWN]
+        return c + off[DOWN]
     if b == WALL_TORCH:
-        return c + g.off[opp(g.facing[c])]
+        return c + off[opp(U[c, FACING])]
     if b == BUTTON or b == LEVER:
-        f = g.face[c]
+        f = U[c, FACE]
         if f == 0:
-            return c + g.off[DOWN]
+            return c + off[DOWN]
         if f == 2:
-            return c + g.off[UP]
-        return c + g.off[opp(g.facing[c])]
+            return c + off[UP]
+        return c + off[opp(U[c, FACING])]
     return -1
 
 
 @jit
-def is_supported(g, c):
-    a = attachment(g, c)
-    return a < 0 or is_full(g.bt[a])
+def is_supported(U, off, c):
+    a = attachment(U, off, c)
+    return a < 0 or is_full(U[a, BT])
 
 
 # ----------------------------------------------------------------------------- signals
 @jit
-def strong_into(g, c):
+def strong_into(U, off, c):
     """15 if a repeater, torch, button or lever strongly powers the conductor at c, else 0."""
+    m = U[c, SMASK]
+    if m == 0:
+        return 0
     for k in range(6):
-        n = c + g.off[k]
-        b = g.bt[n]
+        if not (m >> k) & 1:
+            continue
+        n = c + off[k]
+        b = U[n, BT]
         if b == REPEATER:
-            if g.on[n] and g.facing[n] == k:
+            if U[n, ON] and U[n, FACING] == k:
                 return 15
         elif b == TORCH or b == WALL_TORCH:
-            if k == DOWN and g.on[n]:
+            if k == DOWN and U[n, ON]:
                 return 15
         elif b == BUTTON or b == LEVER:
-            if g.on[n] and attachment(g, n) == c:
+            if U[n, ON] and attachment(U, off, n) == c:
                 return 15
     return 0
 
 
 @jit
-def dust_into(g, c):
+def dust_into(U, off, c):
     """Strongest dust pointing into c or lying on top of it."""
     best = 0
-    n = c + g.off[UP]
-    if g.bt[n] == WIRE:
-        best = g.power[n]
+    n = c + off[UP]
+    if U[n, BT] == WIRE:
+        best = U[n, POWER]
     for k in range(4):
-        n = c + g.off[k]
-        if g.bt[n] == WIRE and (g.sides[n] >> (2 * opp(k))) & 3:
-            if g.power[n] > best:
-                best = g.power[n]
+        n = c + off[k]
+        if U[n, BT] == WIRE and (U[n, SIDES] >> (2 * opp(k))) & 3:
+            if U[n, POWER] > best:
+                best = U[n, POWER]
     return best
 
 
 @jit
-def signal_to(g, src, k, with_dust):
+def signal_to(U, off, src, k, with_dust):
     """Signal the block at src sends to the receiver at src - off[k] (k points receiver -> src)."""
-    b = g.bt[src]
+    b = U[src, BT]
     if b == STONE or b == LAMP:
-        s = strong_into(g, src)
+        s = strong_into(U, off, src)
         if with_dust and s < 15:
-            d = dust_into(g, src)
+            d = dust_into(U, off, src)
             if d > s:
                 s = d
         return s
@@ -151,120 +164,125 @@ def signal_to(g, src, k, with_dust):
         if not with_dust or k == DOWN:
             return 0
         if k == UP:
-            return g.power[src]
-        if (g.sides[src] >> (2 * opp(k))) & 3:
-            return g.power[src]
+            return U[src, POWER]
+        if (U[src, SIDES] >> (2 * opp(k))) & 3:
+            return U[src, POWER]
         return 0
     if b == REPEATER:
-        return 15 if (g.on[src] and g.facing[src] == k) else 0
+        return 15 if (U[src, ON] and U[src, FACING] == k) else 0
     if b == TORCH:
-        return 15 if (g.on[src] and k != UP) else 0
+        return 15 if (U[src, ON] and k != UP) else 0
     if b == WALL_TORCH:
-        return 15 if (g.on[src] and k != g.facing[src]) else 0
+        return 15 if (U[src, ON] and k != U[src, FACING]) else 0
     if b == BUTTON or b == LEVER:
-        return 15 if g.on[src] else 0
+        return 15 if U[src, ON] else 0
     if b == RBLOCK:
         return 15
     return 0
 
 
 @jit
-def lamp_powered(g, c):
+def lamp_powered(U, off, c):
     for k in range(6):
-        if signal_to(g, c + g.off[k], k, True) > 0:
+        if signal_to(U, off, c + off[k], k, True) > 0:
             return True
     return False
 
 
 @jit
-def torch_powered(g, c):
-    a = attachment(g, c)
-    k = DOWN if g.bt[c] == TORCH else opp(g.facing[c])
-    return signal_to(g, a, k, True) > 0
+def torch_powered(U, off, c):
+    a = attachment(U, off, c)
+    k = DOWN if U[c, BT] == TORCH else opp(U[c, FACING])
+    return signal_to(U, off, a, k, True) > 0
 
 
 @jit
-def repeater_input(g, c):
-    k = g.facing[c]
-    n = c + g.off[k]
-    if g.bt[n] == WIRE:
-        return g.power[n] > 0
-    return signal_to(g, n, k, True) > 0
+def repeater_input(U, off, c):
+    k = U[c, FACING]
+    n = c + off[k]
+    if U[n, BT] == WIRE:
+        return U[n, POWER] > 0
+    return signal_to(U, off, n, k, True) > 0
 
 
 @jit
-def repeater_locked(g, c):
-    f = g.facing[c]
+def repeater_locked(U, off, c):
+    f = U[c, FACING]
     for s in ((f + 1) % 4, (f + 3) % 4):
-        n = c + g.off[s]
-        if g.bt[n] == REPEATER and g.on[n] and g.facing[n] == s:
+        n = c + off[s]
+        if U[n, BT] == REPEATER and U[n, ON] and U[n, FACING] == s:
             return True
     return False
 
 
 @jit
-def repeater_prioritized(g, c):
-    out = opp(g.facing[c])
-    front = c + g.off[out]
-    return g.bt[front] == REPEATER and g.facing[front] != out
+def repeater_prioritized(U, off, c):
+    out = opp(U[c, FACING])
+    front = c + off[out]
+    return U[front, BT] == REPEATER and U[front, FACING] != out
 
 
 # ----------------------------------------------------------------------------- dust
 @jit
-def wire_links_to(g, d, connects):
-    """Candidate cells for dust-to-dust links of d (same level, one up, one down diagonals)."""
-    for h in range(4):
-        n = d + g.off[h]
-        connects[3 * h] = n
-        connects[3 * h + 1] = n + g.off[UP]
-        connects[3 * h + 2] = n + g.off[DOWN]
+def candidate(off, d, j):
+    """Link candidate j of dust d: beside it (j % 3 == 0), one up (1) or one down (2), toward j // 3."""
+    x = d + off[j // 3]
+    v = j % 3
+    if v == 1:
+        return x + off[UP]
+    if v == 2:
+        return x + off[DOWN]
+    return x
 
 
 @jit
-def reads_from(g, m, d, h):
+def reads_from(U, off, m, d, h):
     """Does dust m take power from dust d, where d lies toward horizontal direction h from m's column?"""
-    n = m + g.off[h]  # m's horizontal neighbour toward d
+    n = m + off[h]  # m's horizontal neighbour toward d
     if n == d:
         return True
-    if is_conductor(g.bt[n]):
-        return n + g.off[UP] == d and not is_conductor(g.bt[m + g.off[UP]])
-    return n + g.off[DOWN] == d
+    if is_conductor(U[n, BT]):
+        return n + off[UP] == d and not is_conductor(U[m + off[UP], BT])
+    return n + off[DOWN] == d
 
 
 @jit
-def dust_source(g, d):
+def dust_source(U, off, d):
     best = 0
+    m = U[d, PMASK]
     for k in range(6):
-        s = signal_to(g, d + g.off[k], k, False)
+        if not (m >> k) & 1:
+            continue
+        s = signal_to(U, off, d + off[k], k, False)
         if s > best:
             best = s
     return best
 
 
 @jit
-def connects_to(g, n, h):
-    b = g.bt[n]
+def connects_to(U, off, n, h):
+    b = U[n, BT]
     if b == WIRE or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == RBLOCK:
         return True
     if b == REPEATER:
-        return g.facing[n] == h or g.facing[n] == opp(h)
+        return U[n, FACING] == h or U[n, FACING] == opp(h)
     return False
 
 
 @jit
-def wire_shape(g, d, was_dot):
+def wire_shape(U, off, d, was_dot):
     """Packed sides (2 bits each: 0 none, 1 side, 2 up) following vanilla's connection rules."""
-    can_up = not is_conductor(g.bt[d + g.off[UP]])
+    can_up = not is_conductor(U[d + off[UP], BT])
     raw = 0
     for h in range(4):
-        n = d + g.off[h]
-        b = g.bt[n]
+        n = d + off[h]
+        b = U[n, BT]
         s = 0
-        if can_up and is_full(b) and g.bt[n + g.off[UP]] == WIRE:
+        if can_up and is_full(b) and U[n + off[UP], BT] == WIRE:
             s = 2
-        elif connects_to(g, n, h):
+        elif connects_to(U, off, n, h):
             s = 1
-        elif not is_conductor(b) and g.bt[n + g.off[DOWN]] == WIRE:
+        elif not is_conductor(b) and U[n + off[DOWN], BT] == WIRE:
             s = 1
         raw |= s << (2 * h)
     if raw == 0 and was_dot:
@@ -287,9 +305,9 @@ def wire_shape(g, d, was_dot):
 
 
 @jit
-def wire_raw_connected(g, d):
+def wire_raw_connected(U, off, d):
     """True if the dust at d connects to anything (so `use` cannot toggle cross/dot)."""
-    return wire_shape(g, d, True) != 0
+    return wire_shape(U, off, d, True) != 0
 
 
 @jit
@@ -297,105 +315,198 @@ def log_event(g, c, kind, old, new):
     if g.meta[M_LOG] == 0:
         return
     i = g.meta[M_EVN]
-    if i >= g.ev_tick.shape[0]:
+    if i >= g.E.shape[0]:
         g.meta[M_OVERFLOW] = 1
         return
-    g.ev_tick[i] = g.meta[M_TICK]
-    g.ev_cell[i] = c
-    g.ev_kind[i] = kind
-    g.ev_old[i] = old
-    g.ev_new[i] = new
+    g.E[i, 0] = g.meta[M_TICK]
+    g.E[i, 1] = c
+    g.E[i, 2] = kind
+    g.E[i, 3] = old
+    g.E[i, 4] = new
     g.meta[M_EVN] = i + 1
 
 
 @jit
-def push_changed(g, c):
-    """Queue c for neighbour updates. Dust whose power changed is queued as -(c+1): it needs its
-    neighbours updated but is already settled, so it seeds no new dust settling."""
+def lmask(U, x):
+    return np.int64(U[x, LM0]) | (np.int64(U[x, LM1]) << 8)
+
+
+@jit
+def omask(U, x):
+    return np.int64(U[x, OM0]) | (np.int64(U[x, OM1]) << 8)
+
+
+@jit
+def marked(U, x, gen):
+    return (np.int64(U[x, MK0]) | (np.int64(U[x, MK1]) << 8)) == gen
+
+
+@jit
+def set_mark(U, x, gen):
+    U[x, MK0] = gen & 255
+    U[x, MK1] = gen >> 8
+
+
+@jit
+def next_gen(g):
+    """A fresh 16-bit visit mark; marks are wiped when the counter wraps."""
+    gen = g.meta[M_GEN] + 1
+    if gen > 65535:
+        g.U[:, MK0] = 0
+        g.U[:, MK1] = 0
+        gen = 1
+    g.meta[M_GEN] = gen
+    return gen
+
+
+# Kinds of entries in the changed list: a block appeared, vanished or changed shape; a component
+# switched; a dust's power changed. Entries are stored as cell * 4 + kind.
+K_BLOCK, K_COMP, K_DUST = 0, 1, 2
+
+
+@jit
+def push_changed(g, c, kind):
+    """Queue cell c for neighbour updates."""
     i = g.meta[M_NCHG]
     if i < g.chg.shape[0]:
-        g.chg[i] = c
+        g.chg[i] = c * 4 + kind
         g.meta[M_NCHG] = i + 1
     else:
         g.meta[M_OVERFLOW] = 2
 
 
 @jit
+def add_seed(g, x, gen, ns):
+    if g.U[x, BT] == WIRE and not marked(g.U, x, gen):
+        set_mark(g.U, x, gen)
+        g.notify[ns] = x
+        ns += 1
+    return ns
+
+
+@jit
+def add_seeds_around(g, c, gen, ns):
+    """Dust next to c, and next to c itself when c is a conductor."""
+    for k in range(6):
+        ns = add_seed(g, c + g.off[k], gen, ns)
+    return ns
+
+
+@jit
+def component_seeds(g, c, gen, ns):
+    """Dust whose sources a switching component can change: dust it touches on its output side,
+    and dust around the block it strongly powers."""
+    U = g.U
+    off = g.off
+    b = U[c, BT]
+    if b == REPEATER:
+        f = c + off[opp(U[c, FACING])]
+        ns = add_seed(g, f, gen, ns)
+        if is_conductor(U[f, BT]):
+            ns = add_seeds_around(g, f, gen, ns)
+        return ns
+    ns = add_seeds_around(g, c, gen, ns)
+    if b == TORCH or b == WALL_TORCH:
+        a = c + off[UP]
+    else:
+        a = attachment(U, off, c)
+    if a >= 0 and is_conductor(U[a, BT]):
+        ns = add_seeds_around(g, a, gen, ns)
+    return ns
+
+
+@jit
 def settle_dust(g, seeds, nseeds):
     """Recompute the power of every dust network touching the seeds to its least fixed point."""
-    g.meta[M_GEN] += 1
-    gen = g.meta[M_GEN]
+    U = g.U
+    off = g.off
+    gen = next_gen(g)
     m = 0
     for i in range(nseeds):
         s = seeds[i]
-        if g.bt[s] == WIRE and g.mark[s] != gen:
-            g.mark[s] = gen
+        if U[s, BT] == WIRE and not marked(U, s, gen):
+            set_mark(U, s, gen)
             g.comp[m] = s
             m += 1
     if m == 0:
         return
-    cand = np.empty(12, dtype=np.int64)
     i = 0
     while i < m:
         d = g.comp[i]
         i += 1
-        wire_links_to(g, d, cand)
-        for j in range(12):
-            x = cand[j]
-            if g.bt[x] == WIRE and g.mark[x] != gen:
-                g.mark[x] = gen
-                g.comp[m] = x
-                m += 1
+        lm = lmask(U, d)
+        j = 0
+        while lm:
+            if lm & 1:
+                x = candidate(off, d, j)
+                if not marked(U, x, gen):
+                    set_mark(U, x, gen)
+                    g.comp[m] = x
+                    m += 1
+            lm >>= 1
+            j += 1
     # sources, then spread (power - 1 per dust) along links, SPFA style
     cap = g.queue.shape[0]
     head = 0
     tail = 0
     for i in range(m):
         d = g.comp[i]
-        p = dust_source(g, d)
-        g.newp[d] = p
+        p = dust_source(U, off, d)
+        U[d, NEWP] = p
         if p > 1:
             g.queue[tail] = d
-            tail = (tail + 1) % cap
-            g.inq[d] = 1
+            tail += 1
+            if tail == cap:
+                tail = 0
+            U[d, INQ] = 1
     while head != tail:
         d = g.queue[head]
-        head = (head + 1) % cap
-        g.inq[d] = 0
-        v = g.newp[d] - 1
+        head += 1
+        if head == cap:
+            head = 0
+        U[d, INQ] = 0
+        v = U[d, NEWP] - 1
         if v <= 0:
             continue
-        wire_links_to(g, d, cand)
-        for j in range(12):
-            x = cand[j]
-            if g.bt[x] == WIRE and g.newp[x] < v and reads_from(g, x, d, opp(j // 3)):
-                g.newp[x] = v
-                if not g.inq[x]:
-                    g.inq[x] = 1
-                    g.queue[tail] = x
-                    tail = (tail + 1) % cap
+        om = omask(U, d)
+        j = 0
+        while om:
+            if om & 1:
+                x = candidate(off, d, j)
+                if U[x, NEWP] < v:
+                    U[x, NEWP] = v
+                    if not U[x, INQ]:
+                        U[x, INQ] = 1
+                        g.queue[tail] = x
+                        tail += 1
+                        if tail == cap:
+                            tail = 0
+            om >>= 1
+            j += 1
     for i in range(m):
         d = g.comp[i]
-        p = g.newp[d]
-        if p != g.power[d]:
-            log_event(g, d, EV_POWER, g.power[d], p)
-            g.power[d] = p
-            push_changed(g, -d - 1)
+        p = U[d, NEWP]
+        if p != U[d, POWER]:
+            log_event(g, d, EV_POWER, U[d, POWER], p)
+            U[d, POWER] = p
+            push_changed(g, d, K_DUST)
 
 
 # ----------------------------------------------------------------------------- scheduling
 @jit
 def has_pending(g, c):
-    return g.ptime[c] >= 0 and g.ptype[c] == g.bt[c]
+    U = g.U
+    return g.T[c, PTIME] >= 0 and U[c, PTYPE] == U[c, BT]
 
 
 @jit
 def schedule(g, c, delay, rank):
+    U = g.U
     if has_pending(g, c):
         return
     t = g.meta[M_TICK] + delay
-    g.ptime[c] = t
-    g.ptype[c] = g.bt[c]
+    g.T[c, PTIME] = t
+    U[c, PTYPE] = U[c, BT]
     k1 = t * 4 + rank
     k2 = g.meta[M_SEQ]
     g.meta[M_SEQ] += 1
@@ -403,171 +514,216 @@ def schedule(g, c, delay, rank):
     g.meta[M_HEAP] = i + 1
     while i > 0:
         p = (i - 1) // 2
-        if g.hk1[p] < k1 or (g.hk1[p] == k1 and g.hk2[p] < k2):
+        if g.H[p, HK1] < k1 or (g.H[p, HK1] == k1 and g.H[p, HK2] < k2):
             break
-        g.hk1[i] = g.hk1[p]
-        g.hk2[i] = g.hk2[p]
-        g.hcell[i] = g.hcell[p]
-        g.htype[i] = g.htype[p]
+        g.H[i, HK1] = g.H[p, HK1]
+        g.H[i, HK2] = g.H[p, HK2]
+        g.H[i, HCELL] = g.H[p, HCELL]
+        g.H[i, HTYPE] = g.H[p, HTYPE]
         i = p
-    g.hk1[i] = k1
-    g.hk2[i] = k2
-    g.hcell[i] = c
-    g.htype[i] = g.bt[c]
+    g.H[i, HK1] = k1
+    g.H[i, HK2] = k2
+    g.H[i, HCELL] = c
+    g.H[i, HTYPE] = U[c, BT]
 
 
 @jit
 def heap_pop(g):
     """Remove the first entry; returns its slot values as (k1, cell, type)."""
-    k1 = g.hk1[0]
-    c = g.hcell[0]
-    ty = g.htype[0]
+    k1 = g.H[0, HK1]
+    c = g.H[0, HCELL]
+    ty = g.H[0, HTYPE]
     n = g.meta[M_HEAP] - 1
     g.meta[M_HEAP] = n
     if n > 0:
-        lk1 = g.hk1[n]
-        lk2 = g.hk2[n]
-        lc = g.hcell[n]
-        lt = g.htype[n]
+        lk1 = g.H[n, HK1]
+        lk2 = g.H[n, HK2]
+        lc = g.H[n, HCELL]
+        lt = g.H[n, HTYPE]
         i = 0
         while True:
             a = 2 * i + 1
             if a >= n:
                 break
             b = a + 1
-            if b < n and (g.hk1[b] < g.hk1[a] or (g.hk1[b] == g.hk1[a] and g.hk2[b] < g.hk2[a])):
+            if b < n and (g.H[b, HK1] < g.H[a, HK1] or (g.H[b, HK1] == g.H[a, HK1] and g.H[b, HK2] < g.H[a, HK2])):
                 a = b
-            if lk1 < g.hk1[a] or (lk1 == g.hk1[a] and lk2 < g.hk2[a]):
+            if lk1 < g.H[a, HK1] or (lk1 == g.H[a, HK1] and lk2 < g.H[a, HK2]):
                 break
-            g.hk1[i] = g.hk1[a]
-            g.hk2[i] = g.hk2[a]
-            g.hcell[i] = g.hcell[a]
-            g.htype[i] = g.htype[a]
+            g.H[i, HK1] = g.H[a, HK1]
+            g.H[i, HK2] = g.H[a, HK2]
+            g.H[i, HCELL] = g.H[a, HCELL]
+            g.H[i, HTYPE] = g.H[a, HTYPE]
             i = a
-        g.hk1[i] = lk1
-        g.hk2[i] = lk2
-        g.hcell[i] = lc
-        g.htype[i] = lt
+        g.H[i, HK1] = lk1
+        g.H[i, HK2] = lk2
+        g.H[i, HCELL] = lc
+        g.H[i, HTYPE] = lt
     return k1, c, ty
 
 
 # ----------------------------------------------------------------------------- updates
 @jit
 def set_on(g, c, v):
-    if g.on[c] != v:
-        log_event(g, c, EV_STATE, g.on[c], v)
-        g.on[c] = v
+    U = g.U
+    if U[c, ON] != v:
+        log_event(g, c, EV_STATE, U[c, ON], v)
+        U[c, ON] = v
 
 
 @jit
 def check(g, c, exempt):
     """A neighbour update reaching c (vanilla neighborChanged). Returns True if c popped off."""
-    b = g.bt[c]
-    if c != exempt and not is_supported(g, c):
+    U = g.U
+    off = g.off
+    b = U[c, BT]
+    if c != exempt and not is_supported(U, off, c):
         return True
     if b == LAMP:
-        p = lamp_powered(g, c)
-        if g.on[c] and not p:
+        p = lamp_powered(U, off, c)
+        if U[c, ON] and not p:
             schedule(g, c, LAMP_OFF_DELAY, P_NORMAL)
-        elif not g.on[c] and p:
+        elif not U[c, ON] and p:
             set_on(g, c, 1)
     elif b == TORCH or b == WALL_TORCH:
-        if (g.on[c] != 0) == torch_powered(g, c):
+        if (U[c, ON] != 0) == torch_powered(U, off, c):
             schedule(g, c, TORCH_DELAY, P_NORMAL)
     elif b == REPEATER:
-        lk = 1 if repeater_locked(g, c) else 0
-        if lk != g.locked[c]:
-            log_event(g, c, EV_LOCKED, g.locked[c], lk)
-            g.locked[c] = lk
+        lk = 1 if repeater_locked(U, off, c) else 0
+        if lk != U[c, LOCKED]:
+            log_event(g, c, EV_LOCKED, U[c, LOCKED], lk)
+            U[c, LOCKED] = lk
         if not lk:
-            should = repeater_input(g, c)
-            if (g.on[c] != 0) != should:
-                if repeater_prioritized(g, c):
+            should = repeater_input(U, off, c)
+            if (U[c, ON] != 0) != should:
+                if repeater_prioritized(U, off, c):
                     rank = P_EXTREMELY_HIGH
-                elif g.on[c]:
+                elif U[c, ON]:
                     rank = P_VERY_HIGH
                 else:
                     rank = P_HIGH
-                schedule(g, c, 2 * g.delay[c], rank)
+                schedule(g, c, 2 * U[c, DELAY], rank)
     return False
 
 
 @jit
 def clear_cell(g, c):
-    g.bt[c] = AIR
-    g.on[c] = 0
-    g.power[c] = 0
-    g.sides[c] = 0
-    g.locked[c] = 0
-    g.ptime[c] = -1
+    U = g.U
+    U[c, BT] = AIR
+    U[c, ON] = 0
+    U[c, POWER] = 0
+    U[c, SIDES] = 0
+    U[c, LOCKED] = 0
+    g.T[c, PTIME] = -1
+
+
+@jit
+def refresh(U, off, near, x):
+    """Recompute the cached structure masks of cell x from its neighbours."""
+    sm = 0
+    pm = 0
+    for k in range(6):
+        nb = U[x + off[k], BT]
+        if nb == REPEATER or nb == TORCH or nb == WALL_TORCH or nb == BUTTON or nb == LEVER:
+            sm |= 1 << k
+        if nb != AIR and nb != WIRE and nb != GLASS:
+            pm |= 1 << k
+    U[x, SMASK] = sm
+    lm = 0
+    om = 0
+    if U[x, BT] == WIRE:
+        for j in range(12):
+            y = candidate(off, x, j)
+            if U[y, BT] == WIRE:
+                lm |= 1 << j
+                if reads_from(U, off, y, x, opp(j // 3)):
+                    om |= 1 << j
+    U[x, PMASK] = pm
+    U[x, LM0] = lm & 255
+    U[x, LM1] = lm >> 8
+    U[x, OM0] = om & 255
+    U[x, OM1] = om >> 8
+    nc = 0
+    for j in range(near.shape[0]):
+        nb = U[x + near[j], BT]
+        if nb >= REPEATER and nb <= LAMP:
+            nc = 1
+            break
+    U[x, NEARC] = nc
 
 
 @jit
 def reshape_near(g, c):
-    """Recompute dust shapes around c after a block change there; changed dust join the changed list."""
+    """After a block change at c: refresh cached structure and dust shapes around it; dust whose
+    shape changed join the changed list."""
+    U = g.U
+    off = g.off
     for j in range(g.near.shape[0]):
         x = c + g.near[j]
-        if g.bt[x] == WIRE:
-            s = wire_shape(g, x, g.sides[x] == 0)
-            if s != g.sides[x]:
-                log_event(g, x, EV_SHAPE, g.sides[x], s)
-                g.sides[x] = s
+        refresh(U, off, g.near, x)
+        if U[x, BT] == WIRE:
+            s = wire_shape(U, off, x, U[x, SIDES] == 0)
+            if s != U[x, SIDES]:
+                log_event(g, x, EV_SHAPE, U[x, SIDES], s)
+                U[x, SIDES] = s
                 if x != c:
-                    push_changed(g, x)
+                    push_changed(g, x, K_BLOCK)
 
 
 @jit
 def propagate(g, exempt):
-    """Settle dust and deliver neighbour updates for every cell in g.chg[0:meta[M_NCHG]]."""
+    """Settle dust and deliver neighbour updates for every entry of the changed list."""
+    U = g.U
     start = 0
     while True:
         end = g.meta[M_NCHG]
         if start >= end:
             break
-        # dust near each changed block may have new sources or links
-        g.meta[M_GEN] += 1
-        gen = g.meta[M_GEN]
+        # dust whose sources or links may differ now
+        gen = next_gen(g)
         ns = 0
         for i in range(start, end):
-            c = g.chg[i]
-            if c < 0:
-                continue
-            for j in range(g.near.shape[0]):
-                x = c + g.near[j]
-                if g.bt[x] == WIRE and g.mark[x] != gen:
-                    g.mark[x] = gen
-                    g.notify[ns] = x
-                    ns += 1
+            c = g.chg[i] >> 2
+            kind = g.chg[i] & 3
+            if kind == K_BLOCK:
+                for j in range(g.near.shape[0]):
+                    ns = add_seed(g, c + g.near[j], gen, ns)
+            elif kind == K_COMP:
+                ns = component_seeds(g, c, gen, ns)
         settle_dust(g, g.notify, ns)
         end = g.meta[M_NCHG]
-        # neighbour updates reach every reactive block within two steps of a change
-        g.meta[M_GEN] += 1
-        gen = g.meta[M_GEN]
+        # neighbour updates reach the blocks within two steps of a change; only a block change can
+        # take away support, so only then do dust and buttons need a look
+        gen = next_gen(g)
         nn = 0
         for i in range(start, end):
-            c = g.chg[i]
-            if c < 0:
-                c = -c - 1
+            c = g.chg[i] >> 2
+            structural = (g.chg[i] & 3) == K_BLOCK
+            if not structural and not U[c, NEARC]:
+                continue
+            low = WIRE if structural else REPEATER
+            high = LEVER if structural else LAMP
             for j in range(g.near.shape[0]):
                 x = c + g.near[j]
-                if is_reactive(g.bt[x]) and g.mark[x] != gen:
-                    g.mark[x] = gen
+                b = U[x, BT]
+                if b >= low and b <= high and not marked(U, x, gen):
+                    set_mark(U, x, gen)
                     g.notify[nn] = x
                     nn += 1
         start = end
         for i in range(nn):
             x = g.notify[i]
-            if g.bt[x] >= WIRE and check(g, x, exempt):
-                log_event(g, x, EV_POPPED, g.bt[x], AIR)
+            if U[x, BT] >= WIRE and check(g, x, exempt):
+                log_event(g, x, EV_POPPED, U[x, BT], AIR)
                 clear_cell(g, x)
                 reshape_near(g, x)
-                push_changed(g, x)
+                push_changed(g, x, K_BLOCK)
     g.meta[M_NCHG] = 0
 
 
 @jit
 def changed(g, c):
-    push_changed(g, c)
+    push_changed(g, c, K_COMP)
     propagate(g, -1)
 
 
@@ -576,35 +732,37 @@ def changed(g, c):
 def recent_toggles(g, c, t):
     n = 0
     for i in range(BURNOUT_COUNT):
-        if t - g.toggles[c, i] <= BURNOUT_WINDOW:
+        if t - g.T[c, TOG0 + i] <= BURNOUT_WINDOW:
             n += 1
     return n
 
 
 @jit
 def run_tick(g, c):
-    b = g.bt[c]
+    U = g.U
+    off = g.off
+    b = U[c, BT]
     t = g.meta[M_TICK]
     if b == REPEATER:
-        if repeater_locked(g, c):
+        if repeater_locked(U, off, c):
             return
-        should = repeater_input(g, c)
-        if g.on[c] and not should:
+        should = repeater_input(U, off, c)
+        if U[c, ON] and not should:
             set_on(g, c, 0)
             changed(g, c)
-        elif not g.on[c]:
+        elif not U[c, ON]:
             set_on(g, c, 1)
             changed(g, c)
             if not should:
-                schedule(g, c, 2 * g.delay[c], P_VERY_HIGH)
+                schedule(g, c, 2 * U[c, DELAY], P_VERY_HIGH)
     elif b == TORCH or b == WALL_TORCH:
-        powered = torch_powered(g, c)
-        if g.on[c]:
+        powered = torch_powered(U, off, c)
+        if U[c, ON]:
             if powered:
                 set_on(g, c, 0)
-                i = g.tog_i[c]
-                g.toggles[c, i] = t
-                g.tog_i[c] = (i + 1) % BURNOUT_COUNT
+                i = U[c, TOGI]
+                g.T[c, TOG0 + i] = t
+                U[c, TOGI] = (i + 1) % BURNOUT_COUNT
                 changed(g, c)
                 if recent_toggles(g, c, t) >= BURNOUT_COUNT:
                     log_event(g, c, EV_BURNOUT, 0, 1)
@@ -613,10 +771,10 @@ def run_tick(g, c):
             set_on(g, c, 1)
             changed(g, c)
     elif b == LAMP:
-        if g.on[c] and not lamp_powered(g, c):
+        if U[c, ON] and not lamp_powered(U, off, c):
             set_on(g, c, 0)
     elif b == BUTTON:
-        if g.on[c]:
+        if U[c, ON]:
             set_on(g, c, 0)
             changed(g, c)
 
@@ -625,32 +783,33 @@ def run_tick(g, c):
 def run(g, until, rec_on_cells, rec_pow_cells, rec_on, rec_pow, row0, ev_margin):
     """Advance to game tick `until`. Records rows (state after each tick) when the rec arrays are
     non-empty. Returns the tick reached: earlier than `until` only if the event buffer is nearly full."""
+    U = g.U
     rows = rec_on.shape[0]
     row = row0
     while g.meta[M_TICK] < until:
-        if g.meta[M_LOG] and g.meta[M_EVN] > g.ev_tick.shape[0] - ev_margin:
+        if g.meta[M_LOG] and g.meta[M_EVN] > g.E.shape[0] - ev_margin:
             break
         if rows == 0 and g.meta[M_HEAP] == 0:
             g.meta[M_TICK] = until
             break
-        if rows == 0 and g.hk1[0] // 4 > until:
+        if rows == 0 and g.H[0, HK1] // 4 > until:
             g.meta[M_TICK] = until
             break
-        if rows == 0 and g.hk1[0] // 4 > g.meta[M_TICK] + 1:
-            g.meta[M_TICK] = g.hk1[0] // 4 - 1
+        if rows == 0 and g.H[0, HK1] // 4 > g.meta[M_TICK] + 1:
+            g.meta[M_TICK] = g.H[0, HK1] // 4 - 1
         t = g.meta[M_TICK] + 1
         g.meta[M_TICK] = t
-        while g.meta[M_HEAP] > 0 and g.hk1[0] // 4 <= t:
+        while g.meta[M_HEAP] > 0 and g.H[0, HK1] // 4 <= t:
             k1, c, ty = heap_pop(g)
-            if g.ptype[c] == ty and g.ptime[c] == k1 // 4:
-                g.ptime[c] = -1
-            if g.bt[c] == ty:
+            if U[c, PTYPE] == ty and g.T[c, PTIME] == k1 // 4:
+                g.T[c, PTIME] = -1
+            if U[c, BT] == ty:
                 run_tick(g, c)
         if row < rows:
             for i in range(rec_on_cells.shape[0]):
-                rec_on[row, i] = g.on[rec_on_cells[i]]
+                rec_on[row, i] = U[rec_on_cells[i], ON]
             for i in range(rec_pow_cells.shape[0]):
-                rec_pow[row, i] = g.power[rec_pow_cells[i]]
+                rec_pow[row, i] = U[rec_pow_cells[i], POWER]
             row += 1
     return g.meta[M_TICK]
 
@@ -659,45 +818,50 @@ def run(g, until, rec_on_cells, rec_pow_cells, rec_on, rec_pow, row0, ev_margin)
 @jit
 def place(g, c, old_type, exempt, player):
     """Finish a block change at c (its new id and static properties already written)."""
-    b = g.bt[c]
+    U = g.U
+    off = g.off
+    b = U[c, BT]
     if b != old_type:
-        g.ptime[c] = -1
+        g.T[c, PTIME] = -1
     reshape_near(g, c)
     if b == REPEATER:
-        g.locked[c] = 1 if repeater_locked(g, c) else 0
-        if player and not g.locked[c] and repeater_input(g, c):
+        U[c, LOCKED] = 1 if repeater_locked(U, off, c) else 0
+        if player and not U[c, LOCKED] and repeater_input(U, off, c):
             schedule(g, c, 1, P_NORMAL)
-    push_changed(g, c)
+    push_changed(g, c, K_BLOCK)
     propagate(g, exempt)
 
 
 @jit
 def use(g, c):
     """A player's right-click. Returns 1 if something changed."""
-    b = g.bt[c]
+    U = g.U
+    off = g.off
+    b = U[c, BT]
     if b == BUTTON:
-        if g.on[c]:
+        if U[c, ON]:
             return 0
         set_on(g, c, 1)
         schedule(g, c, BUTTON_TICKS, P_NORMAL)
         changed(g, c)
         return 1
     if b == LEVER:
-        set_on(g, c, 0 if g.on[c] else 1)
+        set_on(g, c, 0 if U[c, ON] else 1)
         changed(g, c)
         return 1
     if b == REPEATER:
-        nd = g.delay[c] % 4 + 1
-        log_event(g, c, EV_DELAY, g.delay[c], nd)
-        g.delay[c] = nd
+        nd = U[c, DELAY] % 4 + 1
+        log_event(g, c, EV_DELAY, U[c, DELAY], nd)
+        U[c, DELAY] = nd
         return 1
     if b == WIRE:
-        if wire_raw_connected(g, c):
+        if wire_raw_connected(U, off, c):
             return 0
-        ns = 0x55 if g.sides[c] == 0 else 0
-        log_event(g, c, EV_SHAPE, g.sides[c], ns)
-        g.sides[c] = ns
-        changed(g, c)
+        ns = 0x55 if U[c, SIDES] == 0 else 0
+        log_event(g, c, EV_SHAPE, U[c, SIDES], ns)
+        U[c, SIDES] = ns
+        push_changed(g, c, K_BLOCK)
+        propagate(g, -1)
         return 1
     return 0
 

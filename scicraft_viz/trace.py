@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scicraft_viz import blocks as B
+from scicraft_viz import sim
 
 Pos = tuple[int, int, int]
 COMPONENT_IDS = (B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER)
@@ -79,9 +80,9 @@ def record(world, n: int) -> Trace:
     rec_pow = np.zeros((n + 1, dust.size), np.uint8)
     kinds: list[str] = []
     if world.g is not None:
-        rec_on[0] = world.g.on[on_cells]
-        rec_pow[0] = world.g.power[dust]
-        kinds = ["minecraft:" + B.NAME_OF_ID[int(b)] for b in world.g.bt[comps]]
+        rec_on[0] = world.g.U[on_cells, sim.ON]
+        rec_pow[0] = world.g.U[dust, sim.POWER]
+        kinds = ["minecraft:" + B.NAME_OF_ID[int(b)] for b in world.g.U[comps, sim.BT]]
         positions = world._positions(on_cells)
         dust_pos = world._positions(dust)
     else:

@@ -16,8 +16,8 @@ from scicraft_viz.errors import PlacementError, PositionError
 
 Pos = tuple[int, int, int]
 
-MARGIN = 3  # air kept around every block so kernels never index outside the arrays
-SLACK = 8  # extra room added when the grid grows
+MARGIN = 5  # air kept around every block so kernels never index outside the arrays (they reach 4 cells)
+SLACK = 3  # extra room added when the grid grows (plus a quarter of the span)
 MAX_SPAN = 1024
 EVENT_HISTORY = 100_000
 
@@ -114,36 +114,20 @@ class World:
                         near.append(dx * sx + dy * sy + dz)
         heap = 2 * n + 1024
         ev = (1 << 16) + 4 * n
-        meta = np.zeros(8, dtype=np.int64)
+        U = np.zeros((n, sim.NU), np.uint8)
+        U[:, sim.DELAY] = 1
+        T = np.zeros((n, sim.NT), np.int64)
+        T[:, sim.PTIME] = -1
+        T[:, sim.TOG0 :] = -(10**9)
         return sim.Grid(
             off=off,
             near=np.array(near, dtype=np.int64),
-            bt=np.zeros(n, np.uint8),
-            facing=np.zeros(n, np.uint8),
-            face=np.zeros(n, np.uint8),
-            delay=np.ones(n, np.uint8),
-            sides=np.zeros(n, np.uint8),
-            power=np.zeros(n, np.uint8),
-            on=np.zeros(n, np.uint8),
-            locked=np.zeros(n, np.uint8),
-            ptime=np.full(n, -1, np.int64),
-            ptype=np.zeros(n, np.uint8),
-            toggles=np.full((n, sim.BURNOUT_COUNT), -(10**9), np.int64),
-            tog_i=np.zeros(n, np.uint8),
-            hk1=np.zeros(heap, np.int64),
-            hk2=np.zeros(heap, np.int64),
-            hcell=np.zeros(heap, np.int64),
-            htype=np.zeros(heap, np.uint8),
-            meta=meta,
-            ev_tick=np.zeros(ev, np.int64),
-            ev_cell=np.zeros(ev, np.int64),
-            ev_kind=np.zeros(ev, np.uint8),
-            ev_old=np.zeros(ev, np.int16),
-            ev_new=np.zeros(ev, np.int16),
-            mark=np.zeros(n, np.int64),
-            newp=np.zeros(n, np.uint8),
+            U=U,
+            T=T,
+            H=np.zeros((heap, 4), np.int64),
+            E=np.zeros((ev, 5), np.int64),
+            meta=np.zeros(8, dtype=np.int64),
             queue=np.zeros(n + 1, np.int64),
-            inq=np.zeros(n, np.uint8),
             comp=np.zeros(n, np.int64),
             chg=np.zeros(4 * n + 64, np.int64),
             notify=np.zeros(n, np.int64),
@@ -157,8 +141,9 @@ class World:
             hi = self._origin + self._dims - MARGIN - 1
             if np.all(pa >= lo) and np.all(pa <= hi):
                 return
-            new_lo = np.minimum(lo, pa - SLACK)
-            new_hi = np.maximum(hi, pa + SLACK)
+            extra = SLACK + (hi - lo) // 4
+            new_lo = np.where(pa < lo, np.minimum(lo, pa - extra), lo)
+            new_hi = np.where(pa > hi, np.maximum(hi, pa + extra), hi)
         else:
             new_lo, new_hi = pa - SLACK, pa + SLACK
         span = new_hi - new_lo + 1
@@ -183,15 +168,16 @@ class World:
         nx, ny, nz = (int(v) for v in self._dims)
         sl = (slice(ox, ox + nx), slice(oy, oy + ny), slice(oz, oz + nz))
         shape_new = tuple(int(v) for v in dims)
-        for name in ("bt", "facing", "face", "delay", "sides", "power", "on", "locked", "ptime", "ptype", "tog_i"):
-            getattr(g, name).reshape(shape_new)[sl] = getattr(old, name).reshape(nx, ny, nz)
-        g.toggles.reshape(*shape_new, -1)[sl] = old.toggles.reshape(nx, ny, nz, -1)
+        g.U.reshape(*shape_new, sim.NU)[sl] = old.U.reshape(nx, ny, nz, sim.NU)
+        g.T.reshape(*shape_new, sim.NT)[sl] = old.T.reshape(nx, ny, nz, sim.NT)
+        g.U[:, sim.MK0] = 0
+        g.U[:, sim.MK1] = 0
         h = int(old.meta[sim.M_HEAP])
-        cells = old.hcell[:h]
+        cells = old.H[:h, sim.HCELL]
         x, rem = np.divmod(cells, ny * nz)
         y, z = np.divmod(rem, nz)
-        g.hcell[:h] = ((x + ox) * shape_new[1] + (y + oy)) * shape_new[2] + (z + oz)
-        g.hk1[:h], g.hk2[:h], g.htype[:h] = old.hk1[:h], old.hk2[:h], old.htype[:h]
+        g.H[:h] = old.H[:h]
+        g.H[:h, sim.HCELL] = ((x + ox) * shape_new[1] + (y + oy)) * shape_new[2] + (z + oz)
         self._drain()
         g.meta[:] = old.meta
         g.meta[sim.M_EVN] = 0
@@ -219,35 +205,28 @@ class World:
         x, rem = np.divmod(cells, ny * nz)
         y, z = np.divmod(rem, nz)
         o = self._origin
-        return list(zip((x + o[0]).tolist(), (y + o[1]).tolist(), (z + o[2]).tolist()))
+        return list(zip((x + o[0]).tolist(), (y + o[1]).tolist(), (z + o[2]).tolist(), strict=False))
 
     def _reserve(self) -> None:
         """Keep room in the tick heap for one pending tick per cell plus stale entries."""
         g = self.g
-        need = int(g.meta[sim.M_HEAP]) + g.bt.shape[0] + 64
-        if need > g.hk1.shape[0]:
-            size = 2 * need
-            arrays = {}
-            for name in ("hk1", "hk2", "hcell", "htype"):
-                a = getattr(g, name)
-                b = np.zeros(size, a.dtype)
-                b[: a.shape[0]] = a
-                arrays[name] = b
-            self.g = g._replace(**arrays)
+        need = int(g.meta[sim.M_HEAP]) + g.U.shape[0] + 64
+        if need > g.H.shape[0]:
+            H = np.zeros((2 * need, 4), np.int64)
+            H[: g.H.shape[0]] = g.H
+            self.g = g._replace(H=H)
 
     # ------------------------------------------------------------------ events
     def _drain(self) -> None:
         g = self.g
         n = int(g.meta[sim.M_EVN])
         if n:
-            ticks = g.ev_tick[:n].tolist()
-            cells = g.ev_cell[:n]
-            kinds = g.ev_kind[:n].tolist()
-            olds = g.ev_old[:n].tolist()
-            news = g.ev_new[:n].tolist()
+            ev = g.E[:n]
+            ticks, kinds, olds, news = (ev[:, i].tolist() for i in (0, 2, 3, 4))
+            cells = ev[:, 1]
             positions = self._positions(cells)
-            bt = g.bt[cells].tolist()
-            for t, p, k, o, nw, b in zip(ticks, positions, kinds, olds, news, bt):
+            bt = g.U[cells, sim.BT].tolist()
+            for t, p, k, o, nw, b in zip(ticks, positions, kinds, olds, news, bt, strict=True):
                 name = B.NAME_OF_ID[o if k == sim.EV_POPPED else b]
                 self._events.append(Event(t, p, EVENT_KINDS[k], "minecraft:" + name, o, nw))
             self._events_total += n
@@ -295,24 +274,25 @@ class World:
 
     def _state_at(self, c: int) -> str:
         g = self.g
-        b = int(g.bt[c])
+        b = int(g.U[c, sim.BT])
         name = B.NAME_OF_ID[b]
         tf = ("false", "true")
         if b == B.WIRE:
-            s = int(g.sides[c])
+            s = int(g.U[c, sim.SIDES])
             side = [B.WIRE_SIDES[(s >> (2 * h)) & 3] for h in range(4)]
-            props = f"east={side[1]},north={side[0]},power={int(g.power[c])},south={side[2]},west={side[3]}"
+            props = f"east={side[1]},north={side[0]},power={int(g.U[c, sim.POWER])},south={side[2]},west={side[3]}"
         elif b == B.REPEATER:
             props = (
-                f"delay={int(g.delay[c])},facing={B.DIRECTIONS[g.facing[c]]},"
-                f"locked={tf[int(g.locked[c])]},powered={tf[int(g.on[c])]}"
+                f"delay={int(g.U[c, sim.DELAY])},facing={B.DIRECTIONS[g.U[c, sim.FACING]]},"
+                f"locked={tf[int(g.U[c, sim.LOCKED])]},powered={tf[int(g.U[c, sim.ON])]}"
             )
         elif b in (B.TORCH, B.LAMP):
-            props = f"lit={tf[int(g.on[c])]}"
+            props = f"lit={tf[int(g.U[c, sim.ON])]}"
         elif b == B.WALL_TORCH:
-            props = f"facing={B.DIRECTIONS[g.facing[c]]},lit={tf[int(g.on[c])]}"
+            props = f"facing={B.DIRECTIONS[g.U[c, sim.FACING]]},lit={tf[int(g.U[c, sim.ON])]}"
         elif b in (B.BUTTON, B.LEVER):
-            props = f"face={B.FACES[g.face[c]]},facing={B.DIRECTIONS[g.facing[c]]},powered={tf[int(g.on[c])]}"
+            face, facing = B.FACES[g.U[c, sim.FACE]], B.DIRECTIONS[g.U[c, sim.FACING]]
+            props = f"face={face},facing={facing},powered={tf[int(g.U[c, sim.ON])]}"
         else:
             return f"minecraft:{name}"
         return f"minecraft:{name}[{props}]"
@@ -345,26 +325,26 @@ class World:
         self._ensure(p)
         g = self.g
         c = self._cell(p)
-        old = int(g.bt[c])
+        old = int(g.U[c, sim.BT])
         if old != B.AIR and self._same_static(c, st):
             return
         self._reserve()
         g = self.g
         props = dict(st.props)
-        g.bt[c] = st.id
-        g.facing[c] = B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0
-        g.face[c] = B.FACES.index(props["face"]) if "face" in props else 0
-        g.delay[c] = int(props.get("delay", 1))
+        g.U[c, sim.BT] = st.id
+        g.U[c, sim.FACING] = B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0
+        g.U[c, sim.FACE] = B.FACES.index(props["face"]) if "face" in props else 0
+        g.U[c, sim.DELAY] = int(props.get("delay", 1))
         explicit_dot = st.name == "redstone_wire" and all(
             k in st.given and props[k] == "none" for k in ("north", "east", "south", "west")
         )
-        g.sides[c] = 0 if explicit_dot else 0x55
-        g.power[c] = 0
-        g.locked[c] = 0
-        g.on[c] = 1 if st.id in (B.TORCH, B.WALL_TORCH) else 0
+        g.U[c, sim.SIDES] = 0 if explicit_dot else 0x55
+        g.U[c, sim.POWER] = 0
+        g.U[c, sim.LOCKED] = 0
+        g.U[c, sim.ON] = 1 if st.id in (B.TORCH, B.WALL_TORCH) else 0
         if st.id == B.LEVER and props["powered"] == "true":
-            g.on[c] = 1
-        g.toggles[c, :] = -(10**9)
+            g.U[c, sim.ON] = 1
+        g.T[c, sim.TOG0 :] = -(10**9)
         if old != B.AIR:
             self._note("removed", p, B.NAME_OF_ID[old])
         self._note("placed", p, st.name)
@@ -374,15 +354,15 @@ class World:
     def _same_static(self, c: int, st: BlockState) -> bool:
         """True when the block at c already is `st` up to derived properties (placing it is a no-op)."""
         g = self.g
-        if int(g.bt[c]) != st.id:
+        if int(g.U[c, sim.BT]) != st.id:
             return False
         props = dict(st.props)
         checks = {
-            "facing": lambda v: B.DIRECTIONS[g.facing[c]] == v,
-            "face": lambda v: B.FACES[g.face[c]] == v,
-            "delay": lambda v: int(g.delay[c]) == int(v),
+            "facing": lambda v: B.DIRECTIONS[g.U[c, sim.FACING]] == v,
+            "face": lambda v: B.FACES[g.U[c, sim.FACE]] == v,
+            "delay": lambda v: int(g.U[c, sim.DELAY]) == int(v),
         }
-        if st.id == B.LEVER and (props["powered"] == "true") != bool(g.on[c]):
+        if st.id == B.LEVER and (props["powered"] == "true") != bool(g.U[c, sim.ON]):
             return False
         return all(checks[k](v) for k, v in props.items() if k in checks)
 
@@ -393,17 +373,17 @@ class World:
             return
         g = self.g
         c = self._cell(p)
-        old = int(g.bt[c])
+        old = int(g.U[c, sim.BT])
         if old == B.AIR:
             return
         self._reserve()
         g = self.g
         self._note("removed", p, B.NAME_OF_ID[old])
-        g.bt[c] = B.AIR
-        g.on[c] = 0
-        g.power[c] = 0
-        g.sides[c] = 0
-        g.locked[c] = 0
+        g.U[c, sim.BT] = B.AIR
+        g.U[c, sim.ON] = 0
+        g.U[c, sim.POWER] = 0
+        g.U[c, sim.SIDES] = 0
+        g.U[c, sim.LOCKED] = 0
         self._k.place(g, c, old, -1, not self.replay)
         self._drain()
 
@@ -434,7 +414,7 @@ class World:
         while self.tick < until:
             self._reserve()
             g = self.g
-            margin = g.bt.shape[0] + 256
+            margin = g.U.shape[0] + 256
             if rec is None:
                 self._k.run(g, until, empty_c, empty_c, empty_r, empty_r, 0, margin)
             else:
@@ -447,14 +427,14 @@ class World:
         """Every non-air block as {position: canonical state}, in x, y, z order."""
         if self.g is None:
             return {}
-        cells = np.nonzero(self.g.bt)[0]
-        return {p: self._state_at(int(c)) for p, c in zip(self._positions(cells), cells)}
+        cells = np.nonzero(self.g.U[:, sim.BT])[0]
+        return {p: self._state_at(int(c)) for p, c in zip(self._positions(cells), cells, strict=True)}
 
     def cells_of(self, *ids: int) -> np.ndarray:
         """Flat indices of the cells holding any of the given block ids (engine use)."""
         if self.g is None:
             return np.zeros(0, np.int64)
-        return np.nonzero(np.isin(self.g.bt, ids))[0].astype(np.int64)
+        return np.nonzero(np.isin(self.g.U[:, sim.BT], ids))[0].astype(np.int64)
 
     def copy(self) -> World:
         """An independent copy: same blocks, tick, pending ticks and recent events."""
@@ -485,7 +465,7 @@ class World:
         return build_world(text, replay=replay, source=source)
 
     def __repr__(self) -> str:
-        n = 0 if self.g is None else int(np.count_nonzero(self.g.bt))
+        n = 0 if self.g is None else int(np.count_nonzero(self.g.U[:, sim.BT]))
         return f"World(tick={self.tick}, blocks={n}, replay={self.replay})"
 
 
