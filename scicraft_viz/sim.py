@@ -573,11 +573,17 @@ def set_on(g, c, v):
 
 @jit
 def check(g, c, exempt):
-    """A neighbour update reaching c (vanilla neighborChanged). Returns True if c popped off."""
+    """A neighbour update reaching c (vanilla neighborChanged). Returns True if c popped off.
+
+    `exempt` is a block just placed by /setblock: it is not checked for support, and lamps and
+    repeaters keep the state they were given (only dust and torches update themselves on placement)."""
     U = g.U
     off = g.off
     b = U[c, BT]
-    if c != exempt and not is_supported(U, off, c):
+    if c == exempt:
+        if b == LAMP or b == REPEATER:
+            return False
+    elif not is_supported(U, off, c):
         return True
     if b == LAMP:
         p = lamp_powered(U, off, c)
@@ -817,7 +823,8 @@ def run(g, until, rec_on_cells, rec_pow_cells, rec_on, rec_pow, row0, ev_margin)
 # ----------------------------------------------------------------------------- actions
 @jit
 def place(g, c, old_type, exempt, player):
-    """Finish a block change at c (its new id and static properties already written)."""
+    """Finish a block change at c (its new id and static properties already written). A player's
+    placement derives lit/powered from the surroundings; /setblock (exempt == c) keeps them."""
     U = g.U
     off = g.off
     b = U[c, BT]

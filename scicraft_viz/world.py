@@ -335,15 +335,20 @@ class World:
         g.U[c, sim.FACING] = B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0
         g.U[c, sim.FACE] = B.FACES.index(props["face"]) if "face" in props else 0
         g.U[c, sim.DELAY] = int(props.get("delay", 1))
-        explicit_dot = st.name == "redstone_wire" and all(
-            k in st.given and props[k] == "none" for k in ("north", "east", "south", "west")
+        sides = ("north", "east", "south", "west")
+        # A dust starts as a cross (a player's placement) unless it is asked for as a dot; /setblock
+        # starts from the given sides, whose default is a dot.
+        dot = st.name == "redstone_wire" and all(
+            props[k] == "none" and (self.replay or k in st.given) for k in sides
         )
-        g.U[c, sim.SIDES] = 0 if explicit_dot else 0x55
+        g.U[c, sim.SIDES] = 0 if dot else 0x55
         g.U[c, sim.POWER] = 0
         g.U[c, sim.LOCKED] = 0
-        g.U[c, sim.ON] = 1 if st.id in (B.TORCH, B.WALL_TORCH) else 0
-        if st.id == B.LEVER and props["powered"] == "true":
-            g.U[c, sim.ON] = 1
+        given_on = props.get("lit", props.get("powered", "false")) == "true"
+        if self.replay:
+            g.U[c, sim.ON] = given_on
+        else:
+            g.U[c, sim.ON] = st.id in (B.TORCH, B.WALL_TORCH) or (st.id == B.LEVER and given_on)
         g.T[c, sim.TOG0 :] = -(10**9)
         if old != B.AIR:
             self._note("removed", p, B.NAME_OF_ID[old])
@@ -402,12 +407,12 @@ class World:
         """Advance n game ticks, running the ticks scheduled for each."""
         if not isinstance(n, Integral) or isinstance(n, bool) or n < 0:
             raise ValueError(f"step count must be a non-negative integer, got {n!r}")
-        if self.g is None:
-            self._tick0 += int(n)
-            return
         self._run(self.tick + int(n))
 
     def _run(self, until: int, rec: tuple | None = None) -> None:
+        if self.g is None:  # nothing placed yet: time passes, nothing happens
+            self._tick0 = until
+            return
         empty_c = np.zeros(0, np.int64)
         empty_r = np.zeros((0, 0), np.uint8)
         row = 1
