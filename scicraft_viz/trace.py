@@ -89,8 +89,7 @@ def record(world, n: int) -> Trace:
         positions, dust_pos = [], []
     if n:
         world._run(t0 + n, (on_cells, dust, rec_on, rec_pow))
-    new = world.events_total - before
-    events = world.events[-new:] if new else []
+    events = world.events_since(before)
     nl = lamps.size
     return Trace(
         ticks=np.arange(t0, t0 + n + 1, dtype=np.int64),

@@ -92,7 +92,11 @@ class World:
         self.replay = replay
         self._k = sim if jit else _python_kernels()
         self.jit = jit and self._k.JIT
-        self._events: deque[Event] = deque(maxlen=EVENT_HISTORY)
+        # Events are kept as int64 rows (tick, x, y, z, kind, block id, old, new) and turned into
+        # Event objects only when read: logging stays cheap while the engine runs.
+        self._ev_chunks: deque[np.ndarray] = deque()
+        self._ev_kept = 0
+        self._ev_notes: list[tuple[int, ...]] = []
         self._events_total = 0
         self._origin = np.zeros(3, dtype=np.int64)
         self._dims = np.zeros(3, dtype=np.int64)
@@ -162,6 +166,8 @@ class World:
             g.meta[sim.M_TICK] = self._tick0
             g.meta[sim.M_LOG] = 1 if self._log else 0
         self.g, self._origin, self._dims = g, origin, dims
+        self._lo = tuple(int(v) + 1 for v in origin)
+        self._hi = tuple(int(o + d) - 1 for o, d in zip(origin, dims))
 
     def _copy_into(self, g: sim.Grid, origin: np.ndarray, dims: np.ndarray) -> None:
         old, (ox, oy, oz) = self.g, self._origin - origin
@@ -184,15 +190,15 @@ class World:
         g.meta[sim.M_GEN] = 0
 
     def _cell(self, p: Pos) -> int:
-        x, y, z = (p[i] - int(self._origin[i]) for i in range(3))
-        _, ny, nz = (int(v) for v in self._dims)
-        return (x * ny + y) * nz + z
+        lo = self._lo
+        _, ny, nz = self._dims.tolist()
+        return ((p[0] - lo[0] + 1) * ny + (p[1] - lo[1] + 1)) * nz + (p[2] - lo[2] + 1)
 
     def _inside(self, p: Pos) -> bool:
         if self.g is None:
             return False
-        pa = np.array(p)
-        return bool(np.all(pa >= self._origin + 1) and np.all(pa < self._origin + self._dims - 1))
+        lo, hi = self._lo, self._hi
+        return lo[0] <= p[0] < hi[0] and lo[1] <= p[1] < hi[1] and lo[2] <= p[2] < hi[2]
 
     def _pos(self, c: int) -> Pos:
         _, ny, nz = (int(v) for v in self._dims)
@@ -218,36 +224,62 @@ class World:
 
     # ------------------------------------------------------------------ events
     def _drain(self) -> None:
+        self._flush_notes()
         g = self.g
         n = int(g.meta[sim.M_EVN])
         if n:
             ev = g.E[:n]
-            ticks, kinds, olds, news = (ev[:, i].tolist() for i in (0, 2, 3, 4))
             cells = ev[:, 1]
-            positions = self._positions(cells)
-            bt = g.U[cells, sim.BT].tolist()
-            for t, p, k, o, nw, b in zip(ticks, positions, kinds, olds, news, bt, strict=True):
-                name = B.NAME_OF_ID[o if k == sim.EV_POPPED else b]
-                self._events.append(Event(t, p, EVENT_KINDS[k], "minecraft:" + name, o, nw))
-            self._events_total += n
+            _, ny, nz = (int(v) for v in self._dims)
+            x, rem = np.divmod(cells, ny * nz)
+            y, z = np.divmod(rem, nz)
+            block = np.where(ev[:, 2] == sim.EV_POPPED, ev[:, 3], g.U[cells, sim.BT])
+            rows = np.column_stack(
+                (ev[:, 0], x + self._origin[0], y + self._origin[1], z + self._origin[2], ev[:, 2], block, ev[:, 3:5])
+            )
+            self._keep(rows)
             g.meta[sim.M_EVN] = 0
         if g.meta[sim.M_OVERFLOW]:
             g.meta[sim.M_OVERFLOW] = 0
             raise RuntimeError("engine buffer overflow: a single tick changed more than the engine can track")
 
+    def _keep(self, rows: np.ndarray) -> None:
+        self._ev_chunks.append(rows)
+        self._ev_kept += len(rows)
+        self._events_total += len(rows)
+        while self._ev_kept - len(self._ev_chunks[0]) >= EVENT_HISTORY:
+            self._ev_kept -= len(self._ev_chunks.popleft())
+
+    def _flush_notes(self) -> None:
+        if self._ev_notes:
+            self._keep(np.array(self._ev_notes, dtype=np.int64))
+            self._ev_notes = []
+
     def _note(self, kind: str, p: Pos, name: str) -> None:
         if self._log:
-            self._events.append(Event(self.tick, p, kind, "minecraft:" + name, 0, 0))
-            self._events_total += 1
+            self._ev_notes.append((self.tick, *p, EVENT_KINDS.index(kind), B.PALETTE[name][0], 0, 0))
+
+    def events_since(self, total: int) -> list[Event]:
+        """Events after the first `total` ever logged (see events_total), as far as they are kept."""
+        self._flush_notes()
+        want = self._events_total - total
+        if want <= 0 or not self._ev_chunks:
+            return []
+        rows = np.concatenate(self._ev_chunks)[-min(want, EVENT_HISTORY):]
+        return [
+            Event(t, (x, y, z), EVENT_KINDS[k], "minecraft:" + B.NAME_OF_ID[b], o, n)
+            for t, x, y, z, k, b, o, n in rows.tolist()
+        ]
 
     @property
     def events(self) -> list[Event]:
         """The most recent events (up to 100,000), oldest first."""
-        return list(self._events)
+        return self.events_since(max(0, self._events_total - EVENT_HISTORY))
 
     @property
     def events_total(self) -> int:
-        """How many events happened since the world was made (including ones no longer kept)."""
+        """How many events were logged since the world was made (including ones no longer kept)."""
+        self._flush_notes()
         return self._events_total
 
     @property
@@ -413,15 +445,13 @@ class World:
         if self.g is None:  # nothing placed yet: time passes, nothing happens
             self._tick0 = until
             return
-        empty_c = np.zeros(0, np.int64)
-        empty_r = np.zeros((0, 0), np.uint8)
         row = 1
         while self.tick < until:
             self._reserve()
             g = self.g
             margin = g.U.shape[0] + 256
             if rec is None:
-                self._k.run(g, until, empty_c, empty_c, empty_r, empty_r, 0, margin)
+                self._k.run(g, until, _NO_CELLS, _NO_CELLS, _NO_ROWS, _NO_ROWS, 0, margin)
             else:
                 start = self.tick
                 self._k.run(g, until, rec[0], rec[1], rec[2], rec[3], row, margin)
@@ -445,7 +475,8 @@ class World:
         """An independent copy: same blocks, tick, pending ticks and recent events."""
         w = World.__new__(World)
         w.__dict__.update(self.__dict__)
-        w._events = deque(self._events, maxlen=EVENT_HISTORY)
+        w._ev_chunks = deque(self._ev_chunks)
+        w._ev_notes = list(self._ev_notes)
         if self.g is not None:
             w.g = sim.Grid(*(a.copy() for a in self.g))
             w._origin, w._dims = self._origin.copy(), self._dims.copy()
@@ -475,6 +506,8 @@ class World:
 
 
 _PY_KERNELS = None
+_NO_CELLS = np.zeros(0, np.int64)
+_NO_ROWS = np.zeros((0, 0), np.uint8)
 
 
 def _python_kernels():
