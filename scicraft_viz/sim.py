@@ -17,6 +17,21 @@ from collections import namedtuple
 
 import numpy as np
 
+# Block ids are module-level ints, which numba folds in as constants.
+from scicraft_viz.blocks import (
+    AIR,
+    BUTTON,
+    GLASS,
+    LAMP,
+    LEVER,
+    REPEATER,
+    STONE,
+    TORCH,
+    WALL_TORCH,
+    WIRE,
+)
+from scicraft_viz.blocks import REDSTONE_BLOCK as RBLOCK
+
 if globals().get("_FORCE_PYTHON") or os.environ.get("SCICRAFT_NOJIT") == "1":
     JIT = False
 
@@ -30,8 +45,6 @@ else:
     # between kernels paid atomic increments on its array arguments (half the run time).
     jit = njit(cache=True, nogil=True, _nrt=False)
 
-# Block ids (mirrors blocks.py; literal so numba sees constants).
-AIR, STONE, GLASS, RBLOCK, WIRE, REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER = range(11)
 UP, DOWN = 4, 5
 # Tick priority ranks: lower runs first.
 P_EXTREMELY_HIGH, P_VERY_HIGH, P_HIGH, P_NORMAL = 0, 1, 2, 3
@@ -62,8 +75,6 @@ NT = TOG0 + 8
 HK1, HK2, HCELL, HTYPE = range(4)
 Grid = namedtuple("Grid", "off near U T H E meta queue comp chg notify")
 
-OPP = np.array([2, 3, 0, 1, 5, 4], dtype=np.int64)
-
 
 # ----------------------------------------------------------------------------- block predicates
 @jit
@@ -74,11 +85,6 @@ def is_conductor(b):
 @jit
 def is_full(b):
     return b == STONE or b == LAMP or b == GLASS or b == RBLOCK
-
-
-@jit
-def is_reactive(b):
-    return b >= WIRE
 
 
 @jit
