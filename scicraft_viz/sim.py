@@ -525,6 +525,26 @@ def has_pending(g, c):
 
 
 @jit
+def before(H, a, k1, k2):
+    """Does heap row a run before an entry with keys (k1, k2)?"""
+    return H[a, HK1] < k1 or (H[a, HK1] == k1 and H[a, HK2] < k2)
+
+
+@jit
+def heap_put(H, i, k1, k2, cell, ty):
+    H[i, HK1] = k1
+    H[i, HK2] = k2
+    H[i, HCELL] = cell
+    H[i, HTYPE] = ty
+
+
+@jit
+def heap_move(H, dst, src):
+    for j in range(4):
+        H[dst, j] = H[src, j]
+
+
+@jit
 def schedule(g, c, delay, rank):
     U = g.U
     if has_pending(g, c):
@@ -539,51 +559,34 @@ def schedule(g, c, delay, rank):
     g.meta[M_HEAP] = i + 1
     while i > 0:
         p = (i - 1) // 2
-        if g.H[p, HK1] < k1 or (g.H[p, HK1] == k1 and g.H[p, HK2] < k2):
+        if before(g.H, p, k1, k2):
             break
-        g.H[i, HK1] = g.H[p, HK1]
-        g.H[i, HK2] = g.H[p, HK2]
-        g.H[i, HCELL] = g.H[p, HCELL]
-        g.H[i, HTYPE] = g.H[p, HTYPE]
+        heap_move(g.H, i, p)
         i = p
-    g.H[i, HK1] = k1
-    g.H[i, HK2] = k2
-    g.H[i, HCELL] = c
-    g.H[i, HTYPE] = U[c, BT]
+    heap_put(g.H, i, k1, k2, c, U[c, BT])
 
 
 @jit
 def heap_pop(g):
     """Remove the first entry; returns its slot values as (k1, cell, type)."""
-    k1 = g.H[0, HK1]
-    c = g.H[0, HCELL]
-    ty = g.H[0, HTYPE]
+    H = g.H
+    k1, c, ty = H[0, HK1], H[0, HCELL], H[0, HTYPE]
     n = g.meta[M_HEAP] - 1
     g.meta[M_HEAP] = n
     if n > 0:
-        lk1 = g.H[n, HK1]
-        lk2 = g.H[n, HK2]
-        lc = g.H[n, HCELL]
-        lt = g.H[n, HTYPE]
+        lk1, lk2, lc, lt = H[n, HK1], H[n, HK2], H[n, HCELL], H[n, HTYPE]
         i = 0
         while True:
             a = 2 * i + 1
             if a >= n:
                 break
-            b = a + 1
-            if b < n and (g.H[b, HK1] < g.H[a, HK1] or (g.H[b, HK1] == g.H[a, HK1] and g.H[b, HK2] < g.H[a, HK2])):
-                a = b
-            if lk1 < g.H[a, HK1] or (lk1 == g.H[a, HK1] and lk2 < g.H[a, HK2]):
+            if a + 1 < n and before(H, a + 1, H[a, HK1], H[a, HK2]):
+                a += 1
+            if not before(H, a, lk1, lk2):
                 break
-            g.H[i, HK1] = g.H[a, HK1]
-            g.H[i, HK2] = g.H[a, HK2]
-            g.H[i, HCELL] = g.H[a, HCELL]
-            g.H[i, HTYPE] = g.H[a, HTYPE]
+            heap_move(H, i, a)
             i = a
-        g.H[i, HK1] = lk1
-        g.H[i, HK2] = lk2
-        g.H[i, HCELL] = lc
-        g.H[i, HTYPE] = lt
+        heap_put(H, i, lk1, lk2, lc, lt)
     return k1, c, ty
 
 
