@@ -7,9 +7,11 @@
     (True, [])
 
 Procedure (paper Appendix A.1): the build is placed on the task's initial world (a stone floor)
-as /setblock would place it; the world is copied and left to settle (`harness.settle_game_ticks`,
-no lamp may be lit then); the single button is pressed with `World.use` at tick t_press and
-`harness.record_game_ticks` game ticks are recorded. Lamp on/off ticks come from the trace; the
+as a player would place it (derived states recomputed, so the result does not depend on line
+order); the world is left to settle (`harness.settle_game_ticks`; no lamp may be lit then); a
+copy is recorded without any press (no lamp may light on its own); the single button is pressed
+with `World.use` at tick t_press and `harness.record_game_ticks` game ticks are recorded. Lamp
+on/off ticks come from the trace; the
 family's temporal contract (eqs. 7-11) and the constraints are checked in game ticks and
 reported in the task's unit. Every check is listed with pass/fail, its numbers and, when it
 fails, a plain-language reason.
@@ -181,11 +183,17 @@ def _order_key(item: tuple[int, tuple[Pos, str]]) -> tuple:
     return (1 if block_name(state) in _ATTACHED else 0, pos[1], num)
 
 
-def build_world(task: Task, build, source: str = "<build>"):
-    """The task's initial world with the build placed on it, as /setblock would (replay mode:
-    an unsupported block pops off at its first neighbour update). `build` is .mcfunction text,
-    a list of (pos, state) or a {pos: state} dict. Raises BuildError for unusable input."""
-    from scicraft_viz.errors import InputError
+def build_world(task: Task, build, source: str = "<build>", warnings: list[str] | None = None):
+    """The task's initial world with the build placed on it. `build` is .mcfunction text, a list
+    of (pos, state) or a {pos: state} dict. Raises BuildError for unusable input.
+
+    Blocks are placed as a player would place them (supports first, every derived property -
+    lit, powered, dust shape and power - recomputed from the surroundings), so the state at the
+    press does not depend on the order of the lines: /setblock order can leave a lamp unlit next
+    to a powered block until some update reaches it, which a circuit must not rely on. A later
+    line for the same position wins. A block without support (floating dust, a torch on air) is
+    not placed - in the game it would pop off - and is reported in `warnings`."""
+    from scicraft_viz.errors import InputError, PlacementError
     from scicraft_viz.mcfunction import parse_mcfunction
 
     if isinstance(build, str):
@@ -193,18 +201,29 @@ def build_world(task: Task, build, source: str = "<build>"):
             items = parse_mcfunction(build, source)
         except InputError as e:
             raise BuildError(str(e)) from None
+        except Exception:  # a parser crash on odd input: name the first line it cannot take
+            for num, line in enumerate(build.splitlines(), start=1):
+                try:
+                    parse_mcfunction(line, source)
+                except Exception:
+                    raise BuildError(f"{source}:{num}: expected 'setblock X Y Z STATE', got {line.strip()[:80]!r}") \
+                        from None
+            raise
     elif isinstance(build, dict):
         items = list(build.items())
     else:
         items = list(build)
     last: dict[Pos, str] = {}
-    for pos, state in items:  # a later line for the same position wins, as in the game
+    for pos, state in items:
         last.pop(tuple(pos), None)
         last[tuple(pos)] = state
-    w = task.initial_world(replay=True)
+    w = task.initial_world(replay=False)
     for _, (pos, state) in sorted(enumerate(last.items()), key=_order_key):
         try:
             w.set_block(pos, state)
+        except PlacementError as e:
+            if warnings is not None:
+                warnings.append(f"{block_name(state)} at {_fmt_pos(pos)} was not placed: {e}")
         except InputError as e:
             raise BuildError(f"{source}: {state} at {pos}: {e}") from None
     return w
@@ -516,12 +535,13 @@ _METRIC_CHECKS = {
     "verify_t_junction": ["t_junction"],
     "verify_branch_reach": ["reach", "off_axis", "repeater_used"],
     "verify_distance_buckets": ["distance_buckets"],
-    "verify_constraints": ["palette", "region", "one_button", "lamp_count", "nothing_on_lamps", "dark_before_press"],
+    "verify_constraints": ["palette", "region", "one_button", "lamp_count", "nothing_on_lamps", "dark_before_press",
+                           "no_response_without_press"],
 }
 
 
 def _skipped(task: Task, why: str) -> list[Check]:
-    names = ["dark_before_press", "all_lamps_activate"]
+    names = ["dark_before_press", "no_response_without_press", "all_lamps_activate"]
     names += {"simultaneity": ["simultaneity"], "branch_reach": ["simultaneity"],
               "equal_delay": ["simultaneity"], "sequential": ["sequence"],
               "pulse": ["pulse_on_window", "pulse_off_window", "single_pulse"]}[task.contract_type]
@@ -535,18 +555,17 @@ def evaluate(task: Task, build, *, source: str | None = None, attempt: Attempt |
     Raises BuildError when the build cannot be used at all."""
     from scicraft_viz.world import World
 
+    warnings: list[str] = []
     if isinstance(build, World):
         world = build.copy()
     else:
-        world = build_world(task, build, source or "<build>")
+        world = build_world(task, build, source or "<build>", warnings)
     if attempt is None:
         attempt = Attempt(task, used=trials_used)
     U = _Units(task)
-    events_before = world.events_total
     world.step(task.settle_game_ticks)
-    warnings = [f"{e.block.removeprefix('minecraft:')} at {_fmt_pos(e.pos)} had no support and popped off"
-                for e in world.events[-(world.events_total - events_before):] if e.kind == "popped"] \
-        if world.events_total > events_before else []
+    warnings += [f"{e.block.removeprefix('minecraft:')} at {_fmt_pos(e.pos)} had no support and popped off"
+                 for e in world.events if e.kind == "popped"]
     blocks = world.blocks()
     checks, info = structural_checks(task, blocks)
     measured: dict[str, Any] = {"unit": U.u}
@@ -569,6 +588,18 @@ def evaluate(task: Task, build, *, source: str | None = None, attempt: Attempt |
             reason = "the button was still pressed after settling"
         checks.append(Check("dark_before_press", reason is None, reason,
                             {"lit_before_press": [list(p) for p in lit_before]}))
+        # control run: the same world, not pressed. A lamp that lights anyway is driven by something
+        # other than the stimulus (a timer started at build time, a clock), not by the press.
+        control = world.copy().record(task.record_game_ticks)
+        ctrl_ons, _, _ = lamp_times(control.lamp_lit)
+        unprompted = [(p, t) for p, t in zip(control.lamp_positions, ctrl_ons) if t is not None]
+        checks.append(Check(
+            "no_response_without_press", not unprompted,
+            None if not unprompted else "without pressing the button, lamp(s) "
+            + ", ".join(f"{_fmt_pos(p)} (at +{U.s(t)})" for p, t in unprompted[:4])
+            + (f" and {len(unprompted) - 4} more" if len(unprompted) > 4 else "")
+            + " turned on anyway: the circuit must respond to the press, not run on its own",
+            {"lit_without_press": [[list(p), U.v(t)] for p, t in unprompted]}))
         t_press = world.tick
         attempt._spend()
         world.use(button)

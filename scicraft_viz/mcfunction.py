@@ -23,7 +23,7 @@ def parse_mcfunction(text: str, source: str = "<string>") -> list[tuple[Pos, str
             continue
         where = f"{source}:{num}"
         words = line.lstrip("/").split()
-        if words[0] != "setblock":
+        if not words or words[0] != "setblock":
             raise BuildFileError(f"{where}: expected 'setblock X Y Z STATE', got {line[:80]!r}")
         if len(words) == 6 and words[5] in _MODES:
             words = words[:5]

@@ -71,7 +71,8 @@ NU = 24  # row padded to 24 bytes
 # LMASK and OMASK are 12-bit, stored as two bytes (LM0/LM1, OM0/OM1); MK0/MK1 hold a 16-bit visit mark.
 PTIME, TOG0 = 0, 1
 NT = TOG0 + 8
-# Heap rows: (time*4 + priority rank, sequence, cell, block id). Event rows: (tick, cell, kind, old, new).
+# Heap rows: (time*4 + priority rank, sequence, cell, block id).
+# Event rows: (tick, cell, kind, old, new, block id when logged).
 HK1, HK2, HCELL, HTYPE = range(4)
 Grid = namedtuple("Grid", "off near U T H E meta queue comp chg notify")
 
@@ -348,6 +349,7 @@ def log_event(g, c, kind, old, new):
     g.E[i, 2] = kind
     g.E[i, 3] = old
     g.E[i, 4] = new
+    g.E[i, 5] = g.U[c, BT]  # the block as it is now: it may pop or be replaced before the log is read
     g.meta[M_EVN] = i + 1
 
 
@@ -752,6 +754,9 @@ def propagate(g, exempt):
                 clear_cell(g, x)
                 reshape_near(g, x)
                 push_changed(g, x, K_BLOCK)
+        # a /setblock placement spares only the placed block from its own updates; what follows
+        # from blocks popping reaches it like any other neighbour update
+        exempt = -1
     g.meta[M_NCHG] = 0
 
 

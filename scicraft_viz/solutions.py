@@ -300,10 +300,10 @@ def build_e(n: int, tau_gt: float, on_window_gt: float, tol_gt: float, radius: i
     fits = [d for d in pulse_designs() if d[2] <= on_window_gt and abs(d[3] - tau_gt) <= tol_gt]
     if not fits:
         why = ""
-        if on_window_gt < 4 and tau_gt + tol_gt < 22:
+        if on_window_gt < 4 and tau_gt + tol_gt < 24:
             why = (" With an on-window under 4 game ticks (2 rt) a lamp can only be fed by the button's own pulse "
                    "(or it delayed by one 1 rt repeater), which lasts until the button releases at +20 game ticks, "
-                   "so the lamp goes dark at +22..26 game ticks at the earliest.")
+                   "so the lamp goes dark at +24 game ticks at the earliest (2 rt lamp off-delay).")
         raise NoReferenceDesign(
             f"family E: no reference pulse design lights within {on_window_gt:g} game ticks and goes dark at "
             f"{tau_gt:g}+/-{tol_gt:g} game ticks." + why)

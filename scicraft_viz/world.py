@@ -129,7 +129,7 @@ class World:
             U=U,
             T=T,
             H=np.zeros((heap, 4), np.int64),
-            E=np.zeros((ev, 5), np.int64),
+            E=np.zeros((ev, 6), np.int64),
             meta=np.zeros(8, dtype=np.int64),
             queue=np.zeros(n + 1, np.int64),
             comp=np.zeros(n, np.int64),
@@ -233,7 +233,7 @@ class World:
             _, ny, nz = (int(v) for v in self._dims)
             x, rem = np.divmod(cells, ny * nz)
             y, z = np.divmod(rem, nz)
-            block = np.where(ev[:, 2] == sim.EV_POPPED, ev[:, 3], g.U[cells, sim.BT])
+            block = ev[:, 5]
             rows = np.column_stack(
                 (ev[:, 0], x + self._origin[0], y + self._origin[1], z + self._origin[2], ev[:, 2], block, ev[:, 3:5])
             )

@@ -194,7 +194,7 @@ def test_pure_python_kernels_match_jit():
         w.step(4)
         w.use(BUTTON)
         traces.append(w.record(40))
-    assert not traces[1] is traces[0]
+    assert traces[1] is not traces[0]
     assert np.array_equal(traces[0].lamp_lit, traces[1].lamp_lit)
     assert np.array_equal(traces[0].dust_power, traces[1].dust_power)
 
@@ -245,3 +245,34 @@ def test_build_file_accepts_slash_and_mode():
 def test_unsupported_block_in_build_file_names_the_block():
     with pytest.raises(BuildFileError, match=r"block 1 \(minecraft:redstone_wire.*at \(0, 9, 0\)\).*needs"):
         World.from_mcfunction("setblock 0 9 0 redstone_wire\n", source="f.mcfunction")
+
+
+def test_replay_pop_reaches_the_next_floating_block():
+    w = World(replay=True)
+    w.set_block((0, 5, 0), "redstone_wire")
+    w.set_block((1, 5, 0), "redstone_wire")  # its update pops (0,5,0), whose removal updates it in turn
+    assert w.get_block((0, 5, 0)) == "minecraft:air"
+    assert w.get_block((1, 5, 0)) == "minecraft:air"
+    popped = [(e.pos, e.block) for e in w.events if e.kind == "popped"]
+    assert popped == [((0, 5, 0), "minecraft:redstone_wire"), ((1, 5, 0), "minecraft:redstone_wire")]
+
+
+def test_events_name_the_block_as_it_was_when_logged():
+    w = World(replay=True)
+    w.set_block((0, 0, 0), "stone")
+    w.set_block((0, 1, 0), "redstone_wire")
+    w.set_block((1, 1, 0), "redstone_wire")  # floating, spared by its own placement
+    n = w.events_total
+    w.set_block((1, 1, 1), "redstone_wire")  # turns (1,1,0) into a corner; it then pops, and so does this one
+    got = [(e.kind, e.pos, e.block) for e in w.events_since(n) if e.kind in ("shape", "popped")]
+    assert ("shape", (1, 1, 0), "minecraft:redstone_wire") in got
+    assert [g for g in got if g[0] == "popped"] == [
+        ("popped", (1, 1, 0), "minecraft:redstone_wire"),
+        ("popped", (1, 1, 1), "minecraft:redstone_wire"),
+    ]
+    assert w.get_block((0, 1, 0)).startswith("minecraft:redstone_wire")
+
+
+def test_build_file_lone_slash_is_reported():
+    with pytest.raises(BuildFileError, match=r"x.mcfunction:2: expected 'setblock X Y Z STATE'"):
+        parse_mcfunction("setblock 0 0 0 stone\n/\n", source="x.mcfunction")
