@@ -170,7 +170,7 @@ class Attempt:
         return world.use(pos)
 
     def evaluate(self, build, source: str | None = None) -> Result:
-        """The evaluator's own test press counts as a trial too."""
+        """Score the build. The evaluator's own test press is not one of the agent's trials."""
         return evaluate(self.task, build, source=source, attempt=self)
 
     def to_dict(self) -> dict:
@@ -570,11 +570,11 @@ def evaluate(task: Task, build, *, source: str | None = None, attempt: Attempt |
     checks, info = structural_checks(task, blocks)
     measured: dict[str, Any] = {"unit": U.u}
     buttons = info["buttons"]
-    within_budget = attempt.used < attempt.budget
+    # The budget limits the agent's verification trials (paper, Appendix D); the scoring press below
+    # belongs to the evaluator and is not charged.
+    budget_ok = attempt.used <= attempt.budget
     if len(buttons) != 1:
         checks += _skipped(task, "the build needs exactly one button to press")
-    elif not within_budget:
-        checks += _skipped(task, "no verification trial left to press the button")
     else:
         button = buttons[0]
         lamps = info["lamps"]
@@ -601,7 +601,6 @@ def evaluate(task: Task, build, *, source: str | None = None, attempt: Attempt |
             + " turned on anyway: the circuit must respond to the press, not run on its own",
             {"lit_without_press": [[list(p), U.v(t)] for p, t in unprompted]}))
         t_press = world.tick
-        attempt._spend()
         world.use(button)
         tr = world.record(task.record_game_ticks)
         measured["t_press_game_tick"] = t_press
@@ -627,11 +626,10 @@ def evaluate(task: Task, build, *, source: str | None = None, attempt: Attempt |
         if task.contract_type == "branch_reach":
             for lamp in measured.get("lamps", []):
                 lamp["reach"] = manhattan(button, tuple(lamp["pos"]))
-    budget_ok = attempt.used <= attempt.budget and within_budget
     checks.append(Check(
         "trial_budget", budget_ok,
-        None if budget_ok else f"the verification-trial budget of {attempt.budget} presses was exhausted "
-        f"(this attempt had used {attempt.used})", attempt.to_dict()))
+        None if budget_ok else f"the attempt used {attempt.used} verification trials, more than its budget of "
+        f"{attempt.budget}", attempt.to_dict()))
     metrics = {}
     by_name = {c.name: c for c in checks}
     for mname, m in task.doc["evaluation_metrics"].items():

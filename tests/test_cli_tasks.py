@@ -47,7 +47,7 @@ def test_evaluate_pass_json():
     assert d["measured"]["skew"] == 0 and d["measured"]["unit"] == "rt"
     assert all(lamp["on"] == 1 and lamp["distance"] in (3, 4, 5, 7, 8, 9, 11, 12, 13, 15, 16, 17)
                for lamp in d["measured"]["lamps"])
-    assert d["trials"] == {"used": 1, "budget": 50, "remaining": 49}
+    assert d["trials"] == {"used": 0, "budget": 50, "remaining": 50}
 
 
 def test_evaluate_by_task_path_and_text_report(tmp_path):
@@ -73,11 +73,11 @@ def test_evaluate_failure_exit_1_with_reasons(tmp_path):
 
 def test_trials_used_option():
     args = ("evaluate", "A_simultaneous_lights_L1", SOL / "A_simultaneous_lights_L1.mcfunction", "--json")
-    assert run(*args, "--trials-used", "49").exit_code == 0
-    r = run(*args, "--trials-used", "50")
+    assert run(*args, "--trials-used", "50").exit_code == 0
+    r = run(*args, "--trials-used", "51")
     assert r.exit_code == 1
     d = json.loads(r.stdout)
-    assert d["trials"]["used"] == 50 and not next(c for c in d["checks"] if c["name"] == "trial_budget")["passed"]
+    assert d["trials"]["used"] == 51 and not next(c for c in d["checks"] if c["name"] == "trial_budget")["passed"]
 
 
 @pytest.mark.parametrize("task_arg,build_text,words", [

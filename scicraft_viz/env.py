@@ -1,0 +1,405 @@
+"""The SciCrafter environment: the five agent calls of the paper (Appendix F) plus submit.
+
+One small, stable core that every front end wraps (the MCP server, the human-baseline widget,
+scripted agents and trajectory replay), in the spirit of Gymnasium's env API:
+
+    >>> from scicraft_viz import tasks
+    >>> from scicraft_viz.env import SciCraftEnv
+    >>> env = SciCraftEnv(tasks.load("A_simultaneous_lights_L1"))
+    >>> env.set_block((0, 4, 0), "stone")["ok"]
+    True
+    >>> env.set_block((0, 5, 0), "stone_button[face=floor]")["block"]
+    'minecraft:stone_button[face=floor,facing=north,powered=false]'
+    >>> r = env.activate_button()
+    >>> r["trial"], r["trials_left"], r["events"][0]["kind"]
+    (1, 49, 'state')
+
+Every call returns a JSON-ready dict: `ok` (bool), `tick` (the world's game tick after the call)
+and either the call's data or `error`, a sentence saying what was wrong. Bad arguments never
+raise. Results are raw state changes only: the evaluator's verdict appears only in `submit`.
+
+Time: the world advances only through actions. `set-block` places the block at the current
+tick and then lets `ticks_per_action` game ticks pass (default 20, about the second a real
+tool call takes); reads take no game time; `activate-button` presses the button at the current
+tick and runs an observation window of `observe_ticks` game ticks (default: the task's
+recording length). So a run is a deterministic function of its calls, and replaying the
+calls reproduces every result tick for tick. docs/trajectory.md has the full definitions.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from numbers import Integral
+from typing import Any
+
+from scicraft_viz import __version__
+from scicraft_viz.blocks import parse_state
+from scicraft_viz.errors import InputError
+from scicraft_viz.tasks import Task
+from scicraft_viz.trace import Trace
+from scicraft_viz.world import Event
+
+Pos = tuple[int, int, int]
+
+TOOLS = ("set-block", "get-block-state", "get-event-stream", "scan-redstone-area", "activate-button", "submit")
+REDSTONE = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "redstone_lamp",
+            "stone_button", "lever", "redstone_block")
+PALETTE_ALIAS = {"redstone_wall_torch": "redstone_torch"}
+DEFAULT_TICKS_PER_ACTION = 20
+DEFAULT_MAX_EVENTS = 5000
+MAX_SCAN_RADIUS = 64
+_ARGS = {
+    "set-block": ("pos", "block"),
+    "get-block-state": ("pos",),
+    "get-event-stream": ("limit",),
+    "scan-redstone-area": ("center", "radius", "from", "to"),
+    "activate-button": (),
+    "submit": (),
+}
+_REQUIRED = {"set-block": ("pos", "block"), "get-block-state": ("pos",)}
+
+
+def event_json(e: Event) -> dict:
+    return {"tick": e.tick, "pos": list(e.pos), "block": e.block, "kind": e.kind, "old": e.old, "new": e.new}
+
+
+def jsonable(obj: Any) -> Any:
+    """A JSON round trip: tuples become lists, numpy numbers plain numbers. Raises ValueError
+    for what JSON cannot hold (NaN, infinity)."""
+    return json.loads(json.dumps(obj, default=_default, allow_nan=False))
+
+
+def _default(o):
+    if hasattr(o, "item"):
+        return o.item()
+    if isinstance(o, (set, frozenset)):
+        return sorted(o)
+    return str(o)
+
+
+_ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "stone_button", "lever")
+
+
+def world_from_blocks(task: Task, blocks):
+    """The task's initial world with `blocks` ({pos: state} or (pos, state) pairs) placed one by
+    one as set-block places them (/setblock-faithful: an unsupported block pops off at its first
+    neighbour update). Free-standing blocks go first, bottom up, then what hangs on them, so a
+    build that is complete never depends on the order it was listed in."""
+    items = list(blocks.items() if isinstance(blocks, dict) else blocks)
+    w = task.initial_world(replay=True)
+
+    def key(item):
+        (pos, state) = item
+        name = state.removeprefix("minecraft:").split("[")[0]
+        return (1 if name in _ATTACHED else 0, pos[1], pos)
+
+    for pos, state in sorted(items, key=key):
+        w.set_block(tuple(pos), state)
+    return w
+
+
+class ArgumentError(ValueError):
+    """A call's arguments cannot be used; the message is returned as the call's error."""
+
+
+@dataclass
+class TrialRecord:
+    """One verification trial: when and where the button was pressed and what was recorded."""
+
+    number: int
+    step: int
+    button: Pos
+    press_tick: int
+    trace: Trace
+    build: dict[Pos, str]
+
+
+class SciCraftEnv:
+    """A SciCrafter episode on `task`: the task's initial world in /setblock-faithful replay mode
+    (an unsupported block pops off at its first neighbour update, as in Minecraft), with the
+    build region, the palette and the verification-trial budget enforced.
+
+    `recorder` (a `trajectory.TrajectoryWriter`) receives every call as it happens."""
+
+    def __init__(self, task: Task, recorder=None, *, ticks_per_action: int = DEFAULT_TICKS_PER_ACTION,
+                 observe_ticks: int | None = None, max_events: int = DEFAULT_MAX_EVENTS, budget: int | None = None):
+        for name, v, lo in (("ticks_per_action", ticks_per_action, 0), ("max_events", max_events, 1)):
+            if not isinstance(v, Integral) or isinstance(v, bool) or v < lo:
+                raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
+        self.task = task
+        self.recorder = recorder
+        self.ticks_per_action = int(ticks_per_action)
+        self.observe_ticks = int(task.record_game_ticks if observe_ticks is None else observe_ticks)
+        if self.observe_ticks < 1:
+            raise ValueError(f"observe_ticks must be at least 1, got {observe_ticks!r}")
+        self.max_events = int(max_events)
+        self.budget = int(task.trial_budget if budget is None else budget)
+        self.world = task.initial_world(replay=True)
+        self._cursor = self.world.events_total
+        self.trials: list[TrialRecord] = []
+        self.steps = 0
+        self.done = False
+        self.submitted: dict | None = None
+        self.last_error: str | None = None
+        allowed = {b.removeprefix("minecraft:") for b in task.allowed_blocks}
+        self._allowed = allowed
+        self._handlers = {
+            "set-block": self._set_block,
+            "get-block-state": self._get_block_state,
+            "get-event-stream": self._get_event_stream,
+            "scan-redstone-area": self._scan,
+            "activate-button": self._activate_button,
+            "submit": self._submit,
+        }
+
+    # ------------------------------------------------------------------ configuration
+    def settings(self) -> dict:
+        """The settings a replay needs (written to the trajectory header's `env`)."""
+        return {"ticks_per_action": self.ticks_per_action, "observe_ticks": self.observe_ticks,
+                "max_events": self.max_events, "engine": f"scicraft_viz {__version__}"}
+
+    @classmethod
+    def from_settings(cls, task: Task, settings: dict | None, recorder=None, budget: int | None = None):
+        s = dict(settings or {})
+        return cls(task, recorder, ticks_per_action=s.get("ticks_per_action", DEFAULT_TICKS_PER_ACTION),
+                   observe_ticks=s.get("observe_ticks"), max_events=s.get("max_events", DEFAULT_MAX_EVENTS),
+                   budget=budget)
+
+    @classmethod
+    def recording(cls, task: Task, path, *, actor_kind: str = "model", actor_name: str | None = None,
+                  run_id: str | None = None, started: str | None = None, clock=None, overwrite: bool = False,
+                  setting: dict | None = None, **env_kw) -> SciCraftEnv:
+        """An env that writes its trajectory to `path` (header first, then one line per call)."""
+        from scicraft_viz.trajectory import TrajectoryWriter, make_header
+
+        env = cls(task, **env_kw)
+        header = make_header(task, actor_kind=actor_kind, actor_name=actor_name, run_id=run_id, started=started,
+                             budget=env.budget, env=env.settings(), setting=setting)
+        env.recorder = TrajectoryWriter(path, header, overwrite=overwrite, clock=clock)
+        return env
+
+    def close(self) -> None:
+        if self.recorder is not None and hasattr(self.recorder, "close"):
+            self.recorder.close()
+
+    def __enter__(self) -> SciCraftEnv:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ the calls
+    @property
+    def trials_used(self) -> int:
+        return len(self.trials)
+
+    @property
+    def trials_left(self) -> int:
+        return max(0, self.budget - self.trials_used)
+
+    def set_block(self, pos, block) -> dict:
+        return self.call("set-block", {"pos": pos, "block": block})
+
+    def get_block_state(self, pos) -> dict:
+        return self.call("get-block-state", {"pos": pos})
+
+    def get_event_stream(self, limit: int | None = None) -> dict:
+        return self.call("get-event-stream", {} if limit is None else {"limit": limit})
+
+    def scan_redstone_area(self, center=None, radius=None, *, start=None, end=None) -> dict:
+        args: dict[str, Any] = {}
+        if center is not None or radius is not None:
+            args.update(center=center, radius=radius)
+        if start is not None or end is not None:
+            args.update({"from": start, "to": end})
+        return self.call("scan-redstone-area", args)
+
+    def activate_button(self) -> dict:
+        return self.call("activate-button", {})
+
+    def submit(self) -> dict:
+        return self.call("submit", {})
+
+    def reason(self, text: str) -> None:
+        """Record a reasoning note; it lines up with the next call."""
+        if self.recorder is not None:
+            self.recorder.reasoning(text)
+
+    def call(self, tool: str, args: dict | None = None) -> dict:
+        """Run one call by its tool name. Unknown tools and non-object arguments are refused at the
+        protocol level (not recorded: they never reach the environment); every other call is
+        recorded, accepted or not."""
+        args = {} if args is None else args
+        if tool not in self._handlers:
+            return self._error(f"unknown tool {tool!r}; the tools are {', '.join(TOOLS)}")
+        if not isinstance(args, dict):
+            return self._error(f"{tool}: arguments must be a JSON object, got {type(args).__name__}")
+        try:
+            args = jsonable(args)
+        except (ValueError, RecursionError) as e:
+            return self._error(f"{tool}: arguments cannot be written as JSON: {e}")
+        if self.done:
+            result = self._error(f"the episode is over: it was submitted at step {self.submitted['step']}")
+        else:
+            try:
+                self._check_args(tool, args)
+                result = self._handlers[tool](args)
+            except (ArgumentError, InputError) as e:
+                result = self._error(f"{tool}: {e}")
+        result = jsonable(result)
+        self.last_error = result.get("error")
+        if self.recorder is not None:
+            self.recorder.step(tool, args, result)
+        self.steps += 1
+        return result
+
+    # ------------------------------------------------------------------ argument checks
+    def _error(self, message: str) -> dict:
+        return {"ok": False, "error": message, "tick": self.world.tick}
+
+    def _check_args(self, tool: str, args: dict) -> None:
+        known = _ARGS[tool]
+        extra = sorted(set(args) - set(known))
+        if extra:
+            takes = f"takes {', '.join(known)}" if known else "takes no arguments"
+            raise ArgumentError(f"unexpected argument {extra[0]!r} ({tool} {takes})")
+        for k in _REQUIRED.get(tool, ()):
+            if k not in args:
+                raise ArgumentError(f"missing argument {k!r}")
+
+    def _pos(self, value, name: str = "pos") -> Pos:
+        if not isinstance(value, list) or len(value) != 3 or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value):
+            raise ArgumentError(f"{name} must be three integers [x, y, z], got {json.dumps(value)[:60]}")
+        return (value[0], value[1], value[2])
+
+    def _region_text(self) -> str:
+        r, (ax, ay, az) = self.task.radius, self.task.anchor
+        return (f"x {ax - r}..{ax + r}, y {ay - r}..{ay + r}, z {az - r}..{az + r} (radius {r} around the anchor "
+                f"({ax}, {ay}, {az}))")
+
+    def _in_region(self, p: Pos, name: str = "pos") -> Pos:
+        if not self.task.in_region(p):
+            raise ArgumentError(f"{name} {p} is outside the build region: {self._region_text()}")
+        return p
+
+    def _popped_since(self, total: int) -> list[list[int]]:
+        return [list(e.pos) for e in self.world.events_since(total) if e.kind == "popped"]
+
+    # ------------------------------------------------------------------ handlers
+    def _set_block(self, args: dict) -> dict:
+        p = self._in_region(self._pos(args["pos"]))
+        block = args["block"]
+        if not isinstance(block, str):
+            raise ArgumentError(f"block must be a block-state string such as 'redstone_wire', got "
+                                f"{json.dumps(block)[:60]}")
+        st = parse_state(block)
+        name = PALETTE_ALIAS.get(st.name, st.name)
+        if name not in self._allowed:
+            raise ArgumentError(f"minecraft:{st.name} is not in this task's palette (allowed: "
+                                f"{', '.join(sorted(self._allowed))})")
+        before = self.world.events_total
+        self.world.set_block(p, str(st))
+        self.world.step(self.ticks_per_action)
+        return {"ok": True, "pos": list(p), "block": self.world.get_block(p), "popped": self._popped_since(before),
+                "tick": self.world.tick}
+
+    def _get_block_state(self, args: dict) -> dict:
+        p = self._in_region(self._pos(args["pos"]))
+        return {"ok": True, "pos": list(p), "block": self.world.get_block(p), "tick": self.world.tick}
+
+    def _get_event_stream(self, args: dict) -> dict:
+        limit = args.get("limit", self.max_events)
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+            raise ArgumentError(f"limit must be a positive integer, got {json.dumps(limit)[:40]}")
+        limit = min(limit, self.max_events)
+        total = self.world.events_total
+        events = self.world.events_since(self._cursor)
+        lost = (total - self._cursor) - len(events)
+        taken = events[:limit]
+        self._cursor = total - (len(events) - len(taken))
+        out = {"ok": True, "events": [event_json(e) for e in taken], "remaining": len(events) - len(taken)}
+        if lost:
+            out["lost"] = lost
+        out["tick"] = self.world.tick
+        return out
+
+    def _scan(self, args: dict) -> dict:
+        t = self.task
+        r, (ax, ay, az) = t.radius, t.anchor
+        if "center" in args or "radius" in args:
+            if "from" in args or "to" in args:
+                raise ArgumentError("give either center and radius or from and to, not both")
+            if "center" not in args or "radius" not in args:
+                raise ArgumentError("center and radius go together")
+            c = self._pos(args["center"], "center")
+            rad = args["radius"]
+            if not isinstance(rad, int) or isinstance(rad, bool) or not 0 <= rad <= MAX_SCAN_RADIUS:
+                raise ArgumentError(f"radius must be an integer 0..{MAX_SCAN_RADIUS}, got {json.dumps(rad)[:40]}")
+            lo = tuple(v - rad for v in c)
+            hi = tuple(v + rad for v in c)
+        elif "from" in args or "to" in args:
+            if "from" not in args or "to" not in args:
+                raise ArgumentError("from and to go together")
+            a, b = self._pos(args["from"], "from"), self._pos(args["to"], "to")
+            lo = tuple(min(u, v) for u, v in zip(a, b))
+            hi = tuple(max(u, v) for u, v in zip(a, b))
+        else:
+            lo, hi = (ax - r, ay - r, az - r), (ax + r, ay + r, az + r)
+        rlo, rhi = (ax - r, ay - r, az - r), (ax + r, ay + r, az + r)
+        clo = tuple(max(u, v) for u, v in zip(lo, rlo))
+        chi = tuple(min(u, v) for u, v in zip(hi, rhi))
+        if any(u > v for u, v in zip(clo, chi)):
+            raise ArgumentError(f"the box {list(lo)}..{list(hi)} does not overlap the build region: "
+                                f"{self._region_text()}")
+        found = []
+        for p, s in self.world.blocks().items():
+            if all(a <= v <= b for a, v, b in zip(clo, p, chi)):
+                name = s.removeprefix("minecraft:").split("[")[0]
+                if name in REDSTONE:
+                    found.append({"pos": list(p), "block": s})
+        return {"ok": True, "from": list(clo), "to": list(chi), "clipped": (clo, chi) != (lo, hi),
+                "components": found, "count": len(found), "tick": self.world.tick}
+
+    def _buttons(self) -> list[Pos]:
+        return sorted(p for p, s in self.world.blocks().items()
+                      if s.startswith("minecraft:stone_button") and self.task.in_region(p))
+
+    def _activate_button(self, args: dict) -> dict:
+        if self.trials_used >= self.budget:
+            raise ArgumentError(f"no verification trial left: all {self.budget} are used")
+        buttons = self._buttons()
+        if not buttons:
+            raise ArgumentError("there is no stone button in the build region to press")
+        if len(buttons) > 1:
+            raise ArgumentError(f"{len(buttons)} stone buttons at {', '.join(map(str, buttons))}: the task has a "
+                                "single button, remove the others")
+        b = buttons[0]
+        if "powered=true" in self.world.get_block(b):
+            raise ArgumentError(f"the button at {b} is still pressed (a press lasts 20 game ticks); no trial was "
+                                "used")
+        build = self.world.blocks()
+        t = self.world.tick
+        before = self.world.events_total
+        self.world.use(b)
+        trace = self.world.record(self.observe_ticks)
+        events = self.world.events_since(before)
+        self.trials.append(TrialRecord(len(self.trials) + 1, self.steps, b, t, trace, build))
+        shown = events[: self.max_events]
+        return {"ok": True, "trial": len(self.trials), "trials_left": self.trials_left, "button": list(b),
+                "press_tick": t, "observe_ticks": self.observe_ticks, "events": [event_json(e) for e in shown],
+                "truncated": len(events) - len(shown), "tick": self.world.tick}
+
+    def _submit(self, args: dict) -> dict:
+        from scicraft_viz.evaluator import BuildError, evaluate
+
+        try:
+            res = evaluate(self.task, self.world, trials_used=self.trials_used, source="env submit")
+        except BuildError as e:
+            raise ArgumentError(str(e)) from None
+        self.done = True
+        self.submitted = {"step": self.steps, "passed": res.passed}
+        d = res.to_dict()
+        return {"ok": True, "passed": res.passed, "checks": d["checks"], "measured": d["measured"],
+                "trials": d["trials"], "warnings": d["warnings"], "tick": self.world.tick}

@@ -1,0 +1,455 @@
+"""Trajectory files: what an agent (or a person) did in the environment, one JSON line per call.
+
+    >>> from scicraft_viz import trajectory
+    >>> t = trajectory.read("trajectories/working_A_L4.jsonl")
+    >>> t.ok, t.task_id, len(t.steps)
+    (True, 'A_simultaneous_lights_L4', 154)
+    >>> t.steps[0].tool, t.steps[0].args
+    ('set-block', {'pos': [-9, 4, -8], 'block': 'redstone_lamp'})
+
+Format (docs/trajectory.md, schema in `schemas/trajectory.schema.json`): a header line (task id,
+actor, run id, start time, trial budget, environment settings), then `step` lines (step index,
+seconds since the start, tool, arguments, result) and optional `reasoning` lines that precede
+the step they explain. Reading never raises on bad content: every malformed line becomes a
+`Problem` naming the file and line, and the rest of the file still loads.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import lru_cache
+from pathlib import Path
+from typing import IO, Any
+
+import jsonschema
+
+SCHEMA_PATH = Path(__file__).with_name("schemas") / "trajectory.schema.json"
+FORMAT = "scicraft-trajectory"
+VERSION = 1
+TOOLS = ("set-block", "get-block-state", "get-event-stream", "scan-redstone-area", "activate-button", "submit")
+ACTOR_KINDS = ("model", "human", "script")
+LINE_TYPES = ("header", "step", "reasoning")
+MAX_LINE_BYTES = 64 * 1024 * 1024
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=4)
+def _validator(kind: str) -> jsonschema.Draft202012Validator:
+    s = schema()
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{kind}", "$defs": s["$defs"]})
+
+
+# ---------------------------------------------------------------------------------------- records
+@dataclass
+class Problem:
+    """Something wrong with one line (or the file): `source:line: message`."""
+
+    source: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}: {self.message}" if self.line else f"{self.source}: {self.message}"
+
+
+@dataclass
+class Step:
+    index: int
+    wall_s: float
+    tool: str
+    args: dict
+    result: dict
+    line: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.result.get("ok"))
+
+    def to_json(self) -> dict:
+        return {"type": "step", "step": self.index, "wall_s": self.wall_s, "tool": self.tool, "args": self.args,
+                "result": self.result}
+
+
+@dataclass
+class Reasoning:
+    before_step: int
+    text: str
+    wall_s: float | None = None
+    line: int = 0
+
+    def to_json(self) -> dict:
+        d: dict[str, Any] = {"type": "reasoning", "step": self.before_step}
+        if self.wall_s is not None:
+            d["wall_s"] = self.wall_s
+        d["text"] = self.text
+        return d
+
+
+@dataclass
+class Trajectory:
+    """A parsed trajectory: header (None if missing or broken), steps and reasoning in file order,
+    and every problem found."""
+
+    source: str
+    header: dict | None
+    steps: list[Step] = field(default_factory=list)
+    reasoning: list[Reasoning] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def task_id(self) -> str | None:
+        return self.header.get("task_id") if self.header else None
+
+    @property
+    def actor(self) -> dict:
+        return dict(self.header.get("actor", {})) if self.header else {}
+
+    @property
+    def budget(self) -> int | None:
+        return self.header.get("budget") if self.header else None
+
+    @property
+    def env_settings(self) -> dict:
+        return dict(self.header.get("env", {})) if self.header else {}
+
+    def reasoning_before(self, index: int) -> list[Reasoning]:
+        return [r for r in self.reasoning if r.before_step == index]
+
+    @property
+    def final(self) -> Step | None:
+        """The submit step, if the run was submitted."""
+        for s in reversed(self.steps):
+            if s.tool == "submit" and s.ok:
+                return s
+        return None
+
+    @property
+    def passed(self) -> bool | None:
+        f = self.final
+        return None if f is None else bool(f.result.get("passed"))
+
+    @property
+    def trials_used(self) -> int:
+        return sum(1 for s in self.steps if s.tool == "activate-button" and s.ok)
+
+    def task(self):
+        """The task the run was made for: the embedded document, else the task id. Raises TaskError."""
+        from scicraft_viz import tasks
+
+        if self.header is None:
+            raise tasks.TaskError(f"{self.source}: no header, so the task is unknown")
+        if isinstance(self.header.get("task"), dict):
+            return tasks.from_dict(self.header["task"], f"{self.source}: header.task")
+        return tasks.load(self.header["task_id"])
+
+    def report(self) -> str:
+        head = f"{self.source}: {len(self.steps)} step(s)"
+        if self.header:
+            head += f", task {self.task_id}, {self.actor.get('kind', '?')} {self.actor.get('name', '')}".rstrip()
+        if not self.problems:
+            return head + ", no problems"
+        return "\n".join([head + f", {len(self.problems)} problem(s):"] + [f"  {p}" for p in self.problems])
+
+
+# ---------------------------------------------------------------------------------------- reading
+def _no_dupes(pairs):
+    d = {}
+    for k, v in pairs:
+        if k in d:
+            raise ValueError(f"duplicate key {k!r}")
+        d[k] = v
+    return d
+
+
+def _bad_constant(name):
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _where(path) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "(line)"
+
+
+def _schema_message(err: jsonschema.ValidationError, kind: str) -> str:
+    where = _where(err.absolute_path)
+    inst = err.instance
+    if err.validator == "enum" and list(err.absolute_path) == ["tool"]:
+        return f"unknown tool {inst!r} (expected one of {', '.join(TOOLS)})"
+    if err.validator == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else err.message
+        return f"{kind} field {_where(list(err.absolute_path) + [missing])!s} is missing"
+    if err.validator == "additionalProperties":
+        extra = sorted(set(inst) - set(err.schema.get("properties", {}))) if isinstance(inst, dict) else []
+        if extra:
+            return f"{kind} has an unknown field {_where(list(err.absolute_path) + [extra[0]])}"
+    if err.validator in ("minItems", "maxItems") and where.endswith("pos"):
+        return f"{where} must be three integers [x, y, z], got {json.dumps(inst)[:60]}"
+    if err.validator == "type":
+        return f"{where} must be {err.validator_value}, got {json.dumps(inst)[:60]}"
+    if err.validator == "const":
+        return f"{where} must be {err.validator_value!r}, got {json.dumps(inst)[:60]}"
+    if err.validator == "maxProperties" and where == "args":
+        return f"args must be empty for this tool, got {json.dumps(inst)[:80]}"
+    return f"{where}: {err.message[:200]}"
+
+
+def _validate(obj: Any, kind: str) -> list[str]:
+    errs = sorted(_validator(kind).iter_errors(obj), key=lambda e: (len(list(e.absolute_path)), str(e.message)))
+    out = []
+    for e in errs:
+        leaves = [e] if not e.context else list(e.context)
+        for leaf in leaves:
+            m = _schema_message(leaf, kind)
+            if m not in out:
+                out.append(m)
+    if kind == "header" and not out:
+        try:
+            datetime.fromisoformat(str(obj["started"]).replace("Z", "+00:00"))
+        except ValueError:
+            out.append(f"started must be an ISO 8601 date-time, got {obj['started']!r}")
+    return out
+
+
+def parse_lines(lines, source: str = "<trajectory>", task=None) -> Trajectory:
+    """Parse an iterable of lines (str or bytes). Never raises for bad content."""
+    t = Trajectory(source, None)
+    seen_steps: set[int] = set()
+    first = True
+    for num, raw in enumerate(lines, start=1):
+        if isinstance(raw, bytes):
+            if len(raw) > MAX_LINE_BYTES:
+                t.problems.append(Problem(source, num, f"line is longer than {MAX_LINE_BYTES} bytes"))
+                first = False
+                continue
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                t.problems.append(Problem(source, num, f"not valid UTF-8 (column {e.start + 1})"))
+                first = False
+                continue
+        text = raw.strip()
+        if not text:
+            continue
+        try:
+            obj = json.loads(text, object_pairs_hook=_no_dupes, parse_constant=_bad_constant)
+        except json.JSONDecodeError as e:
+            what = "truncated JSON" if e.pos >= len(text) - 1 or "Unterminated" in e.msg else "invalid JSON"
+            t.problems.append(Problem(source, num, f"{what}: {e.msg} (column {e.colno})"))
+            first = False
+            continue
+        except (ValueError, RecursionError) as e:
+            msg = "nested too deeply" if isinstance(e, RecursionError) else str(e)
+            t.problems.append(Problem(source, num, f"invalid JSON: {msg}"))
+            first = False
+            continue
+        if not isinstance(obj, dict):
+            t.problems.append(Problem(source, num, f"a line must be a JSON object, got {type(obj).__name__}"))
+            first = False
+            continue
+        kind = obj.get("type")
+        if kind not in LINE_TYPES:
+            t.problems.append(Problem(source, num, f"unknown line type {str(kind)[:40]!r} (expected header, step "
+                                                   "or reasoning)"))
+            first = False
+            continue
+        if first and kind != "header":
+            t.problems.append(Problem(source, num, "missing header: the first line must be a 'header' line (task "
+                                                   "id, actor, run id, start time, budget)"))
+        if kind == "header" and not first:
+            t.problems.append(Problem(source, num, "a header may only be the first line"))
+            first = False
+            continue
+        first = False
+        try:
+            msgs = _validate(obj, kind)
+        except RecursionError:
+            msgs = ["nested too deeply"]
+        if msgs:
+            for m in msgs[:3]:
+                t.problems.append(Problem(source, num, m))
+            if kind == "header":
+                t.problems.append(Problem(source, num, "the header is unusable; steps are still listed"))
+            continue
+        if kind == "header":
+            t.header = obj
+        elif kind == "reasoning":
+            t.reasoning.append(Reasoning(obj["step"], obj["text"], obj.get("wall_s"), num))
+        else:
+            idx = obj["step"]
+            expected = t.steps[-1].index + 1 if t.steps else 0
+            if idx in seen_steps:
+                t.problems.append(Problem(source, num, f"step {idx} appears twice"))
+                continue
+            if idx < expected:
+                t.problems.append(Problem(source, num, f"step {idx} is out of order (after step "
+                                                       f"{t.steps[-1].index})"))
+                continue
+            if idx > expected:
+                after = f"follows step {t.steps[-1].index}" if t.steps else "is the first step"
+                t.problems.append(Problem(source, num, f"step {idx} {after}: {idx - expected} step(s) missing"))
+            seen_steps.add(idx)
+            t.steps.append(Step(idx, float(obj["wall_s"]), obj["tool"], obj["args"], obj["result"], num))
+    if t.header is None and not any("header" in p.message for p in t.problems):
+        t.problems.append(Problem(source, None, "missing header: the file has no header line"))
+    _check_against_task(t, task)
+    return t
+
+
+def _check_against_task(t: Trajectory, task) -> None:
+    """Coordinates a run could never have used: outside the task's build region yet recorded as
+    accepted. (Rejected out-of-region calls are legitimate steps.)"""
+    if task is None and t.header is not None:
+        try:
+            task = t.task()
+        except Exception as e:  # any unusable task is reported, never raised
+            t.problems.append(Problem(t.source, 1, f"task {t.task_id!r} cannot be loaded: "
+                                                   f"{str(e).splitlines()[0][:200]}"))
+            return
+    if task is None:
+        return
+    budget = t.header.get("budget") if t.header else None
+    trials = 0
+    for s in t.steps:
+        pos = s.args.get("pos") if isinstance(s.args, dict) and s.ok else None
+        # a refused call may carry any arguments; only accepted ones were checked by the schema
+        if _is_position(pos) and not task.in_region(tuple(pos)):
+            r = task.radius
+            ax, ay, az = task.anchor
+            t.problems.append(Problem(
+                t.source, s.line,
+                f"{s.tool} at {tuple(pos)} lies outside the build region of {task.id} (x {ax - r}..{ax + r}, "
+                f"y {ay - r}..{ay + r}, z {az - r}..{az + r}) but is recorded as accepted"))
+        if s.tool == "activate-button" and s.ok:
+            trials += 1
+            if budget is not None and trials > budget:
+                t.problems.append(Problem(t.source, s.line, f"trial {trials} exceeds the budget of {budget} but is "
+                                                            "recorded as accepted"))
+
+
+def _is_position(v) -> bool:
+    return isinstance(v, list) and len(v) == 3 and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+
+
+def read(path: str | os.PathLike, task=None) -> Trajectory:
+    """Read a trajectory file. Never raises: an unreadable file gives a Trajectory whose only
+    content is the problem."""
+    src = str(path)
+    try:
+        with open(path, "rb") as f:
+            return parse_lines(f, src, task)
+    except OSError as e:
+        return Trajectory(src, None, problems=[Problem(src, None, f"cannot read the file: {e.strerror or e}")])
+
+
+def parse_text(text: str, source: str = "<string>", task=None) -> Trajectory:
+    return parse_lines(io.StringIO(text), source, task)
+
+
+# ---------------------------------------------------------------------------------------- writing
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def make_header(task, *, actor_kind: str = "model", actor_name: str | None = None, run_id: str | None = None,
+                started: str | None = None, budget: int | None = None, env: dict | None = None,
+                embed_task: bool | None = None, setting: dict | None = None, notes: str | None = None) -> dict:
+    """A header line for a run on `task`. Generated tasks (no file) are embedded by default."""
+    if actor_kind not in ACTOR_KINDS:
+        raise ValueError(f"actor kind must be one of {', '.join(ACTOR_KINDS)}, got {actor_kind!r}")
+    h: dict[str, Any] = {"type": "header", "format": FORMAT, "version": VERSION, "task_id": task.id}
+    if embed_task is None:
+        embed_task = _needs_embedding(task)
+    if embed_task:
+        h["task"] = task.doc
+    h["actor"] = {"kind": actor_kind} | ({"name": actor_name} if actor_name else {})
+    h["run_id"] = run_id or uuid.uuid4().hex[:12]
+    h["started"] = started or now_iso()
+    h["budget"] = int(task.trial_budget if budget is None else budget)
+    if env:
+        h["env"] = dict(env)
+    if setting:
+        h["setting"] = dict(setting)
+    if notes:
+        h["notes"] = notes
+    problems = _validate(h, "header")
+    if problems:
+        raise ValueError("invalid header: " + "; ".join(problems))
+    return h
+
+
+def _needs_embedding(task) -> bool:
+    """A task that `tasks.load(task.id)` would not give back identically must travel with the file."""
+    from scicraft_viz import tasks
+
+    try:
+        return tasks.load(task.id).doc != task.doc
+    except Exception:  # unknown id, unreadable file: the document has to be embedded
+        return True
+
+
+class TrajectoryWriter:
+    """Append-only writer: every line is written and flushed as it happens, so a run that is
+    killed keeps every call it made. `clock` returns seconds (default: time.monotonic)."""
+
+    def __init__(self, target: str | os.PathLike | IO[str], header: dict, *, overwrite: bool = False,
+                 clock=None, fsync: bool = False):
+        self.header = header
+        self._clock = clock or time.monotonic
+        self._t0 = self._clock()
+        self._fsync = fsync
+        if hasattr(target, "write"):
+            self._f = target
+            self._own = False
+            self.path = None
+        else:
+            self.path = Path(target)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._f = open(self.path, "w" if overwrite else "x", encoding="utf-8")
+            self._own = True
+        self.steps = 0
+        self._line(header)
+
+    def _line(self, obj: dict) -> None:
+        self._f.write(json.dumps(obj, separators=(",", ":"), ensure_ascii=False) + "\n")
+        self._f.flush()
+        if self._fsync and self._own:
+            os.fsync(self._f.fileno())
+
+    def elapsed(self) -> float:
+        return round(max(0.0, self._clock() - self._t0), 3)
+
+    def step(self, tool: str, args: dict, result: dict) -> int:
+        i = self.steps
+        self._line({"type": "step", "step": i, "wall_s": self.elapsed(), "tool": tool, "args": args,
+                    "result": result})
+        self.steps += 1
+        return i
+
+    def reasoning(self, text: str) -> None:
+        self._line({"type": "reasoning", "step": self.steps, "wall_s": self.elapsed(), "text": str(text)})
+
+    def close(self) -> None:
+        if self._own and not self._f.closed:
+            self._f.close()
+
+    def __enter__(self) -> TrajectoryWriter:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
