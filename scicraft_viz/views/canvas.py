@@ -1,0 +1,365 @@
+"""The 3D canvas: blocks drawn with pythreejs from a Frame, orbit controls, camera presets, a layer
+slider, highlights, and double-click picking turned into block positions.
+
+The scene holds a handful of merged buffer geometries (opaque parts, glass, the additive glow of lit
+lamps and torches) with fixed-capacity vertex arrays: a new tick rewrites only the colour arrays,
+an edit rewrites the positions in place, and only outgrowing the capacity makes new buffers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import ipywidgets as W
+import numpy as np
+import pythreejs as P3
+
+from scicraft_viz.views import geometry as G
+from scicraft_viz.views.frame import Frame, frame_from_blocks, frame_from_world
+
+Pos = tuple[int, int, int]
+PRESETS = ("isometric", "top", "front")
+_NO_POINT = (-1e9, -1e9, -1e9)  # written back after each pick so that clicking the same spot fires again
+_FACING_OF_NORMAL = {(1, 0, 0): "east", (-1, 0, 0): "west", (0, 0, 1): "south", (0, 0, -1): "north"}
+HELP = ("drag: orbit · right-drag: pan · wheel: zoom · <b>double-click: place</b> · "
+        "shift+double-click: remove · ctrl+double-click: use")
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A double-click on a block face: the block hit, the empty cell in front of the face, the face
+    normal and the modifier keys held (shift, ctrl, alt, meta)."""
+
+    hit: Pos
+    target: Pos
+    normal: Pos
+    shift: bool = False
+    ctrl: bool = False
+    alt: bool = False
+    meta: bool = False
+
+    @property
+    def facing(self) -> str | None:
+        """The horizontal direction the clicked face looks to (None for top and bottom faces)."""
+        return _FACING_OF_NORMAL.get(self.normal)
+
+
+def pick_from_point(point, normal, modifiers=()) -> Pick | None:
+    """Turn a ray hit (a point on a face and that face's normal) into block positions."""
+    n = np.rint(np.asarray(normal, float)).astype(int)
+    if np.abs(n).sum() != 1 or not np.all(np.isfinite(point)):
+        return None
+    p = np.asarray(point, float)
+    hit = np.floor(p - n * 1e-3).astype(int)
+    mods = (list(modifiers or []) + [False] * 4)[:4]
+    return Pick(tuple(hit.tolist()), tuple((hit + n).tolist()), tuple(n.tolist()), *(bool(m) for m in mods))
+
+
+class _Buffer:
+    """One mesh whose vertex arrays keep their capacity between updates."""
+
+    def __init__(self, material, lo, hi, name: str):
+        self.material = material
+        self.lo = np.asarray(lo, np.float32)
+        self.hi = np.asarray(hi, np.float32)
+        self.cap = 0
+        self.n = 0
+        self.mesh = P3.Mesh(geometry=self._geometry(3072), material=material, name=name)
+
+    def _geometry(self, cap: int):
+        self.cap = cap
+        pos = np.empty((cap, 3), np.float32)
+        pos[:] = self.lo
+        pos[-2] = self.hi  # a flat triangle spanning the region keeps three.js's bounding sphere valid
+        self.pos_attr = P3.BufferAttribute(array=pos, normalized=False)
+        self.col_attr = P3.BufferAttribute(array=np.zeros((cap, 3), np.uint8), normalized=True)
+        return P3.BufferGeometry(attributes={"position": self.pos_attr, "color": self.col_attr})
+
+    def set_positions(self, positions: np.ndarray) -> None:
+        n = len(positions)
+        if n + 3 > self.cap:
+            self.mesh.geometry = self._geometry(int((n + 3) * 1.5) // 3 * 3 + 3072)
+        pos = np.empty((self.cap, 3), np.float32)
+        pos[:n] = positions
+        pos[n:] = self.lo
+        pos[-2] = self.hi
+        self.n = n
+        self.pos_attr.array = pos
+
+    def set_colors(self, colors: np.ndarray) -> None:
+        col = np.zeros((self.cap, 3), np.uint8)
+        col[: len(colors)] = colors
+        self.col_attr.array = col
+
+
+def _lines(points: np.ndarray, color: str, name: str, opacity: float = 1.0):
+    pts = np.asarray(points, np.float32).reshape(-1, 3)
+    if len(pts) == 0:
+        pts = np.zeros((2, 3), np.float32)
+    geom = P3.BufferGeometry(attributes={"position": P3.BufferAttribute(array=pts, normalized=False)})
+    mat = P3.LineBasicMaterial(color=color, transparent=opacity < 1, opacity=opacity)
+    return P3.LineSegments(geometry=geom, material=mat, name=name)
+
+
+def look_quaternion(eye, target, up=(0.0, 1.0, 0.0)) -> tuple[float, float, float, float]:
+    """Quaternion (x, y, z, w) turning a camera at `eye` to look at `target` (three.js convention:
+    the camera looks along its -z axis)."""
+    z = np.asarray(eye, float) - np.asarray(target, float)
+    z /= np.linalg.norm(z)
+    x = np.cross(up, z)
+    x /= np.linalg.norm(x)
+    y = np.cross(z, x)
+    m = np.stack([x, y, z], 1)
+    w = np.sqrt(max(0.0, 1 + m[0, 0] + m[1, 1] + m[2, 2])) / 2
+    if w > 1e-6:
+        q = ((m[2, 1] - m[1, 2]) / (4 * w), (m[0, 2] - m[2, 0]) / (4 * w), (m[1, 0] - m[0, 1]) / (4 * w), w)
+    else:  # a half turn: pick the largest diagonal
+        i = int(np.argmax(np.diag(m)))
+        j, k = (i + 1) % 3, (i + 2) % 3
+        r = np.sqrt(max(0.0, 1 + m[i, i] - m[j, j] - m[k, k]))
+        q_ = [0.0, 0.0, 0.0]
+        q_[i] = r / 2
+        q_[j] = (m[j, i] + m[i, j]) / (2 * r)
+        q_[k] = (m[k, i] + m[i, k]) / (2 * r)
+        q = (*q_, (m[k, j] - m[j, k]) / (2 * r))
+    return tuple(float(v) for v in q)  # type: ignore[return-value]
+
+
+def box_outline(lo, hi) -> np.ndarray:
+    """Line-segment points of the 12 edges of the box lo..hi."""
+    lo = np.asarray(lo, np.float32)
+    hi = np.asarray(hi, np.float32)
+    return G._box_edges(np.concatenate([lo, hi])[None, :])
+
+
+class Canvas(W.VBox):
+    """A 3D view of a world region. Feed it with `show(frame)`, `show_world(world)` or
+    `show_blocks({pos: state})`; `highlight(positions, color)` outlines blocks; `on_pick(fn)` is
+    called with a Pick on every double-click."""
+
+    def __init__(self, frame: Frame | None = None, region: tuple[Pos, Pos] | None = None, width: int = 620,
+                 height: int = 430, background: str = "#1d2128"):
+        self.region = region or ((-6, 0, -6), (6, 8, 6))
+        lo = np.asarray(self.region[0], np.float32)
+        hi = np.asarray(self.region[1], np.float32) + 1
+        self._lo, self._hi = lo, hi
+        self._offset = np.zeros(3)
+        self._frame: Frame | None = None
+        self._geom: G.Geometry | None = None
+        self._pick_handlers: list[Callable[[Pick], None]] = []
+        self._highlights: dict[str, P3.LineSegments] = {}
+
+        vc = "VertexColors"
+        self._buffers = {
+            "solid": _Buffer(P3.MeshBasicMaterial(vertexColors=vc), lo, hi, "solid"),
+            "glass": _Buffer(P3.MeshBasicMaterial(vertexColors=vc, transparent=True, opacity=0.32, depthWrite=False),
+                             lo, hi, "glass"),
+            "glow": _Buffer(P3.MeshBasicMaterial(vertexColors=vc, transparent=True, opacity=0.75, depthWrite=False,
+                                                 blending="AdditiveBlending"), lo, hi, "glow"),
+        }
+        self._glass_edges = _lines(np.zeros((2, 3)), "#d8f0ff", "glass-edges", 0.55)
+        # a faint plane level with the lowest blocks catches clicks where there is no block yet
+        self._plane = P3.Mesh(self._quad(float(lo[1])), P3.MeshBasicMaterial(
+            color="#3a4250", transparent=True, opacity=0.35, side="DoubleSide", depthWrite=False), name="base")
+        plane = self._plane
+        self._pickable = P3.Group(children=[self._buffers["solid"].mesh, self._buffers["glass"].mesh, plane])
+        self._outline = outline = _lines(box_outline(lo, hi), "#7f8c9e", "region", 0.3)
+        axes = P3.AxesHelper(size=1.5, position=[float(lo[0]), float(lo[1]), float(lo[2])])
+        # The page's orbit controls always orbit the origin (pythreejs does not pass them another
+        # target), so every vertex is drawn shifted by -offset to put the build's centre there.
+        self._offset = np.zeros(3)
+        self._axes = axes
+        self._world = P3.Group(children=[self._pickable, self._buffers["glow"].mesh, self._glass_edges, outline,
+                                         axes])
+        self.scene = P3.Scene(children=[self._world], background=background)
+        self.center = ((lo + hi) / 2).tolist()
+        self.camera = P3.PerspectiveCamera(fov=35, aspect=width / height, near=0.1, far=2000,
+                                           position=[0.0, 0.0, 1.0])
+        self.controls = P3.OrbitControls(controlling=self.camera, target=(0.0, 0.0, 0.0))
+        self.picker = P3.Picker(controlling=self._pickable, event="dblclick")
+        self.picker.observe(self._on_pick, "point")
+        self.renderer = P3.Renderer(camera=self.camera, scene=self.scene, controls=[self.controls, self.picker],
+                                    width=width, height=height, antialias=True)
+        self.renderer.layout = W.Layout(width=f"{width}px", height=f"{height}px")
+
+        self.view_buttons = W.ToggleButtons(options=[p.capitalize() for p in PRESETS], value="Isometric",
+                                            tooltips=["diagonal view", "from above, north up", "from the south"],
+                                            style=W.ToggleButtonsStyle(button_width="78px"))
+        self.view_buttons.observe(lambda ch: self.view(ch["new"].lower()), "value")
+        self.layer = W.IntSlider(value=int(self.region[1][1]), min=int(self.region[0][1]),
+                                 max=int(self.region[1][1]), description="show y ≤",
+                                 continuous_update=False, style={"description_width": "initial"},
+                                 layout=W.Layout(width="230px"))
+        self.layer.observe(lambda ch: self._rebuild(), "value")
+        self.help = W.HTML(f"<span style='font-size:11px;color:#888'>{HELP}</span>")
+        toolbar = W.HBox([self.view_buttons, self.layer])
+        super().__init__([toolbar, self.renderer, self.help])
+        self.view("isometric")
+        if frame is not None:
+            self.show(frame)
+
+    # ------------------------------------------------------------------ content
+    @property
+    def frame(self) -> Frame | None:
+        return self._frame
+
+    def _place_origin(self) -> None:
+        """Fix the offset on the first frame and draw the static helpers around it."""
+        lay = self._frame.layout
+        self._offset = np.asarray(self._focus(), float)
+        o = self._offset.astype(np.float32)
+        for buf in self._buffers.values():
+            buf.lo, buf.hi = self._lo - o, self._hi - o
+        # the clickable floor sits level with the bottom of the lowest blocks
+        y = float(max(lay.pos[:, 1].min(), self._lo[1])) if len(lay) else float(self._lo[1])
+        self._plane.geometry = self._quad(y - 0.002)
+        self._outline.geometry = P3.BufferGeometry(attributes={"position": P3.BufferAttribute(
+            array=box_outline((self._lo[0], y, self._lo[2]), self._hi) - o, normalized=False)})
+        self._axes.position = tuple((np.array([self._lo[0], y, self._lo[2]]) - self._offset).tolist())
+
+    def _quad(self, y: float):
+        (x0, _, z0), (x1, _, z1) = self._lo - self._offset.astype(np.float32), self._hi - self._offset.astype(
+            np.float32)
+        y = y - float(self._offset[1])
+        pts = np.array([[x0, y, z0], [x0, y, z1], [x1, y, z1], [x0, y, z0], [x1, y, z1], [x1, y, z0]], np.float32)
+        return P3.BufferGeometry(attributes={"position": P3.BufferAttribute(array=pts, normalized=False)})
+
+    def show(self, frame: Frame) -> None:
+        """Draw a frame. Same layout as before: only colours change."""
+        same = self._frame is not None and frame.layout is self._frame.layout
+        first = self._frame is None
+        self._frame = frame
+        if first:
+            self._place_origin()
+        if not same:
+            self._rebuild()
+        else:
+            self._recolor()
+
+    def show_world(self, world) -> None:
+        """Draw any world as it is now (reads its blocks; never steps it)."""
+        self.show(frame_from_world(world))
+
+    def show_blocks(self, blocks: dict[Pos, str], tick: int | None = None) -> None:
+        self.show(frame_from_blocks(blocks, tick))
+
+    def visible_mask(self) -> np.ndarray:
+        lay = self._frame.layout
+        return lay.pos[:, 1] <= self.layer.value
+
+    def _rebuild(self) -> None:
+        if self._frame is None:
+            return
+        self._geom = G.build(self._frame.layout, self.visible_mask())
+        o = self._offset.astype(np.float32)
+        for name, buf in self._buffers.items():
+            buf.set_positions(self._geom.meshes[name].positions - o)
+        edges = self._geom.glass_edges - o
+        self._glass_edges.geometry = P3.BufferGeometry(attributes={"position": P3.BufferAttribute(
+            array=edges if len(edges) else np.zeros((2, 3), np.float32), normalized=False)})
+        self._recolor()
+
+    def _recolor(self) -> None:
+        cols = G.vertex_colors(self._geom, self._frame)
+        for name, buf in self._buffers.items():
+            buf.set_colors(cols[name])
+
+    def vertex_count(self) -> dict[str, int]:
+        return {k: b.n for k, b in self._buffers.items()}
+
+    # ------------------------------------------------------------------ highlights
+    def highlight(self, positions, color: str = "#00e5ff", name: str = "highlight") -> None:
+        """Outline the given block positions (replacing the previous outline of that name)."""
+        o = self._offset.astype(np.float32)
+        pts = [box_outline(np.asarray(p, np.float32) - 0.04 - o, np.asarray(p, np.float32) + 1.04 - o)
+               for p in positions]
+        arr = np.concatenate(pts) if pts else np.zeros((2, 3), np.float32)
+        old = self._highlights.get(name)
+        if old is not None:
+            old.geometry = P3.BufferGeometry(attributes={"position": P3.BufferAttribute(array=arr, normalized=False)})
+            old.material.color = color
+            old.visible = bool(pts)
+            return
+        lines = _lines(arr, color, name)
+        lines.visible = bool(pts)
+        self._highlights[name] = lines
+        self._world.children = [*self._world.children, lines]
+
+    def highlighted(self, name: str = "highlight") -> list[Pos]:
+        obj = self._highlights.get(name)
+        if obj is None or not obj.visible:
+            return []
+        pts = np.asarray(obj.geometry.attributes["position"].array).reshape(-1, 24, 3)
+        return [tuple(int(v) for v in np.rint(b.min(0) + 0.04 + self._offset)) for b in pts]
+
+    def clear_highlight(self, name: str | None = None) -> None:
+        for key, obj in self._highlights.items():
+            if name is None or key == name:
+                obj.visible = False
+
+    # ------------------------------------------------------------------ camera
+    def view(self, preset: str) -> None:
+        """Camera preset: 'isometric', 'top' (north up) or 'front' (from the south)."""
+        if preset not in PRESETS:
+            raise ValueError(f"unknown view {preset!r}; choose one of {', '.join(PRESETS)}")
+        span = float(max(self._span() + 2, 6.0))
+        dist = span * 1.6
+        offset = {"isometric": (0.75, 0.85, 1.0), "top": (0.0, 1.0, 0.0001), "front": (0.0, 0.28, 1.0)}[preset]
+        d = np.array(offset) / np.linalg.norm(offset) * dist
+        self.camera.position = tuple(d.tolist())
+        # the orientation as synced state: a lookAt() call made before the page shows the canvas is lost
+        self.camera.quaternion = look_quaternion(d, (0.0, 0.0, 0.0))
+        if self.view_buttons.value.lower() != preset:
+            self.view_buttons.value = preset.capitalize()
+
+    def _circuit(self) -> np.ndarray:
+        """Positions worth framing: every block but a floor (stone filling the lowest layer)."""
+        lay = self._frame.layout
+        pos = lay.pos
+        floor = (pos[:, 1] == pos[:, 1].min()) & (lay.kind == G.B.STONE)
+        return pos[~floor] if (~floor).sum() >= 2 else pos
+
+    def _focus(self):
+        if self._frame is not None and len(self._frame.layout):
+            pos = self._circuit()
+            top = pos[:, 1].max()
+            # frame the build, not the empty air of the region above it
+            lo = np.maximum(pos.min(0), self._lo)
+            hi = np.minimum(pos.max(0) + 1, self._hi)
+            return [(lo[0] + hi[0]) / 2, (lo[1] + min(hi[1], top + 1)) / 2 + 0.5, (lo[2] + hi[2]) / 2]
+        return self.center
+
+    def _span(self) -> float:
+        if self._frame is not None and len(self._frame.layout):
+            pos = self._circuit()
+            ext = np.minimum(pos.max(0) + 1, self._hi) - np.maximum(pos.min(0), self._lo)
+            return float(max(ext[0], ext[2], ext[1] * 1.2))
+        return float((self._hi - self._lo).max())
+
+    # ------------------------------------------------------------------ picking
+    def on_pick(self, handler: Callable[[Pick], None]) -> None:
+        self._pick_handlers.append(handler)
+
+    def _on_pick(self, change) -> None:
+        point = tuple(change["new"])
+        if point == _NO_POINT:
+            return
+        obj = self.picker.object
+        if obj is None or self.picker.distance is None:
+            pick = None
+        else:
+            pick = pick_from_point(np.asarray(point) + self._offset, self.picker.faceNormal, self.picker.modifiers)
+        self.picker.point = _NO_POINT
+        self.click(pick)
+
+    def click(self, pick: Pick | None) -> None:
+        """Handle a pick as if it came from a double-click (None: the click hit nothing)."""
+        for fn in self._pick_handlers:
+            fn(pick)
+
+    def click_face(self, block: Pos, normal: Pos, shift: bool = False, ctrl: bool = False) -> None:
+        """Double-click the face of `block` whose outward normal is `normal` (for scripts and tests)."""
+        b = np.asarray(block, float)
+        n = np.asarray(normal, float)
+        point = b + 0.5 + n * 0.5
+        self.click(pick_from_point(point, n, [shift, ctrl, False, False]))

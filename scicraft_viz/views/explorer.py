@@ -1,0 +1,223 @@
+"""The Explorer: canvas, palette, stepper, signal heatmap and lamp timeline around one Session.
+
+    >>> from scicraft_viz.views import Explorer
+    >>> Explorer(task="A_simultaneous_lights_L1", build="solution")     # a task and its reference build
+    >>> Explorer(world=my_world)                                         # any world
+
+Every view draws the session's recorded rows; choosing a tick anywhere (stepper, heatmap slider,
+a timeline click) moves them all, and choosing a lamp row outlines that lamp in 3D."""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+from pathlib import Path
+
+import ipywidgets as W
+
+from scicraft_viz import blocks as B
+from scicraft_viz.trace import Trace
+from scicraft_viz.views.canvas import Canvas, Pick
+from scicraft_viz.views.contract import contract_view
+from scicraft_viz.views.figures import HostsFigures
+from scicraft_viz.views.heatmap import SignalHeatmap
+from scicraft_viz.views.palette import Palette
+from scicraft_viz.views.session import Outcome, Session
+from scicraft_viz.views.stepper import Stepper
+from scicraft_viz.views.timeline import LampTimeline
+
+SELECT_COLOR = "#00e5ff"
+VIOLATION_COLOR = "#ff3d8b"
+
+
+def solution_path(task_id: str) -> Path:
+    """The reference build of a task: tasks/solutions/<task_id>.mcfunction next to the task files."""
+    from scicraft_viz.tasks import tasks_dir
+
+    return tasks_dir() / "solutions" / f"{task_id}.mcfunction"
+
+
+def _task(task):
+    if task is None or not isinstance(task, str):
+        return task
+    from scicraft_viz import tasks
+
+    return tasks.load(task)
+
+
+class Explorer(HostsFigures, W.VBox):
+    """One widget for one session. `task` is a Task or a task id; `build` is .mcfunction text, a
+    path, a {pos: state} dict, or "solution" for the task's reference build; `world` is any World
+    (copied). The pieces are attributes: session, canvas, palette, stepper, heatmap, timeline."""
+
+    def __init__(self, task=None, world=None, build=None, *, session: Session | None = None,
+                 canvas_size: tuple[int, int] = (620, 430)):
+        task = _task(task)
+        if isinstance(build, str) and build == "solution":
+            if task is None:
+                raise ValueError("build='solution' needs a task")
+            build = solution_path(task.id)
+        self.session = session or Session(world, task=task, build=build)
+        s = self.session
+        self.task = s.task
+        self.canvas = Canvas(region=s.region, width=canvas_size[0], height=canvas_size[1])
+        self.palette = Palette(blocks=self.task.allowed_blocks + ["lever", "redstone_block"] if self.task else None)
+        self.stepper = Stepper(s)
+        self.heatmap = SignalHeatmap(s.region)
+        order = "first_on" if self.task is not None and self.task.contract_type == "sequential" else "position"
+        self.timeline = LampTimeline(order=order, width=canvas_size[0] + 330)
+        self.message = W.HTML()
+        self.undo_button = W.Button(description="Undo", icon="rotate-left", layout=W.Layout(width="80px"))
+        self.redo_button = W.Button(description="Redo", icon="rotate-right", layout=W.Layout(width="80px"))
+        self.undo_button.on_click(lambda _: s.undo())
+        self.redo_button.on_click(lambda _: s.redo())
+        extra = []
+        if self.task is not None:
+            self.test_button = W.Button(description="Run test", button_style="info", icon="play",
+                                        tooltip="press the button and record the task's test duration")
+            self.test_button.on_click(lambda _: s.run_test())
+            self.evaluate_button = W.Button(description="Evaluate", icon="check",
+                                            tooltip="run the evaluator on the current build")
+            self.evaluate_button.on_click(lambda _: self.show_evaluation())
+            extra = [self.test_button, self.evaluate_button]
+        self.report = W.HTML()
+        self._drawn: tuple[int, int] | None = None
+        self._violations: list = []
+
+        self.canvas.on_pick(self._on_pick)
+        self.timeline.on_select(self._on_timeline_select)
+        self.heatmap.tick_slider.observe(lambda ch: s.seek(ch["new"]), "value")
+        s.observe(self._on_session, ["tick", "version"])
+        s.observe(lambda ch: self._show_message(), "message")
+        s.observe(lambda ch: self._on_selected(), "selected")
+
+        side = W.VBox([W.HTML("<b>Palette</b>"), self.palette, W.HBox([self.undo_button, self.redo_button]),
+                       self.message], layout=W.Layout(width="320px", margin="0 0 0 8px"))
+        header = W.HTML(self._header())
+        super().__init__([
+            header,
+            W.HBox([self.canvas, side]),
+            W.HBox([self.stepper, *extra]),
+            self.timeline,
+            W.HBox([self.heatmap, self.report]),
+        ])
+        self.refresh()
+        self.canvas.view("isometric")
+        self._show_message()
+
+    def _figures(self) -> list:
+        return [self.timeline.figure, self.heatmap.figure]
+
+    # ------------------------------------------------------------------ drawing
+    def _header(self) -> str:
+        t = self.task
+        if t is None:
+            return "<h3 style='margin:4px 0'>scicraft_viz explorer</h3>"
+        c = t.contract
+        detail = ", ".join(f"{k}={v}" for k, v in t.parameters().items() if k not in ("tick_unit",))
+        return (f"<h3 style='margin:4px 0'>{html.escape(t.id)}: {html.escape(t.name)}</h3>"
+                f"<div style='font-size:12px;color:#666'>contract <b>{html.escape(c['type'])}</b> ({detail}); "
+                f"times in {html.escape(t.tick_unit)} ticks; build region: radius {t.radius} around "
+                f"{t.anchor}</div>")
+
+    def _on_session(self, change) -> None:
+        s = self.session
+        if change["name"] == "tick" and self._drawn is not None and self._drawn[0] == s.version:
+            self._move_to(s.tick)
+            return
+        self.refresh()
+
+    def _timeline_trace(self) -> Trace:
+        """The recording's lamps that exist now or were lit at some point (a lamp placed and removed
+        again without ever lighting would only add an empty row)."""
+        s = self.session
+        trace = s.trace
+        lay = s.frame(s.end).layout
+        present = {tuple(p) for p in lay.pos[lay.kind == B.LAMP].tolist()}
+        keep = [j for j, p in enumerate(trace.lamp_positions) if p in present or trace.lamp_lit[:, j].any()]
+        if len(keep) == len(trace.lamp_positions):
+            return trace
+        return dataclasses.replace(trace, lamp_positions=[trace.lamp_positions[j] for j in keep],
+                                   lamp_lit=trace.lamp_lit[:, keep])
+
+    def refresh(self) -> None:
+        """Redraw every view from the session's recording (after new rows or an edit)."""
+        s = self.session
+        trace = self._timeline_trace()
+        contract = None
+        press = s.last_press()
+        if self.task is not None and press is not None and press >= s.start:
+            contract = contract_view(self.task, trace, press)
+        self._violations = contract.violations if contract is not None else []
+        self.timeline.show(trace, contract=contract, presses=[p for p in s.presses if p >= s.start],
+                           cursor=s.tick, selected=s.selected)
+        self.canvas.highlight(self._violations, VIOLATION_COLOR, name="violations")
+        slider = self.heatmap.tick_slider
+        with slider.hold_trait_notifications():
+            slider.max = max(s.end, slider.min)
+            slider.min = s.start
+            slider.max = s.end
+        self._drawn = (s.version, s.tick)
+        self._move_to(s.tick)
+
+    def _move_to(self, tick: int) -> None:
+        s = self.session
+        frame = s.frame(tick)
+        self.canvas.show(frame)
+        self.heatmap.show(frame)
+        if self.heatmap.tick_slider.value != tick:
+            self.heatmap.tick_slider.value = tick
+        self.timeline.move_cursor(tick)
+        self._drawn = (s.version, tick)
+
+    def _show_message(self) -> None:
+        s = self.session
+        msg = s.message or "double-click a block face in the canvas to build"
+        self.message.value = f"<div class='scv-message' style='font-size:12px'>{html.escape(msg)}</div>"
+        self.undo_button.disabled = not s.undo_stack
+        self.redo_button.disabled = not s.redo_stack
+
+    def _on_selected(self) -> None:
+        sel = self.session.selected
+        self.canvas.highlight([sel] if sel is not None else [], SELECT_COLOR, name="selected")
+        self.timeline.set_selected(sel)
+
+    # ------------------------------------------------------------------ input
+    def _on_timeline_select(self, tick, lamp) -> None:
+        if lamp is not None:
+            self.session.selected = lamp
+        if tick is not None:
+            self.session.seek(tick)
+
+    def _on_pick(self, pick: Pick | None) -> Outcome:
+        s = self.session
+        if pick is None:
+            return s._say(False, "nothing there: double-click on a block or on the grey floor of the region")
+        tool = self.palette.tool.value
+        if pick.shift:
+            tool = "remove"
+        elif pick.ctrl or pick.alt or pick.meta:
+            tool = "use"
+        if tool == "remove":
+            return s.remove(pick.hit)
+        if tool == "use":
+            return s.use(pick.hit)
+        try:
+            state = self.palette.state_for(pick)
+        except ValueError as e:
+            return s._say(False, str(e))
+        return s.place(pick.target, state)
+
+    def place(self, pos, state: str) -> Outcome:
+        """Place a block through the session (same rules and messages as a click)."""
+        return self.session.place(pos, state)
+
+    def show_evaluation(self):
+        """Run the evaluator on the current build and show its report beside the heatmap."""
+        result = self.session.evaluate()
+        verdict = "PASS" if result.passed else "FAIL"
+        color = "#2e9d4f" if result.passed else "#d6336c"
+        self.report.value = (f"<div style='margin-left:10px'><b style='color:{color}'>evaluator: {verdict}</b>"
+                             f"<pre style='font-size:11px;white-space:pre-wrap'>{html.escape(result.report())}</pre>"
+                             "</div>")
+        return result

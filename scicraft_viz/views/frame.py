@@ -1,0 +1,148 @@
+"""What the views draw: a world's blocks as parallel arrays (a Layout) plus the per-tick values
+(a Frame). Views never read the engine: they are handed frames built from block-state strings or
+from a recorded trace row."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scicraft_viz import blocks as B
+
+Pos = tuple[int, int, int]
+
+_STATE = re.compile(r"^(?:minecraft:)?([a-z_]+)(?:\[(.*)\])?$")
+SIDE_NAMES = ("north", "east", "south", "west")
+FULL_CUBES = (B.STONE, B.LAMP, B.REDSTONE_BLOCK)  # opaque: they hide the faces of their neighbours
+DYNAMIC_PROPS = {"power", "lit", "powered", "locked"}
+
+
+def split_state(state: str) -> tuple[str, dict[str, str]]:
+    m = _STATE.match(state)
+    if not m:
+        raise ValueError(f"not a block state: {state!r}")
+    body = m.group(2)
+    props = dict(kv.split("=", 1) for kv in body.split(",")) if body else {}
+    return m.group(1), props
+
+
+def static_state(state: str) -> str:
+    """The build-relevant part of a state: what a builder chooses (block, facing, face, delay, a
+    dust dot, a lever's position), without what the circuit derives (power, lit, powered, locked,
+    dust connections). Two worlds with the same static states are the same build."""
+    name, props = split_state(state)
+    if name == "redstone_wire":
+        dot = all(props.get(s, "none") == "none" for s in SIDE_NAMES)
+        return "minecraft:redstone_wire" + ("[east=none,north=none,south=none,west=none]" if dot else "")
+    keep = {k: v for k, v in props.items() if k not in DYNAMIC_PROPS or (name == "lever" and k == "powered")}
+    if not keep:
+        return f"minecraft:{name}"
+    return f"minecraft:{name}[" + ",".join(f"{k}={v}" for k, v in sorted(keep.items())) + "]"
+
+
+@dataclass
+class Layout:
+    """Blocks as arrays, one row per block, sorted by position (x, y, z)."""
+
+    pos: np.ndarray  # int32 (N, 3)
+    kind: np.ndarray  # uint8 (N,), the engine's block ids (scicraft_viz.blocks)
+    facing: np.ndarray  # uint8 (N,), index into blocks.DIRECTIONS
+    face: np.ndarray  # uint8 (N,), index into blocks.FACES
+    delay: np.ndarray  # uint8 (N,)
+    sides: np.ndarray  # uint8 (N, 4): dust connection north, east, south, west (0 none, 1 side, 2 up)
+    states: list[str]  # canonical state strings as they were when the layout was made
+    index: dict[Pos, int] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+    @property
+    def positions(self) -> list[Pos]:
+        return [tuple(p) for p in self.pos.tolist()]
+
+    def name(self, i: int) -> str:
+        return B.NAME_OF_ID[int(self.kind[i])]
+
+    def at(self, pos: Pos) -> int | None:
+        return self.index.get(tuple(pos))
+
+
+@dataclass
+class Frame:
+    """A layout and the values that change from tick to tick."""
+
+    layout: Layout
+    on: np.ndarray  # bool (N,): lamp/torch lit, repeater/button/lever powered
+    power: np.ndarray  # uint8 (N,): dust power
+    locked: np.ndarray  # bool (N,): repeater locked
+    tick: int | None = None
+
+    def state(self, i: int) -> str:
+        """The block state at row i with this frame's values (for tooltips and messages)."""
+        lay = self.layout
+        name, props = split_state(lay.states[i])
+        if "power" in props:
+            props["power"] = str(int(self.power[i]))
+        for key in ("lit", "powered"):
+            if key in props:
+                props[key] = "true" if self.on[i] else "false"
+        if "locked" in props:
+            props["locked"] = "true" if self.locked[i] else "false"
+        if not props:
+            return f"minecraft:{name}"
+        return f"minecraft:{name}[" + ",".join(f"{k}={v}" for k, v in sorted(props.items())) + "]"
+
+    def describe(self, pos: Pos) -> str:
+        i = self.layout.at(pos)
+        return "air" if i is None else self.state(i).removeprefix("minecraft:")
+
+
+def layout_from_blocks(blocks: dict[Pos, str]) -> tuple[Layout, np.ndarray, np.ndarray, np.ndarray]:
+    """Parse {pos: state} into a Layout plus the values its states carry (on, power, locked)."""
+    items = sorted(blocks.items())
+    n = len(items)
+    pos = np.zeros((n, 3), np.int32)
+    kind = np.zeros(n, np.uint8)
+    facing = np.zeros(n, np.uint8)
+    face = np.zeros(n, np.uint8)
+    delay = np.ones(n, np.uint8)
+    sides = np.zeros((n, 4), np.uint8)
+    on = np.zeros(n, bool)
+    power = np.zeros(n, np.uint8)
+    locked = np.zeros(n, bool)
+    states = []
+    dirs = {d: i for i, d in enumerate(B.DIRECTIONS)}
+    faces = {f: i for i, f in enumerate(B.FACES)}
+    wire = {w: i for i, w in enumerate(B.WIRE_SIDES)}
+    for i, (p, s) in enumerate(items):
+        name, props = split_state(s)
+        pos[i] = p
+        kind[i] = B.PALETTE[name][0]
+        states.append(s)
+        if not props:
+            continue
+        if "facing" in props:
+            facing[i] = dirs[props["facing"]]
+        if "face" in props:
+            face[i] = faces[props["face"]]
+        if "delay" in props:
+            delay[i] = int(props["delay"])
+        if "power" in props:
+            power[i] = int(props["power"])
+            sides[i] = [wire[props[k]] for k in SIDE_NAMES]
+        on[i] = props.get("lit", props.get("powered", "false")) == "true"
+        locked[i] = props.get("locked") == "true"
+    lay = Layout(pos, kind, facing, face, delay, sides, states, {tuple(p): i for i, (p, _) in enumerate(items)})
+    return lay, on, power, locked
+
+
+def frame_from_blocks(blocks: dict[Pos, str], tick: int | None = None) -> Frame:
+    """A frame showing exactly the given block states (any world, any moment)."""
+    lay, on, power, locked = layout_from_blocks(blocks)
+    return Frame(lay, on, power, locked, tick)
+
+
+def frame_from_world(world) -> Frame:
+    return frame_from_blocks(world.blocks(), world.tick)

@@ -1,0 +1,339 @@
+"""Voxel geometry for the canvas: every block becomes a few boxes, all boxes of a kind of material
+go into one vertex array, and a frame only recolours those arrays.
+
+Geometry depends on the layout alone (block kinds, facing, delay, dust shape), colour on the frame
+(lit, power, powered, locked): stepping a tick recomputes colours, never vertices. Pure NumPy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from scicraft_viz import blocks as B
+from scicraft_viz.views.frame import FULL_CUBES, Frame, Layout
+
+# Box parts: each decides how a box is coloured from its block's values.
+(P_STONE, P_LAMP, P_RBLOCK, P_GLASS, P_DUST, P_REP_BASE, P_REP_LIT, P_REP_LOCK, P_STICK, P_TORCH_HEAD,
+ P_BUTTON, P_LEVER_BASE, P_LEVER_TIP, P_GLOW_LAMP, P_GLOW_TORCH) = range(15)
+
+MESHES = ("solid", "glass", "glow")
+_MESH_OF_PART = {P_GLASS: "glass", P_GLOW_LAMP: "glow", P_GLOW_TORCH: "glow"}
+
+# Faces: +x, -x, +y, -y, +z, -z; corners as (x, y, z) picks of (lo, hi), counter-clockwise seen from
+# outside so that front-face culling keeps them. Shading is baked into vertex colours (top brightest,
+# as in Minecraft), which lets every material be unlit and cheap.
+_FACE_CORNERS = (
+    ((1, 0, 0), (1, 1, 0), (1, 1, 1), (1, 0, 1)),
+    ((0, 0, 0), (0, 0, 1), (0, 1, 1), (0, 1, 0)),
+    ((0, 1, 0), (0, 1, 1), (1, 1, 1), (1, 1, 0)),
+    ((0, 0, 0), (1, 0, 0), (1, 0, 1), (0, 0, 1)),
+    ((0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1)),
+    ((0, 0, 0), (0, 1, 0), (1, 1, 0), (1, 0, 0)),
+)
+FACE_NORMALS = np.array([(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)], np.int32)
+FACE_SHADE = np.array([0.80, 0.80, 1.00, 0.55, 0.66, 0.66], np.float32)
+_TRI = (0, 1, 2, 0, 2, 3)
+# (face, vertex of the face's two triangles, axis) -> 0 picks the box's low corner, 1 its high one
+_PICK = np.array([[_FACE_CORNERS[f][k] for k in _TRI] for f in range(6)], np.int64)  # (6, 6, 3)
+
+_COLORS = {
+    "stone": (0.55, 0.55, 0.55),
+    "lamp_off": (0.47, 0.30, 0.17),
+    "lamp_on": (1.00, 0.86, 0.45),
+    "rblock": (0.75, 0.08, 0.05),
+    "glass": (0.72, 0.90, 1.00),
+    "rep_base": (0.74, 0.74, 0.71),
+    "rep_off": (0.42, 0.07, 0.05),
+    "rep_on": (1.00, 0.18, 0.08),
+    "lock": (0.13, 0.13, 0.13),
+    "stick": (0.52, 0.36, 0.18),
+    "head_off": (0.32, 0.07, 0.05),
+    "head_on": (1.00, 0.30, 0.10),
+    "button": (0.63, 0.63, 0.63),
+    "button_on": (0.98, 0.62, 0.18),
+    "lever_base": (0.45, 0.45, 0.45),
+    "lever_off": (0.40, 0.40, 0.40),
+    "glow_lamp": (0.60, 0.45, 0.12),
+    "glow_torch": (0.45, 0.10, 0.03),
+}
+
+
+def dust_color(power: np.ndarray) -> np.ndarray:
+    """Dark red at power 0 to bright red at 15, as dust looks in the game."""
+    t = np.asarray(power, np.float32)[:, None] / 15.0
+    lo = np.array([0.30, 0.02, 0.02], np.float32)
+    hi = np.array([1.00, 0.20, 0.08], np.float32)
+    return lo + (hi - lo) * t
+
+
+@dataclass
+class Mesh:
+    """Triangles (6 vertices per box face) with, per vertex, the box it belongs to and its shade."""
+
+    positions: np.ndarray  # float32 (V, 3)
+    box: np.ndarray  # int32 (V,)
+    shade: np.ndarray  # float32 (V,)
+
+    @property
+    def n_vertices(self) -> int:
+        return len(self.positions)
+
+
+@dataclass
+class Geometry:
+    """Boxes of a layout (block row and part of each) and the meshes made from them."""
+
+    block: np.ndarray  # int32 (Bx,): layout row of each box
+    part: np.ndarray  # uint8 (Bx,)
+    meshes: dict[str, Mesh]
+    glass_edges: np.ndarray  # float32 (E, 3): pairs of points, the outline of every glass block
+
+
+# ----------------------------------------------------------------------------------- box building
+def _orient(boxes: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Rotate boxes given in sixteenths for a block whose 'front' is +z to a block whose front is
+    d (0 +z, 1 -z, 2 +x, 3 -x), about the block's vertical axis."""
+    x0, y0, z0, x1, y1, z1 = boxes.T
+    out = boxes.copy()
+    m = d == 1
+    out[m] = np.stack([16 - x1, y0, 16 - z1, 16 - x0, y1, 16 - z0], 1)[m]
+    m = d == 2
+    out[m] = np.stack([z0, y0, 16 - x1, z1, y1, 16 - x0], 1)[m]
+    m = d == 3
+    out[m] = np.stack([16 - z1, y0, x0, 16 - z0, y1, x1], 1)[m]
+    return out
+
+
+# facing index (0 north, 1 east, 2 south, 3 west) -> the 'front' code of _orient for the opposite
+# direction (-facing): a repeater's output side and a wall block's attachment side.
+_BACK_OF_FACING = np.array([0, 3, 1, 2], np.int64)
+
+
+class _Boxes:
+    def __init__(self) -> None:
+        self.rows: list[np.ndarray] = []
+        self.parts: list[np.ndarray] = []
+        self.boxes: list[np.ndarray] = []
+        self.masks: list[np.ndarray] = []
+
+    def add(self, rows: np.ndarray, part: int, local: np.ndarray, origin: np.ndarray, faces=None) -> None:
+        """Boxes given in sixteenths of a block (one per row, or one shared), placed at origin."""
+        if len(rows) == 0:
+            return
+        local = np.broadcast_to(np.asarray(local, np.float32), (len(rows), 6))
+        o = np.concatenate([origin, origin], 1).astype(np.float32)
+        self.rows.append(np.asarray(rows, np.int32))
+        self.parts.append(np.full(len(rows), part, np.uint8))
+        self.boxes.append(o + local / 16.0)
+        self.masks.append(np.ones((len(rows), 6), bool) if faces is None else faces)
+
+    def done(self):
+        if not self.rows:
+            return np.zeros(0, np.int32), np.zeros(0, np.uint8), np.zeros((0, 6), np.float32), np.zeros((0, 6), bool)
+        return (np.concatenate(self.rows), np.concatenate(self.parts), np.concatenate(self.boxes),
+                np.concatenate(self.masks))
+
+
+def _exposed(lay: Layout, rows: np.ndarray, hide_kinds: tuple[int, ...], visible: np.ndarray) -> np.ndarray:
+    """For each block in rows, which of its 6 faces touch no neighbour of hide_kinds (bool (n, 6))."""
+    n = len(rows)
+    if n == 0:
+        return np.zeros((0, 6), bool)
+    pos = lay.pos.astype(np.int64)
+    lo = pos.min(0) - 1
+    dims = pos.max(0) - lo + 2
+    grid = np.zeros(tuple(dims), bool)
+    hiders = visible & np.isin(lay.kind, hide_kinds)
+    q = pos[hiders] - lo
+    grid[q[:, 0], q[:, 1], q[:, 2]] = True
+    p = pos[rows] - lo
+    out = np.ones((n, 6), bool)
+    for f, (dx, dy, dz) in enumerate(FACE_NORMALS.tolist()):
+        out[:, f] = ~grid[p[:, 0] + dx, p[:, 1] + dy, p[:, 2] + dz]
+    return out
+
+
+def _boxes(lay: Layout, visible: np.ndarray):
+    bx = _Boxes()
+    kind = lay.kind
+    org = lay.pos.astype(np.float32)
+
+    def rows_of(*ids):
+        return np.flatnonzero(visible & np.isin(kind, ids))
+
+    full = (0, 0, 0, 16, 16, 16)
+    for k, part in ((B.STONE, P_STONE), (B.LAMP, P_LAMP), (B.REDSTONE_BLOCK, P_RBLOCK)):
+        r = rows_of(k)
+        bx.add(r, part, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
+    r = rows_of(B.GLASS)
+    bx.add(r, P_GLASS, full, org[r], _exposed(lay, r, FULL_CUBES + (B.GLASS,), visible))
+    r = rows_of(B.LAMP)
+    bx.add(r, P_GLOW_LAMP, (-1.5, -1.5, -1.5, 17.5, 17.5, 17.5), org[r])
+
+    # Dust: a flat centre plus an arm per connected side; an 'up' side also climbs the next block.
+    r = rows_of(B.WIRE)
+    if len(r):
+        sides = lay.sides[r]
+        dot = ~sides.any(1)
+        h0, h1 = 0.25, 1.0
+        centre = np.where(dot[:, None], (4, h0, 4, 12, h1, 12), (5.5, h0, 5.5, 10.5, h1, 10.5)).astype(np.float32)
+        bx.add(r, P_DUST, centre, org[r])
+        arms = {0: (5.5, h0, 0, 10.5, h1, 5.5), 1: (10.5, h0, 5.5, 16, h1, 10.5),
+                2: (5.5, h0, 10.5, 10.5, h1, 16), 3: (0, h0, 5.5, 5.5, h1, 10.5)}
+        climbs = {0: (5.5, 0, 0.25, 10.5, 16, 1.0), 1: (15.0, 0, 5.5, 15.75, 16, 10.5),
+                  2: (5.5, 0, 15.0, 10.5, 16, 15.75), 3: (0.25, 0, 5.5, 1.0, 16, 10.5)}
+        for s in range(4):
+            m = sides[:, s] > 0
+            bx.add(r[m], P_DUST, arms[s], org[r[m]])
+            m = sides[:, s] == 2
+            bx.add(r[m], P_DUST, climbs[s], org[r[m]])
+
+    # Repeater, drawn for output towards +z: base slab, arrow, output torch, delay torch, lock bar.
+    r = rows_of(B.REPEATER)
+    if len(r):
+        d = _BACK_OF_FACING[lay.facing[r].astype(np.int64) % 4]
+        o = org[r]
+
+        def put(part, box):
+            bx.add(r, part, _orient(np.broadcast_to(np.asarray(box, np.float32), (len(r), 6)).copy(), d), o)
+
+        put(P_REP_BASE, (0, 0, 0, 16, 2, 16))
+        put(P_REP_LIT, (7.3, 2, 0.8, 8.7, 2.4, 13.0))
+        put(P_REP_LIT, (4.5, 2, 12.5, 11.5, 2.4, 13.8))
+        put(P_REP_LIT, (6.0, 2, 13.8, 10.0, 2.4, 15.0))
+        put(P_REP_LIT, (7.3, 2, 15.0, 8.7, 2.4, 15.9))
+        put(P_REP_LIT, (7, 2, 9.5, 9, 7, 11.5))
+        c = 9.0 - 2.0 * lay.delay[r].astype(np.float32)  # longer delay, torch further from the output
+        delay_torch = np.stack([np.full_like(c, 7), np.full_like(c, 2), c - 1, np.full_like(c, 9),
+                                np.full_like(c, 7), c + 1], 1)
+        bx.add(r, P_REP_LIT, _orient(delay_torch, d), o)
+        put(P_REP_LOCK, (1, 2, 7.7, 15, 2.9, 8.7))
+
+    r = rows_of(B.TORCH)
+    bx.add(r, P_STICK, (7, 0, 7, 9, 8, 9), org[r])
+    bx.add(r, P_TORCH_HEAD, (6.5, 8, 6.5, 9.5, 11, 9.5), org[r])
+    bx.add(r, P_GLOW_TORCH, (5, 6.5, 5, 11, 12.5, 11), org[r])
+    r = rows_of(B.WALL_TORCH)
+    if len(r):
+        d = _BACK_OF_FACING[lay.facing[r].astype(np.int64) % 4]
+        o = org[r]
+        for part, box in ((P_STICK, (7, 3, 11, 9, 11, 13)), (P_STICK, (7, 3, 13, 9, 5, 16)),
+                          (P_TORCH_HEAD, (6.5, 11, 10.5, 9.5, 14, 13.5)), (P_GLOW_TORCH, (5, 9.5, 9, 11, 15.5, 15))):
+            bx.add(r, part, _orient(np.tile(np.asarray(box, np.float32), (len(r), 1)), d), o)
+
+    # Buttons and levers on floor, wall (attached behind, at -facing) or ceiling.
+    for kind_id, parts in ((B.BUTTON, ((P_BUTTON, (5, 0, 6, 11, 2, 10)),)),
+                           (B.LEVER, ((P_LEVER_BASE, (5, 0, 4, 11, 3, 12)), (P_STICK, (7, 3, 7, 9, 9, 9)),
+                                      (P_LEVER_TIP, (6.5, 9, 6.5, 9.5, 11, 9.5))))):
+        r = rows_of(kind_id)
+        if not len(r):
+            continue
+        face = lay.face[r]
+        fac = lay.facing[r].astype(np.int64) % 4
+        for part, box in parts:
+            box = np.tile(np.asarray(box, np.float32), (len(r), 1))
+            x0, y0, z0, x1, y1, z1 = box.T
+            # a floor box turned onto a wall: its height off the floor becomes its depth off the wall
+            # (the wall being at +z before orientation) and its z extent becomes its height
+            wall = np.stack([x0, z0, 16 - y1, x1, z1, 16 - y0], 1)
+            ceil = np.stack([x0, 16 - y1, z0, x1, 16 - y0, z1], 1)
+            local = np.where((face == 1)[:, None], wall, np.where((face == 2)[:, None], ceil, box))
+            d = np.where(face == 1, _BACK_OF_FACING[fac], np.where(np.isin(fac, (1, 3)), 2, 0))
+            bx.add(r, part, _orient(local, d), org[r])
+    return bx.done()
+
+
+def _triangles(boxes: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """6 vertices per shown face: positions, owning box, shade."""
+    bi, fi = np.nonzero(faces)
+    if len(bi) == 0:
+        return np.zeros((0, 3), np.float32), np.zeros(0, np.int32), np.zeros(0, np.float32)
+    lohi = boxes[bi].reshape(-1, 2, 3)  # (F, lo/hi, axis)
+    pick = _PICK[fi]  # (F, 6, 3)
+    verts = lohi[np.arange(len(bi))[:, None, None], pick, np.arange(3)[None, None, :]]  # (F, 6, 3)
+    return (verts.reshape(-1, 3).astype(np.float32), np.repeat(bi, 6).astype(np.int32),
+            np.repeat(FACE_SHADE[fi], 6))
+
+
+def build(lay: Layout, visible: np.ndarray | None = None) -> Geometry:
+    """The canvas geometry of a layout; `visible` (bool per block) hides blocks, e.g. above a layer."""
+    if visible is None:
+        visible = np.ones(len(lay), bool)
+    rows, parts, boxes, faces = _boxes(lay, np.asarray(visible, bool))
+    meshes = {}
+    mesh_of = np.array([MESHES.index(_MESH_OF_PART.get(p, "solid")) for p in range(15)], np.int64)
+    which = mesh_of[parts] if len(parts) else np.zeros(0, np.int64)
+    for mi, name in enumerate(MESHES):
+        sel = which == mi
+        idx = np.flatnonzero(sel)
+        pos, box, shade = _triangles(boxes[sel], faces[sel])
+        meshes[name] = Mesh(pos, idx[box] if len(box) else box, shade)
+    gl = parts == P_GLASS
+    edges = _box_edges(boxes[gl]) if gl.any() else np.zeros((0, 3), np.float32)
+    return Geometry(rows, parts, meshes, edges)
+
+
+_EDGES = [(a, b) for a in range(8) for b in range(a + 1, 8) if bin(a ^ b).count("1") == 1]
+
+
+def _box_edges(boxes: np.ndarray) -> np.ndarray:
+    lohi = boxes.reshape(-1, 2, 3)
+    corners = np.stack([np.stack([lohi[:, (c >> 2) & 1, 0], lohi[:, (c >> 1) & 1, 1], lohi[:, c & 1, 2]], 1)
+                        for c in range(8)], 1)  # (n, 8, 3)
+    pairs = np.array(_EDGES).reshape(-1)
+    return corners[:, pairs].reshape(-1, 3).astype(np.float32)
+
+
+# ----------------------------------------------------------------------------------- colouring
+def box_colors(geom: Geometry, frame: Frame) -> np.ndarray:
+    """RGB (0..1) of every box for the frame's values."""
+    n = len(geom.part)
+    col = np.zeros((n, 3), np.float32)
+    if n == 0:
+        return col
+    part = geom.part
+    on = frame.on[geom.block]
+    lay = frame.layout
+    c = {k: np.array(v, np.float32) for k, v in _COLORS.items()}
+
+    def put(p, value):
+        m = part == p
+        if m.any():
+            col[m] = value if np.ndim(value) == 1 else value[m]
+
+    # a checkerboard on stone makes the floor's grid countable
+    checker = ((lay.pos[geom.block, 0] + lay.pos[geom.block, 2]) % 2 == 0)[:, None]
+    put(P_STONE, np.where(checker, c["stone"] * 0.92, c["stone"]))
+    put(P_LAMP, np.where(on[:, None], c["lamp_on"], c["lamp_off"]))
+    put(P_RBLOCK, c["rblock"])
+    put(P_GLASS, c["glass"])
+    put(P_DUST, dust_color(frame.power[geom.block]))
+    put(P_REP_BASE, c["rep_base"])
+    put(P_REP_LIT, np.where(on[:, None], c["rep_on"], c["rep_off"]))
+    put(P_REP_LOCK, np.where(frame.locked[geom.block][:, None], c["lock"], c["rep_base"]))
+    put(P_STICK, c["stick"])
+    put(P_TORCH_HEAD, np.where(on[:, None], c["head_on"], c["head_off"]))
+    put(P_BUTTON, np.where(on[:, None], c["button_on"], c["button"]))
+    put(P_LEVER_BASE, c["lever_base"])
+    put(P_LEVER_TIP, np.where(on[:, None], c["head_on"], c["lever_off"]))
+    # glow shells are drawn additively: black adds nothing, so an unlit lamp's shell vanishes
+    put(P_GLOW_LAMP, np.where(on[:, None], c["glow_lamp"], 0.0))
+    put(P_GLOW_TORCH, np.where(on[:, None], c["glow_torch"], 0.0))
+    return col
+
+
+_GLOWING = np.zeros(15, bool)
+_GLOWING[[P_LAMP, P_DUST, P_REP_LIT, P_TORCH_HEAD, P_GLOW_LAMP, P_GLOW_TORCH]] = True
+
+
+def vertex_colors(geom: Geometry, frame: Frame) -> dict[str, np.ndarray]:
+    """uint8 RGB per vertex of each mesh. Lit parts are drawn without shading so that they glow."""
+    bc = box_colors(geom, frame)
+    lit = _GLOWING[geom.part] & (frame.on[geom.block] | (geom.part == P_DUST)) if len(geom.part) else np.zeros(0, bool)
+    out = {}
+    for name, mesh in geom.meshes.items():
+        shade = np.where(lit[mesh.box], np.maximum(mesh.shade, 0.93), mesh.shade) if len(mesh.box) else mesh.shade
+        rgb = bc[mesh.box] * shade[:, None]
+        out[name] = np.clip(rgb * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    return out

@@ -1,0 +1,133 @@
+"""Signal heatmap: dust power on one y layer as a plotly heatmap seen from above (north up), other
+blocks of the layer as markers, and a tick slider. Hovering names the position, block and power."""
+
+from __future__ import annotations
+
+import ipywidgets as W
+import numpy as np
+import plotly.graph_objects as go
+
+from scicraft_viz import blocks as B
+from scicraft_viz.views.figures import HostsFigures
+from scicraft_viz.views.frame import Frame
+
+Pos = tuple[int, int, int]
+DUST_SCALE = [[0.0, "#3b0505"], [1 / 15, "#5a0808"], [0.5, "#b01c10"], [1.0, "#ff3a1a"]]
+_MARK = {
+    B.STONE: ("square", "#8c8c8c"), B.GLASS: ("square-open", "#9fd3ff"), B.REDSTONE_BLOCK: ("square", "#c0140c"),
+    B.TORCH: ("star", None), B.WALL_TORCH: ("star", None), B.BUTTON: ("circle", None), B.LEVER: ("diamond", None),
+    B.LAMP: ("square", None),
+}
+# repeater triangles point to the output side (-facing)
+_REP_SYMBOL = {0: "triangle-down", 1: "triangle-left", 2: "triangle-up", 3: "triangle-right"}
+
+
+class SignalHeatmap(HostsFigures, W.VBox):
+    """Dust power of a frame on layer `y`. Bind it to a session with `Explorer`, or call
+    `show(frame)` yourself; `tick_slider` is an IntSlider you may link to any tick source."""
+
+    def __init__(self, region: tuple[Pos, Pos], y: int | None = None, width: int = 430, height: int = 400):
+        (x0, y0, z0), (x1, y1, z1) = region
+        self.xs = np.arange(x0, x1 + 1)
+        self.zs = np.arange(z0, z1 + 1)
+        self._frame: Frame | None = None
+        self._layer_key = None
+        self.layer = W.IntSlider(value=y0 if y is None else y, min=y0, max=y1, description="layer y",
+                                 continuous_update=False, layout=W.Layout(width="260px"))
+        self.tick_slider = W.IntSlider(value=0, min=0, max=0, description="tick", continuous_update=True,
+                                       layout=W.Layout(width="360px"))
+        self.figure = go.FigureWidget(
+            data=[
+                go.Heatmap(x0=int(x0), dx=1, y0=int(z0), dy=1, z=[[None] * len(self.xs)] * len(self.zs),
+                           zmin=0, zmax=15,
+                           colorscale=DUST_SCALE, hoverongaps=False, xgap=1, ygap=1, name="dust",
+                           colorbar=dict(title="power", thickness=12, len=0.8),
+                           hovertemplate="(%{x}, LAYER, %{y})<br>redstone_wire<br>power %{z}<extra></extra>"),
+                go.Scatter(x=[], y=[], mode="markers", name="blocks", hoverinfo="text", text=[],
+                           marker=dict(size=11, line=dict(width=1, color="#222"))),
+            ],
+            layout=go.Layout(width=width, height=height, margin=dict(l=40, r=10, t=30, b=35),
+                             title=dict(text="dust power", font=dict(size=13)), showlegend=False,
+                             xaxis=dict(title="x (east →)", dtick=2, constrain="domain"),
+                             yaxis=dict(title="z (south ↓)", autorange="reversed", scaleanchor="x", dtick=2),
+                             plot_bgcolor="#1d2128"),
+        )
+        self.layer.observe(lambda ch: self._redraw(force=True), "value")
+        super().__init__([W.HBox([self.layer]), self.figure, self.tick_slider])
+
+    def _figures(self) -> list:
+        return [self.figure]
+
+    def choose_layer(self, frame: Frame) -> int:
+        """The layer with the most dust (the floor's layer + 1 when there is none)."""
+        lay = frame.layout
+        ys = lay.pos[lay.kind == B.WIRE, 1]
+        if len(ys):
+            vals, counts = np.unique(ys, return_counts=True)
+            return int(vals[np.argmax(counts)])
+        if len(lay):
+            return int(np.clip(lay.pos[:, 1].min() + 1, self.layer.min, self.layer.max))
+        return self.layer.value
+
+    def show(self, frame: Frame) -> None:
+        first = self._frame is None
+        self._frame = frame
+        if first:
+            self.layer.value = self.choose_layer(frame)
+        self._redraw()
+
+    def _cells(self, frame: Frame):
+        lay = frame.layout
+        y = self.layer.value
+        on_layer = np.flatnonzero(lay.pos[:, 1] == y)
+        ix = lay.pos[on_layer, 0] - self.xs[0]
+        iz = lay.pos[on_layer, 2] - self.zs[0]
+        inside = (ix >= 0) & (ix < len(self.xs)) & (iz >= 0) & (iz < len(self.zs))
+        return on_layer[inside], ix[inside], iz[inside]
+
+    def power_grid(self, frame: Frame | None = None) -> np.ndarray:
+        """Dust power on the layer as a (z, x) array, NaN where there is no dust."""
+        frame = frame or self._frame
+        z = np.full((len(self.zs), len(self.xs)), np.nan)
+        rows, ix, iz = self._cells(frame)
+        dust = frame.layout.kind[rows] == B.WIRE
+        z[iz[dust], ix[dust]] = frame.power[rows[dust]]
+        return z
+
+    def _redraw(self, force: bool = False) -> None:
+        frame = self._frame
+        if frame is None:
+            return
+        lay = frame.layout
+        key = (id(lay), self.layer.value)
+        rows, ix, iz = self._cells(frame)
+        others = rows[lay.kind[rows] != B.WIRE]
+        with self.figure.batch_update():
+            hm, sc = self.figure.data
+            grid = self.power_grid(frame)
+            hm.z = np.where(np.isnan(grid), None, grid).tolist()
+            if force or key != self._layer_key:
+                self._layer_key = key
+                hm.hovertemplate = (f"(%{{x}}, {self.layer.value}, %{{y}})<br>redstone_wire<br>power %{{z}}"
+                                    "<extra></extra>")
+                self.figure.layout.title.text = f"dust power on layer y={self.layer.value}"
+                sym = []
+                for i in others:
+                    k = int(lay.kind[i])
+                    sym.append(_REP_SYMBOL[int(lay.facing[i]) % 4] if k == B.REPEATER else _MARK.get(k, ("x",))[0])
+                sc.x = lay.pos[others, 0].tolist()
+                sc.y = lay.pos[others, 2].tolist()
+                sc.marker.symbol = sym
+            sc.text = [f"{tuple(lay.pos[i].tolist())}<br>{frame.state(i).removeprefix('minecraft:')}"
+                       for i in others]
+            sc.marker.color = [self._color(frame, i) for i in others]
+
+    @staticmethod
+    def _color(frame: Frame, i: int) -> str:
+        k = int(frame.layout.kind[i])
+        on = bool(frame.on[i])
+        if k == B.LAMP:
+            return "#ffd54a" if on else "#6b4a2b"
+        if k in (B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER):
+            return "#ff4020" if on else "#5a1a12"
+        return _MARK.get(k, (None, "#888"))[1] or "#888"

@@ -1,0 +1,106 @@
+"""The block palette: which block a double-click places, with its facing, delay and face, and the
+tool (place, remove, use). It turns a Pick into the block state to place."""
+
+from __future__ import annotations
+
+import ipywidgets as W
+
+from scicraft_viz.views.canvas import Pick
+
+BLOCKS = {
+    "stone": "stone",
+    "glass": "glass",
+    "dust": "redstone_wire",
+    "repeater": "redstone_repeater",
+    "torch": "redstone_torch",
+    "lamp": "redstone_lamp",
+    "button": "stone_button",
+    "lever": "lever",
+    "redstone block": "redstone_block",
+}
+TOOLS = ("place", "remove", "use")
+FACES = ("auto", "floor", "wall", "ceiling")
+
+
+class Palette(W.VBox):
+    """Block, facing, delay and face choices; `state_for(pick)` gives the block state to place."""
+
+    def __init__(self, blocks: list[str] | None = None):
+        names = [b for b in BLOCKS if blocks is None or BLOCKS[b] in blocks or f"minecraft:{BLOCKS[b]}" in blocks]
+        self.tool = W.ToggleButtons(options=list(TOOLS), value="place", description="tool",
+                                    tooltips=["double-click a face to place the chosen block against it",
+                                              "double-click a block to remove it",
+                                              "double-click a button, lever, repeater or lone dust to use it"],
+                                    style=W.ToggleButtonsStyle(button_width="62px", description_width="48px"))
+        self.block = W.ToggleButtons(options=names, value="dust" if "dust" in names else names[0],
+                                     description="block",
+                                     style=W.ToggleButtonsStyle(button_width="96px", description_width="48px"),
+                                     layout=W.Layout(width="300px"))
+        self.facing = W.Dropdown(options=["north", "east", "south", "west"], value="west", description="facing",
+                                 style={"description_width": "48px"}, layout=W.Layout(width="190px"))
+        self.delay = W.ToggleButtons(options=[1, 2, 3, 4], value=1, description="delay",
+                                     tooltips=[f"{d} redstone tick{'s' if d > 1 else ''} = {2 * d} game ticks"
+                                               for d in (1, 2, 3, 4)],
+                                     style=W.ToggleButtonsStyle(button_width="34px", description_width="48px"))
+        self.face = W.Dropdown(options=list(FACES), value="auto", description="face",
+                               style={"description_width": "48px"}, layout=W.Layout(width="190px"))
+        self.hint = W.HTML()
+        for w in (self.block, self.facing, self.delay, self.face, self.tool):
+            w.observe(lambda ch: self._update_hint(), "value")
+        self._update_hint()
+        super().__init__([self.tool, self.block, self.facing, self.delay, self.face, self.hint])
+
+    def _update_hint(self) -> None:
+        b = BLOCKS[self.block.value]
+        if self.tool.value != "place":
+            text = {"remove": "double-click a block to remove it (what it carries pops off)",
+                    "use": "double-click: press a button, flip a lever, cycle a repeater's delay"}[self.tool.value]
+        elif b == "redstone_repeater":
+            opposite = {"north": "south", "south": "north", "east": "west", "west": "east"}[self.facing.value]
+            text = (f"input from the {self.facing.value}, output to the {opposite}; "
+                    f"delay {self.delay.value} rt = {2 * self.delay.value} gt")
+        elif b in ("redstone_torch", "stone_button", "lever"):
+            text = ("auto face: on top of the clicked block, or on its side when you click a side"
+                    if self.face.value == "auto" else f"face={self.face.value}, facing={self.facing.value}")
+        else:
+            text = f"places minecraft:{b}"
+        self.hint.value = f"<span style='font-size:11px;color:#888'>{text}</span>"
+        show = {"redstone_repeater": (1, 1, 0), "redstone_torch": (1, 0, 1), "stone_button": (1, 0, 1),
+                "lever": (1, 0, 1)}.get(b, (0, 0, 0))
+        for w, on in zip((self.facing, self.delay, self.face), show):
+            w.layout.display = None if on else "none"
+
+    def choose(self, block: str, facing: str | None = None, delay: int | None = None, face: str | None = None,
+               tool: str = "place") -> Palette:
+        """Select by name (palette name like 'repeater' or block id like 'redstone_repeater')."""
+        names = {v: k for k, v in BLOCKS.items()}
+        self.block.value = names.get(block.removeprefix("minecraft:"), block)
+        if facing is not None:
+            self.facing.value = facing
+        if delay is not None:
+            self.delay.value = delay
+        if face is not None:
+            self.face.value = face
+        self.tool.value = tool
+        return self
+
+    def state_for(self, pick: Pick) -> str:
+        """The block state a double-click on this face places. Raises ValueError for impossible
+        choices (a torch under a ceiling)."""
+        b = BLOCKS[self.block.value]
+        if b == "redstone_repeater":
+            return f"redstone_repeater[delay={self.delay.value},facing={self.facing.value}]"
+        if b not in ("redstone_torch", "stone_button", "lever"):
+            return b
+        face = self.face.value
+        if face == "auto":
+            face = {(0, 1, 0): "floor", (0, -1, 0): "ceiling"}.get(pick.normal, "wall")
+        if b == "redstone_torch":
+            if face == "ceiling":
+                raise ValueError("a torch cannot hang under a block: click a top or side face")
+            if face == "floor":
+                return "redstone_torch"
+            facing = pick.facing if self.face.value == "auto" else self.facing.value
+            return f"redstone_wall_torch[facing={facing}]"
+        facing = pick.facing if (self.face.value == "auto" and face == "wall") else self.facing.value
+        return f"{b}[face={face},facing={facing}]"

@@ -1,0 +1,171 @@
+"""Canvas geometry and widget state without a browser: merged buffers, colours per frame,
+layer hiding, picking, highlights."""
+
+import numpy as np
+import pytest
+
+from scicraft_viz.demo import demo_world
+from scicraft_viz.views import Canvas, Session, frame_from_blocks
+from scicraft_viz.views import geometry as G
+from scicraft_viz.views.canvas import pick_from_point
+
+
+@pytest.fixture
+def demo_session():
+    return Session(demo_world())
+
+
+def normals(mesh):
+    tri = mesh.positions.reshape(-1, 3, 3)
+    n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    return np.rint(n / np.linalg.norm(n, axis=1)[:, None]).astype(int)
+
+
+def test_a_stone_is_a_unit_cube_at_its_position_with_outward_faces():
+    f = frame_from_blocks({(3, 5, -2): "stone"})
+    mesh = G.build(f.layout).meshes["solid"]
+    assert mesh.n_vertices == 36
+    assert mesh.positions.min(0).tolist() == [3, 5, -2] and mesh.positions.max(0).tolist() == [4, 6, -1]
+    centre = np.array([3.5, 5.5, -1.5])
+    tri = mesh.positions.reshape(-1, 3, 3)
+    outward = ((tri.mean(1) - centre) * normals(mesh)).sum(1)
+    assert (outward > 0).all()
+
+
+def test_faces_between_full_blocks_are_culled():
+    f = frame_from_blocks({(x, 0, z): "stone" for x in range(3) for z in range(3)})
+    mesh = G.build(f.layout).meshes["solid"]
+    # 9 tops, 9 bottoms, 12 outer sides
+    assert mesh.n_vertices == (9 + 9 + 12) * 6
+
+
+def test_glass_goes_to_its_own_translucent_mesh_with_outlines():
+    f = frame_from_blocks({(0, 0, 0): "glass", (1, 0, 0): "glass"})
+    g = G.build(f.layout)
+    assert g.meshes["solid"].n_vertices == 0
+    assert g.meshes["glass"].n_vertices == 10 * 6  # the shared face is hidden
+    assert len(g.glass_edges) == 2 * 12 * 2
+
+
+def test_lit_lamp_glows_and_dark_lamp_does_not():
+    lit = frame_from_blocks({(0, 0, 0): "redstone_lamp[lit=true]"})
+    dark = frame_from_blocks({(0, 0, 0): "redstone_lamp[lit=false]"})
+    g = G.build(lit.layout)
+    c_lit, c_dark = G.vertex_colors(g, lit), G.vertex_colors(g, dark)
+    assert c_lit["glow"].max() > 100 and c_dark["glow"].max() == 0
+    assert c_lit["solid"].mean() > 2 * c_dark["solid"].mean()
+
+
+def test_dust_brightness_follows_power_and_shape_follows_connections():
+    blocks = {(0, 0, 0): "stone", (1, 0, 0): "stone",
+              (0, 1, 0): "redstone_wire[east=side,north=none,power=15,south=none,west=side]",
+              (1, 1, 0): "redstone_wire[east=none,north=none,power=0,south=none,west=none]"}
+    f = frame_from_blocks(blocks)
+    g = G.build(f.layout)
+    dust = g.part == G.P_DUST
+    rows = g.block[dust]
+    line = f.layout.at((0, 1, 0))
+    dot = f.layout.at((1, 1, 0))
+    assert (rows == line).sum() == 3  # centre + west arm + east arm
+    assert (rows == dot).sum() == 1  # a dot: centre only
+    colors = G.box_colors(g, f)[dust]
+    assert colors[rows == line][0][0] == pytest.approx(1.0)
+    assert colors[rows == dot][0][0] == pytest.approx(0.30)
+
+
+def test_repeater_delay_moves_its_torch_and_facing_turns_it():
+    def delay_torch_z(state):
+        f = frame_from_blocks({(0, 0, 0): state})
+        g = G.build(f.layout)
+        boxes = [b for b, p in zip(range(len(g.part)), g.part) if p == G.P_REP_LIT]
+        mesh = g.meshes["solid"]
+        torch = boxes[-1]  # the delay torch is the last lit part
+        return mesh.positions[mesh.box == torch].mean(0)
+
+    # facing=north: input from the north (-z), output south; longer delay = further north
+    z = [delay_torch_z(f"redstone_repeater[delay={d},facing=north]")[2] for d in (1, 2, 3, 4)]
+    assert z == pytest.approx([7 / 16, 5 / 16, 3 / 16, 1 / 16])
+    x = delay_torch_z("redstone_repeater[delay=4,facing=west]")[0]
+    assert x == pytest.approx(1 / 16)
+
+
+def test_layer_slider_hides_blocks_above_it():
+    c = Canvas(region=((0, 0, 0), (4, 4, 4)))
+    c.show_blocks({(1, 0, 1): "stone", (1, 1, 1): "stone", (1, 2, 1): "stone"})
+    assert c.vertex_count()["solid"] == (2 + 3 * 4) * 6
+    c.layer.value = 0
+    assert c.vertex_count()["solid"] == 36
+
+
+def test_colours_only_change_when_the_layout_is_the_same(demo_session):
+    c = Canvas(region=demo_session.region)
+    c.show(demo_session.frame())
+    pos_before = c._buffers["solid"].pos_attr.array.copy()
+    demo_session.press()
+    demo_session.step(4)
+    c.show(demo_session.frame())
+    assert np.array_equal(c._buffers["solid"].pos_attr.array, pos_before)
+
+
+def test_buffers_keep_capacity_and_grow_only_when_needed():
+    c = Canvas(region=((0, 0, 0), (40, 2, 40)))
+    c.show_blocks({(0, 0, 0): "stone"})
+    geom = c._buffers["solid"].mesh.geometry
+    c.show_blocks({(0, 0, 0): "stone", (2, 0, 0): "stone"})
+    assert c._buffers["solid"].mesh.geometry is geom
+    c.show_blocks({(x, 0, z): "stone" for x in range(0, 40, 2) for z in range(0, 40, 2)})
+    assert c._buffers["solid"].mesh.geometry is not geom
+    assert c.vertex_count()["solid"] == 400 * 36
+
+
+@pytest.mark.parametrize("point, normal, hit, target", [
+    ((2.5, 4.0, 3.5), (0, 1, 0), (2, 3, 3), (2, 4, 3)),
+    ((3.0, 4.5, 3.5), (1, 0, 0), (2, 4, 3), (3, 4, 3)),
+    ((2.5, 4.5, 3.0), (0, 0, -1), (2, 4, 3), (2, 4, 2)),
+    ((2.5, 3.0625, 3.5), (0, 1, 0), (2, 3, 3), (2, 4, 3)),  # the top of a dust on (2, 3, 3)
+])
+def test_picks_turn_into_the_hit_block_and_the_cell_in_front(point, normal, hit, target):
+    p = pick_from_point(point, normal, [True, False, False, False])
+    assert (p.hit, p.target, p.shift, p.ctrl) == (hit, target, True, False)
+
+
+def test_pick_on_a_side_face_knows_its_facing():
+    assert pick_from_point((3.0, 4.5, 3.5), (1, 0, 0)).facing == "east"
+    assert pick_from_point((2.5, 4.0, 3.5), (0, 1, 0)).facing is None
+    assert pick_from_point((0, 0, 0), (0, 0, 0)) is None
+
+
+def test_highlight_outlines_given_positions():
+    c = Canvas(region=((0, 0, 0), (4, 4, 4)))
+    c.highlight([(1, 2, 3), (0, 0, 0)], "#ff0000", name="mine")
+    assert c.highlighted("mine") == [(1, 2, 3), (0, 0, 0)]
+    c.clear_highlight("mine")
+    assert c.highlighted("mine") == []
+
+
+def test_camera_presets():
+    c = Canvas(region=((0, 0, 0), (8, 8, 8)))
+    c.show_blocks({(4, 0, 4): "stone", (4, 1, 4): "redstone_lamp"})
+    c.view("top")
+    x, y, z = c.camera.position
+    # vertices are shifted so that the build's centre sits where the orbit controls look (the origin)
+    assert c._offset == pytest.approx((4.5, 1.5, 4.5))
+    assert c._buffers["solid"].pos_attr.array[:36].min(0) == pytest.approx((-0.5, -1.5, -0.5))
+    assert abs(x) < 1e-6 and y > 5 and abs(z) < 1e-2
+    c.view("front")
+    assert c.camera.position[2] > 5 and abs(c.camera.position[0]) < 1e-6 and c.view_buttons.value == "Front"
+    with pytest.raises(ValueError, match="unknown view 'side'"):
+        c.view("side")
+
+
+def test_look_quaternion_points_the_camera_at_the_target():
+    from scicraft_viz.views.canvas import look_quaternion
+
+    for eye, target in [((10, 12, 9), (0.5, 5, -8.5)), ((0, 20, 0.001), (0, 0, 0)), ((0, 3, 15), (0, 3, 0))]:
+        x, y, z, w = look_quaternion(eye, target)
+        # rotate the camera's forward axis (0, 0, -1) by the quaternion
+        v = np.array([0.0, 0.0, -1.0])
+        q = np.array([x, y, z])
+        fwd = v + 2 * np.cross(q, np.cross(q, v) + w * v)
+        want = np.subtract(target, eye) / np.linalg.norm(np.subtract(target, eye))
+        assert fwd == pytest.approx(want, abs=1e-6)

@@ -1,0 +1,217 @@
+"""The composed explorer and its pieces, driven through their widget API (no browser)."""
+
+import numpy as np
+import pytest
+
+from scicraft_viz import tasks
+from scicraft_viz.demo import demo_world
+from scicraft_viz.views import Explorer, LampTimeline, Palette, Session, SignalHeatmap, contract_view
+from scicraft_viz.views import geometry as G
+from scicraft_viz.views.canvas import Pick
+from scicraft_viz.views.stepper import tick_text
+
+
+@pytest.fixture
+def ex():
+    return Explorer(world=demo_world())
+
+
+def message(ex):
+    return ex.session.message
+
+
+def test_double_click_places_the_palette_block_on_the_clicked_face(ex):
+    ex.palette.choose("lamp")
+    ex.canvas.click_face((2, 3, 3), (0, 1, 0))  # top face of a floor stone
+    assert ex.session.world.get_block((2, 4, 3)) == "minecraft:redstone_lamp[lit=false]"
+    assert message(ex) == "placed redstone_lamp at (2, 4, 3)"
+    assert "scv-message" in ex.message.value and "placed redstone_lamp at (2, 4, 3)" in ex.message.value
+    assert ex.canvas.frame.layout.at((2, 4, 3)) is not None
+    assert not ex.undo_button.disabled
+
+
+def test_shift_double_click_removes_and_ctrl_double_click_uses(ex):
+    ex.canvas.click_face((2, 3, 3), (0, 1, 0), shift=True)
+    assert ex.session.world.get_block((2, 3, 3)) == "minecraft:air"
+    ex.canvas.click_face((2, 4, 0), (0, 1, 0), ctrl=True)  # the first repeater
+    assert "delay=2" in ex.session.world.get_block((2, 4, 0))
+    ex.undo_button.click()
+    ex.undo_button.click()
+    assert ex.session.world.get_block((2, 3, 3)) == "minecraft:stone"
+    assert "delay=1" in ex.session.world.get_block((2, 4, 0))
+
+
+def test_clicks_that_cannot_work_say_why(ex):
+    ex.canvas.click(None)
+    assert message(ex) == "nothing there: double-click on a block or on the grey floor of the region"
+    ex.palette.choose("dust")
+    ex.canvas.click_face((9, 3, 3), (1, 0, 0))  # the east side of the floor's corner: air below
+    assert message(ex) == ("cannot place redstone_wire at (10, 3, 3): it needs a solid block below at (10, 2, 3), "
+                           "but there is minecraft:air")
+    ex.canvas.click_face((1, 4, 2), (0, 0, -1))  # north of a lamp is the dust branch already
+    assert message(ex) == "there already is redstone_wire at (1, 4, 1)"
+    ex.palette.choose("torch")
+    ex.canvas.click_face((2, 3, 3), (0, -1, 0))
+    assert message(ex) == "a torch cannot hang under a block: click a top or side face"
+    ex.palette.choose("stone")
+    ex.canvas.click_face((12, 3, 0), (1, 0, 0))
+    assert message(ex) == "(13, 3, 0) is outside the build region (-4, 0, -4)..(12, 8, 6)"
+
+
+def test_palette_turns_faces_into_states():
+    p = Palette()
+    side = Pick((0, 0, 0), (1, 0, 0), (1, 0, 0))
+    top = Pick((0, 0, 0), (0, 1, 0), (0, 1, 0))
+    assert p.choose("torch").state_for(side) == "redstone_wall_torch[facing=east]"
+    assert p.choose("torch").state_for(top) == "redstone_torch"
+    assert p.choose("button", facing="south").state_for(top) == "stone_button[face=floor,facing=south]"
+    assert p.choose("button").state_for(side) == "stone_button[face=wall,facing=east]"
+    assert p.choose("lever", face="ceiling", facing="west").state_for(side) == "lever[face=ceiling,facing=west]"
+    assert p.choose("repeater", facing="west", delay=3).state_for(top) == "redstone_repeater[delay=3,facing=west]"
+    assert p.choose("redstone_block").state_for(top) == "redstone_block"
+    assert "input from the west, output to the east; delay 3 rt = 6 gt" in p.choose(
+        "repeater", facing="west", delay=3).hint.value
+
+
+def test_task_palette_offers_the_task_blocks():
+    p = Palette(blocks=tasks.load("A_simultaneous_lights_L1").allowed_blocks)
+    assert list(p.block.options) == ["stone", "glass", "dust", "repeater", "torch", "lamp", "button"]
+
+
+def test_stepper_steps_presses_and_counts_in_both_units(ex):
+    ex.stepper.press_button.click()
+    for _ in range(3):
+        ex.stepper.step_button.click()
+    ex.stepper.step_rt_button.click()
+    s = ex.session
+    assert (s.tick, s.end, s.presses) == (5, 5, [0])
+    assert "tick 5 gt</b> · 2.5 rt · press +5 gt (+2.5 rt) · live" in ex.stepper.counter.value
+    ex.stepper.back_button.click()
+    assert s.tick == 4 and "replaying 0..5" in ex.stepper.counter.value
+    ex.stepper.play.value = 3  # three beats of the play timer
+    assert s.tick == 7
+    ex.stepper.play.value = 0  # its stop button: no step
+    assert s.tick == 7
+    ex.stepper.speed.value = 20
+    assert ex.stepper.play.interval == 50
+    ex.stepper.reset_button.click()
+    assert (s.tick, s.end, s.presses) == (0, 0, [])
+
+
+def test_tick_text():
+    assert tick_text(7, 0, 9, 2) == ("<span class='scv-tick' style='font-family:monospace'><b>tick 7 gt</b> · 3.5 rt"
+                                     " · press +5 gt (+2.5 rt) · replaying 0..9</span>")
+
+
+def test_scrubbing_moves_every_view_to_the_recorded_row(ex):
+    s = ex.session
+    s.press()
+    s.step(10)
+    ex.heatmap.tick_slider.value = 2
+    assert s.tick == 2 and s.world.tick == 10
+    frame = s.frame(2)
+    assert ex.canvas.frame.tick == 2
+    expected = G.vertex_colors(ex.canvas._geom, frame)["solid"]
+    got = ex.canvas._buffers["solid"].col_attr.array[: len(expected)]
+    assert np.array_equal(got, expected)
+    assert list(ex.timeline.figure.data[6].x) == [2, 2]
+    grid = ex.heatmap.power_grid()
+    assert grid[0 - (-4), 1 - (-4)] == frame.power[frame.layout.at((1, 4, 0))] == 15
+    assert grid[0 - (-4), 5 - (-4)] == 0  # dust after the delay-2 repeater: not yet at tick 2
+
+
+def test_selecting_a_timeline_cell_selects_tick_and_lamp(ex):
+    ex.session.press()
+    ex.session.step(8)
+    ex.timeline.select(4, (3, 4, 2))
+    assert ex.session.tick == 4
+    assert ex.canvas.highlighted("selected") == [(3, 4, 2)]
+    assert ex.timeline.figure.data[5].x[0] is not None  # the selected row's band
+
+
+def test_timeline_rows_and_cells_come_from_the_trace():
+    s = Session(demo_world())
+    s.press()
+    s.step(9)
+    t = LampTimeline()
+    t.show(s.trace, presses=s.presses, cursor=9)
+    assert t.lamps == [(1, 4, 2), (3, 4, 2), (5, 4, 2), (7, 4, 2)]
+    assert t.cells().tolist() == [
+        [1] * 10,
+        [0, 0] + [1] * 8,
+        [0] * 6 + [1] * 4,
+        [0] * 8 + [1] * 2,
+    ]
+    t.unit.value = "redstone"
+    assert list(t.figure.data[0].x) == [i / 2 for i in range(10)]
+    assert t.figure.layout.xaxis.title.text == "redstone tick"
+    assert [sh.x0 for sh in t.figure.layout.shapes] == [0]
+
+
+def test_contract_windows_are_drawn_and_violations_coloured():
+    task = tasks.load("E_pulse_shaping_L2")
+    ex = Explorer(task=task, build="solution")
+    ex.session.run_test()
+    tl = ex.timeline
+    press = ex.session.presses[-1]
+    assert ex.session.tick == press + task.record_game_ticks
+    assert tl.figure.data[3].x == ()  # no violated windows
+    on_x = [x for x in tl.figure.data[1].x if x is not None]
+    assert min(on_x) == press - 0.5 and max(on_x) == press + 4.5  # on-window [t, t+2 rt] of every lamp
+    assert 2 not in tl.cells()
+    assert "pulse_off_window</b>: ok" in tl.summary.value
+
+    broken = Explorer(task=task, build="solution")
+    s = broken.session
+    rep = next(p for p, st in s.world.blocks().items() if "repeater" in st)
+    s.use(rep)
+    s.use(rep)  # delay 1 -> 3: the pulse ends 2 rt late
+    s.reset()
+    s.run_test()
+    view = contract_view(task, s.trace, s.presses[-1])
+    assert view.violations and len(broken.timeline.figure.data[3].x) > 0
+    assert 2 in broken.timeline.cells()
+    assert broken.canvas.highlighted("violations") == view.violations
+    assert "FAIL" in broken.timeline.summary.value
+
+
+def test_contract_view_for_a_sequence():
+    task = tasks.load("C_sequential_activation_L1")
+    s = Session(task=task, build="tasks/solutions/C_sequential_activation_L1.mcfunction")
+    s.run_test()
+    view = contract_view(task, s.trace, s.presses[-1])
+    ons = sorted(w.on for w in view.lamps)
+    wins = {w.on: w.on_window for w in view.lamps}
+    delays = [2 * d for d in task.contract["delays_ticks"]]
+    for prev, cur, d in zip(ons, ons[1:], delays):
+        assert wins[cur] == (prev + d - 2, prev + d + 2)
+    assert all(w.on_status == "ok" for w in view.lamps) and view.complete
+
+
+def test_heatmap_layer_markers_and_hover():
+    s = Session(demo_world())
+    h = SignalHeatmap(s.region)
+    h.show(s.frame())
+    assert h.layer.value == 4
+    sc = h.figure.data[1]
+    assert (0, 0) in set(zip(sc.x, sc.y))  # the button
+    i = list(zip(sc.x, sc.y)).index((2, 0))
+    assert sc.marker.symbol[i] == "triangle-right"  # repeater facing west: output east
+    assert "redstone_repeater[delay=1,facing=west,locked=false,powered=false]" in sc.text[i]
+    assert "(%{x}, 4, %{y})<br>redstone_wire<br>power %{z}" in h.figure.data[0].hovertemplate
+
+
+def test_explorer_accepts_a_task_id_and_a_solution():
+    ex = Explorer(task="A_simultaneous_lights_L1", build="solution")
+    assert ex.session.task.id == "A_simultaneous_lights_L1"
+    assert "A_simultaneous_lights_L1" in ex.children[0].value
+    with pytest.raises(ValueError, match="build='solution' needs a task"):
+        Explorer(build="solution")
+
+
+def test_displaying_refreshes_the_figure_snapshots(ex):
+    ex.session.press()
+    ex.session.step(3)
+    ex._repr_mimebundle_()
+    assert ex.timeline.figure._widget_data[0]["z"] is not None
+    assert len(ex.timeline.figure._widget_data[0]["y"]) == 4
