@@ -9,7 +9,7 @@ from nbclient import NotebookClient
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 
-@pytest.mark.parametrize("name", ["quickstart", "redstone_course", "task_walkthrough"])
+@pytest.mark.parametrize("name", ["quickstart", "redstone_course", "task_walkthrough", "replay"])
 def test_notebook_runs(name):
     path = NOTEBOOKS / f"{name}.ipynb"
     nb = nbformat.read(path, as_version=4)

@@ -1,0 +1,299 @@
+"""Trajectory replay viewer and diagnosis panel, built from the explorer's canvas and timeline.
+
+    >>> from scicraft_viz.views.replay import ReplayViewer, open_gallery
+    >>> ReplayViewer("trajectories/working_A_L4.jsonl")     # step slider, badges, trials, findings
+    >>> open_gallery("parallel_lines")                      # a gallery device in the explorer + its diagnosis
+
+The step slider drives the 3D canvas (the world after that step; the blocks the step changed are
+outlined, blocks that popped off in red). Each verification trial shows its lamp timeline against
+the task contract and the build diff from the previous trial. The findings list holds the
+diagnosis of the build at the selected trial (or at the current step, with "Diagnose this step");
+selecting a finding outlines its guilty blocks and the lamps it leaves dark. A broken trajectory
+never raises here: its problems are listed and whatever could be replayed is shown.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+
+import ipywidgets as W
+
+from scicraft_viz.diagnose import Diagnosis, Finding, diagnose
+from scicraft_viz.replay import Replay, replay_file
+from scicraft_viz.trajectory import Trajectory
+from scicraft_viz.views.canvas import Canvas
+from scicraft_viz.views.contract import contract_view
+from scicraft_viz.views.timeline import LampTimeline
+
+Pos = tuple[int, int, int]
+BADGE_COLORS = {"ok": "#2e9d4f", "rejected": "#d6336c", "popped": "#f08c00", "trial": "#1c7ed6",
+                "mismatch": "#862e9c"}
+CHANGED_COLOR = "#ffd54a"
+POPPED_COLOR = "#ff3d3d"
+DIFF_COLOR = "#cc5de8"
+FINDING_COLOR = "#ff3d8b"
+LAMP_COLOR = "#00e5ff"
+CATEGORY_COLORS = {0: "#868e96", 1: "#d6336c", 2: "#f08c00", 3: "#7048e8"}
+
+
+def _esc(s) -> str:
+    return html.escape(str(s))
+
+
+def canvas_region(task) -> tuple[Pos, Pos]:
+    """The part of the build region a canvas shows: the floor up to a few blocks above the anchor."""
+    (ax, ay, az), r = task.anchor, task.radius
+    return (ax - r, ay - 1, az - r), (ax + r, min(ay + 4, ay + r), az + r)
+
+
+class DiagnosisPanel(W.VBox):
+    """A findings list for a Diagnosis; selecting one outlines its blocks on `canvas`."""
+
+    def __init__(self, canvas: Canvas | None = None):
+        self.canvas = canvas
+        self.diagnosis: Diagnosis | None = None
+        self.title = W.HTML("<b>Diagnosis</b>")
+        self.list = W.Select(options=[], rows=7, layout=W.Layout(width="100%"))
+        self.detail = W.HTML()
+        self.list.observe(lambda ch: self._on_select(ch["new"]), "value")
+        super().__init__([self.title, self.list, self.detail], layout=W.Layout(width="100%"))
+
+    def show(self, diagnosis: Diagnosis | None, context: str = "") -> None:
+        self.diagnosis = diagnosis
+        if diagnosis is None:
+            self.title.value = "<b>Diagnosis</b>"
+            self.list.options = []
+            self.detail.value = ""
+            self._outline(None)
+            return
+        head = f"{len(diagnosis.lit)}/{len(diagnosis.lamps)} lamps lit"
+        if not diagnosis.findings:
+            head += ": no failure found"
+        self.title.value = f"<b>Diagnosis</b> {_esc(context)} <span style='color:#666'>({_esc(head)})</span>"
+        self.list.options = [(self._label(f), i) for i, f in enumerate(diagnosis.findings)]
+        self.list.value = 0 if diagnosis.findings else None
+        if not diagnosis.findings:
+            self.detail.value = ""
+            self._outline(None)
+
+    @staticmethod
+    def _label(f: Finding) -> str:
+        text = f.explanation if len(f.explanation) <= 90 else f.explanation[:87] + "..."
+        return f"[{f.category_name}] {f.title}: {text}"
+
+    @property
+    def selected(self) -> Finding | None:
+        if self.diagnosis is None or self.list.value is None:
+            return None
+        return self.diagnosis.findings[self.list.value]
+
+    def select(self, index: int) -> None:
+        self.list.value = index
+
+    def _on_select(self, index) -> None:
+        f = None if index is None or self.diagnosis is None else self.diagnosis.findings[index]
+        if f is None:
+            self.detail.value = ""
+        else:
+            color = CATEGORY_COLORS[f.category]
+            case = f" (paper case {f.case})" if f.case else ""
+            self.detail.value = (
+                f"<div style='font-size:12px'><b style='color:{color}'>{_esc(f.title)}</b>{_esc(case)} · "
+                f"{_esc(f.category_name)}<br>{_esc(f.explanation)}<br><i>fix:</i> {_esc(f.fix)}<br>"
+                f"<span style='color:#666'>guilty blocks: {_esc(', '.join(map(str, f.positions[:8])))}"
+                f"{' ...' if len(f.positions) > 8 else ''}</span></div>")
+        self._outline(f)
+
+    def _outline(self, f: Finding | None) -> None:
+        if self.canvas is None:
+            return
+        self.canvas.highlight(f.positions if f else [], FINDING_COLOR, name="finding")
+        self.canvas.highlight(f.lamps if f else [], LAMP_COLOR, name="finding-lamps")
+
+
+class ReplayViewer(W.VBox):
+    """A replayed trajectory: `source` is a path, a Trajectory or a Replay."""
+
+    def __init__(self, source, task=None, canvas_size: tuple[int, int] = (620, 430)):
+        self.replay = self._load(source, task)
+        rp = self.replay
+        self.task = rp.task
+        region = canvas_region(self.task) if self.task is not None else None
+        self.canvas = Canvas(region=region, width=canvas_size[0], height=canvas_size[1])
+        self.timeline = LampTimeline(width=canvas_size[0] + 330)
+        self.findings = DiagnosisPanel(self.canvas)
+        n = len(rp.steps)
+        self.slider = W.IntSlider(value=n - 1, min=-1, max=max(n - 1, -1), description="step",
+                                  continuous_update=False, layout=W.Layout(width="560px"))
+        self.prev_button = W.Button(icon="step-backward", layout=W.Layout(width="40px"), tooltip="previous step")
+        self.next_button = W.Button(icon="step-forward", layout=W.Layout(width="40px"), tooltip="next step")
+        self.step_info = W.HTML()
+        self.strip = W.HTML(self._strip())
+        self.trial_select = W.Dropdown(options=[("no trial", None)] + [
+            (f"trial {t.number} (step {t.step}): {t.lit}/{len(t.lamps)} lit", t.number) for t in rp.trials],
+            description="trial", layout=W.Layout(width="360px"))
+        self.diff = W.HTML()
+        self.diagnose_button = W.Button(description="Diagnose this step", icon="stethoscope",
+                                        tooltip="diagnose the build after the current step")
+        self.header = W.HTML(self._header())
+        self.prev_button.on_click(lambda _: self.go_to(self.slider.value - 1))
+        self.next_button.on_click(lambda _: self.go_to(self.slider.value + 1))
+        self.slider.observe(lambda ch: self._show_step(ch["new"]), "value")
+        self.trial_select.observe(lambda ch: self._show_trial(ch["new"]), "value")
+        self.diagnose_button.on_click(lambda _: self.diagnose_step())
+        side = W.VBox([self.step_info, self.trial_select, self.diff, self.diagnose_button, self.findings],
+                      layout=W.Layout(width="330px", margin="0 0 0 8px"))
+        super().__init__([
+            self.header,
+            W.HBox([self.prev_button, self.slider, self.next_button]),
+            self.strip,
+            W.HBox([self.canvas, side]),
+            self.timeline,
+        ])
+        self._show_step(self.slider.value)
+        # opening shows the last step and the last trial's timeline; choosing a trial later jumps to it
+        self._jump = False
+        if rp.trials:
+            self.trial_select.value = rp.trials[-1].number
+        self._jump = True
+
+    # ------------------------------------------------------------------ loading
+    @staticmethod
+    def _load(source, task) -> Replay:
+        if isinstance(source, Replay):
+            return source
+        if isinstance(source, Trajectory):
+            return Replay(source, task)
+        if isinstance(source, (str, os.PathLike)):
+            return replay_file(source, task)
+        raise TypeError(f"expected a trajectory path, Trajectory or Replay, got {type(source).__name__}")
+
+    def _header(self) -> str:
+        rp = self.replay
+        t = rp.trajectory
+        actor = t.actor
+        who = f"{actor.get('kind', '?')} {actor.get('name', '')}".strip()
+        verdict = ""
+        if t.passed is not None:
+            verdict = (" · submitted: <b style='color:#2e9d4f'>PASS</b>" if t.passed
+                       else " · submitted: <b style='color:#d6336c'>FAIL</b>")
+        if rp.env is None:
+            replay_state = "<span style='color:#d6336c'>not replayed</span>"
+        elif rp.mismatches:
+            replay_state = f"<span style='color:#862e9c'>{len(rp.mismatches)} mismatch(es)</span>"
+        else:
+            replay_state = "<span style='color:#2e9d4f'>every replayed result reproduced tick for tick</span>"
+        out = (f"<h3 style='margin:4px 0'>{_esc(os.path.basename(t.source))}</h3>"
+               f"<div style='font-size:12px'>task <b>{_esc(t.task_id or '?')}</b> · {_esc(who)} · run "
+               f"{_esc(t.header.get('run_id', '?') if t.header else '?')} · {len(rp.steps)} steps · "
+               f"{len(rp.trials)} trial(s){verdict} · {replay_state}</div>")
+        if rp.problems:
+            items = "".join(f"<li>{_esc(p)}</li>" for p in rp.problems[:12])
+            more = f"<li>... and {len(rp.problems) - 12} more</li>" if len(rp.problems) > 12 else ""
+            out += f"<div style='color:#d6336c;font-size:12px'>problems:<ul>{items}{more}</ul></div>"
+        return out
+
+    def _strip(self) -> str:
+        """One coloured cell per step: ok, rejected, popped, trial (and a mark on mismatches)."""
+        cells = []
+        for s in self.replay.steps:
+            kind = "trial" if s.trial and s.ok else s.badge
+            border = f"border-bottom:3px solid {BADGE_COLORS['mismatch']};" if not s.match else ""
+            cells.append(f"<span title='{_esc(s.describe())}' style='display:inline-block;width:4px;height:14px;"
+                         f"margin-right:1px;background:{BADGE_COLORS[kind]};{border}'></span>")
+        legend = " ".join(f"<span style='color:{c}'>■ {k}</span>" for k, c in BADGE_COLORS.items())
+        return f"<div style='line-height:0'>{''.join(cells)}</div><div style='font-size:11px'>{legend}</div>"
+
+    # ------------------------------------------------------------------ navigation
+    @property
+    def step(self) -> int:
+        return self.slider.value
+
+    def go_to(self, i: int) -> None:
+        """Show the world after step position i (-1: before the first call)."""
+        self.slider.value = max(self.slider.min, min(self.slider.max, i))
+
+    def _show_step(self, i: int) -> None:
+        rp = self.replay
+        if rp.env is None:
+            self.step_info.value = "<i>nothing to replay</i>"
+            return
+        blocks = rp.blocks_at(i)
+        tick = rp.steps[i].tick if i >= 0 else 0
+        self.canvas.show_blocks(blocks, tick)
+        if i < 0:
+            self.canvas.highlight([], CHANGED_COLOR, name="changed")
+            self.canvas.highlight([], POPPED_COLOR, name="popped")
+            self.step_info.value = "<b>before the first call</b>"
+            return
+        s = rp.steps[i]
+        changed = [p for p, st in s.changes.items() if st is not None]
+        self.canvas.highlight(changed, CHANGED_COLOR, name="changed")
+        self.canvas.highlight(s.popped, POPPED_COLOR, name="popped")
+        badge = "trial" if s.trial and s.ok else s.badge
+        thoughts = rp.trajectory.reasoning_before(s.index)
+        why = "".join(f"<div style='color:#555;font-style:italic'>“{_esc(r.text)}”</div>" for r in thoughts)
+        mismatch = (f"<div style='color:{BADGE_COLORS['mismatch']}'>mismatch: {_esc(s.mismatch)}</div>"
+                    if s.mismatch else "")
+        self.step_info.value = (
+            f"<div style='font-size:12px'>{why}<span style='background:{BADGE_COLORS[badge]};color:white;"
+            f"padding:0 4px;border-radius:3px'>{_esc(badge)}</span> {_esc(s.describe())}<br>"
+            f"tick {s.tick} gt{mismatch}</div>")
+        if s.trial and s.ok and self.trial_select.value != s.trial:
+            self.trial_select.value = s.trial
+
+    # ------------------------------------------------------------------ trials
+    def _show_trial(self, number) -> None:
+        rp = self.replay
+        if number is None:
+            self.diff.value = ""
+            self.canvas.highlight([], DIFF_COLOR, name="diff")
+            return
+        tv = rp.trials[number - 1]
+        at = next((i for i, st in enumerate(rp.steps) if st.trial == number), None)
+        if at is not None and self.step != at and getattr(self, "_jump", True):
+            self.go_to(at)
+        contract = contract_view(self.task, tv.trace, tv.press_tick)
+        self.timeline.show(tv.trace, contract=contract, presses=[tv.press_tick])
+        d = rp.trial_diff(number)
+        since = f"trial {number - 1}" if number > 1 else "the start"
+        rows = ([f"+ {p} {s.removeprefix('minecraft:')}" for p, s in list(d.added.items())[:6]]
+                + [f"- {p} {s.removeprefix('minecraft:')}" for p, s in list(d.removed.items())[:6]]
+                + [f"~ {p} {a.removeprefix('minecraft:')} → {b.removeprefix('minecraft:')}"
+                   for p, (a, b) in list(d.changed.items())[:6]])
+        verdict = "meets" if tv.passed else "fails"
+        self.diff.value = (f"<div style='font-size:12px'><b>trial {number}</b>: {tv.lit}/{len(tv.lamps)} lamps lit, "
+                           f"{verdict} the contract<br>build since {since}: {_esc(d.summary())}"
+                           f"<pre style='font-size:10px;margin:2px 0'>{_esc(chr(10).join(rows))}</pre></div>")
+        self.canvas.highlight(d.positions, DIFF_COLOR, name="diff")
+        self.findings.show(diagnose(tv.build, self.task), f"at trial {number}")
+
+    def select_trial(self, number: int | None) -> None:
+        self.trial_select.value = number
+
+    def diagnose_step(self, i: int | None = None) -> Diagnosis | None:
+        """Diagnose the build after step position i (default: the current step)."""
+        i = self.step if i is None else i
+        if self.replay.env is None or self.task is None:
+            return None
+        d = diagnose(self.replay.blocks_at(i), self.task)
+        self.findings.show(d, f"after step {i}")
+        return d
+
+
+def open_gallery(key: str, **explorer_kw):
+    """A gallery device in the explorer, with its diagnosis beside it: selecting a finding outlines
+    its blocks in the explorer's canvas."""
+    from scicraft_viz import gallery
+    from scicraft_viz.views.explorer import Explorer
+
+    dev = gallery.device(key)
+    ex = Explorer(task=dev.task(), world=dev.world(), **explorer_kw)
+    panel = DiagnosisPanel(ex.canvas)
+    intro = W.HTML(f"<div style='font-size:12px'><b>Gallery: {_esc(dev.title)}</b> (paper case {_esc(dev.case)}) · "
+                   f"{_esc(dev.description)} · paper: {dev.paper_lit}/{dev.paper_lamps} lit</div>")
+    ex.children = (*ex.children, intro, panel)
+    ex.diagnosis_panel = panel
+    panel.show(diagnose(dev.world(), dev.task()), f"of {dev.title}")
+    return ex
