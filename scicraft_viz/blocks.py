@@ -53,6 +53,7 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
 }
 NAME_OF_ID = {v[0]: k for k, v in PALETTE.items()}
 
+MAX_STATE_LENGTH = 200  # the longest real state here is about 90 characters
 _STATE_RE = re.compile(r"^\s*(?:minecraft:)?([a-z0-9_]+)\s*(?:\[(.*)\])?\s*$")
 
 
@@ -81,7 +82,11 @@ class BlockState:
 def parse_state(text: object) -> BlockState:
     """Parse Minecraft block-state syntax; the `minecraft:` prefix and any property may be omitted."""
     if not isinstance(text, str):
-        raise BlockStateError(f"block state must be a string like 'redstone_lamp', got {text!r}")
+        raise BlockStateError(f"block state must be a string like 'redstone_lamp', got {text!r}"[:200])
+    if len(text) > MAX_STATE_LENGTH:
+        raise BlockStateError(
+            f"block state is {len(text)} characters long (at most {MAX_STATE_LENGTH}): {text[:40]!r}..."
+        )
     m = _STATE_RE.match(text)
     if not m:
         raise BlockStateError(

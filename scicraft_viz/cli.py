@@ -93,3 +93,48 @@ def tasks_command(json_output: bool = typer.Option(False, "--json", help="print 
         if relaxed:
             line += f" [relaxed: {relaxed}]"
         typer.echo(line)
+
+
+@app.command("serve-mcp")
+def serve_mcp_command(
+    task: str = typer.Option(..., "--task", help="task id (see 'scicraft-viz tasks') or path to a task YAML file"),
+    trajectory: str = typer.Option(
+        None, "--trajectory", help="trajectory file to write, or a directory for a new file in it [default: runs/]"
+    ),
+    transport: str = typer.Option("stdio", "--transport", help="stdio, or streamable-http (on 127.0.0.1 only)"),
+    port: int = typer.Option(8765, "--port", min=1, max=65535, help="port for --transport streamable-http"),
+    actor_kind: str = typer.Option("model", "--actor-kind", help="who acts: model, human or script"),
+    actor_name: str = typer.Option(None, "--actor-name", help="recorded in the trajectory header, e.g. the model"),
+    budget: int = typer.Option(None, "--budget", help="verification trials [default: the task's, 50]"),
+    ticks_per_action: int = typer.Option(20, "--ticks-per-action", min=0, help="game ticks each set-block lets pass"),
+    observe_ticks: int = typer.Option(
+        None, "--observe-ticks", min=1, help="game ticks a trial observes [default: the task's recording length]"
+    ),
+    overwrite: bool = typer.Option(False, "--overwrite", help="replace an existing trajectory file"),
+) -> None:
+    """Serve the task's environment over the Model Context Protocol, recording every call.
+
+    Tools: set-block, get-block-state, get-event-stream, scan-redstone-area, activate-button, submit."""
+    from scicraft_viz import mcp_server
+    from scicraft_viz.tasks import TaskError, load
+
+    if transport not in mcp_server.TRANSPORTS:
+        _fail_input(f"unknown transport {transport!r}; choose {' or '.join(mcp_server.TRANSPORTS)}")
+        return
+    try:
+        t = load(task)
+        if transport != "stdio":
+            mcp_server.check_port(port)
+        env = mcp_server.open_env(t, trajectory, actor_kind=actor_kind, actor_name=actor_name, budget=budget,
+                                  ticks_per_action=ticks_per_action, observe_ticks=observe_ticks, overwrite=overwrite)
+    except (TaskError, ValueError, OSError) as e:
+        _fail_input(str(e))
+        return
+    where = "stdio" if transport == "stdio" else f"http://{mcp_server.HTTP_HOST}:{port}/mcp"
+    mcp_server.log(f"task {t.id}, {env.budget} trials, serving on {where}, recording to {env.recorder.path.resolve()}")
+    try:
+        mcp_server.serve(env, transport, port)
+    except KeyboardInterrupt:
+        pass
+    except OSError as e:  # the port is taken, the pipe broke: one line, no traceback
+        _fail_input(f"the server stopped: {e.strerror or e}")

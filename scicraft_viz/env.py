@@ -392,10 +392,11 @@ class SciCraftEnv:
                 "truncated": len(events) - len(shown), "tick": self.world.tick}
 
     def _submit(self, args: dict) -> dict:
-        from scicraft_viz.evaluator import BuildError, evaluate
+        from scicraft_viz.evaluator import Attempt, BuildError, evaluate
 
         try:
-            res = evaluate(self.task, self.world, trials_used=self.trials_used, source="env submit")
+            attempt = Attempt(self.task, budget=self.budget, used=self.trials_used)
+            res = evaluate(self.task, self.world, attempt=attempt, source="env submit")
         except BuildError as e:
             raise ArgumentError(str(e)) from None
         self.done = True

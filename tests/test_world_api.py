@@ -276,3 +276,10 @@ def test_events_name_the_block_as_it_was_when_logged():
 def test_build_file_lone_slash_is_reported():
     with pytest.raises(BuildFileError, match=r"x.mcfunction:2: expected 'setblock X Y Z STATE'"):
         parse_mcfunction("setblock 0 0 0 stone\n/\n", source="x.mcfunction")
+
+
+def test_overlong_block_state_is_refused_briefly():
+    w = World()
+    with pytest.raises(BlockStateError) as e:
+        w.set_block((0, 0, 0), "x" * 5000)
+    assert len(str(e.value)) < 120 and "5000 characters long" in str(e.value)

@@ -1,0 +1,286 @@
+"""The SciCrafter environment as a Model Context Protocol server (paper Section 3 and Appendix F).
+
+    scicraft-viz serve-mcp --task A_simultaneous_lights_L1 --trajectory runs/    # stdio
+    scicraft-viz serve-mcp --task A_simultaneous_lights_L1 --transport streamable-http --port 8765
+
+One server is one episode on one task. The tools are the paper's five calls plus submit
+(set-block, get-block-state, get-event-stream, scan-redstone-area, activate-button, submit); each
+is a thin wrapper over `SciCraftEnv.call`, which checks the arguments, enforces the build region,
+the palette and the trial budget, and writes the call to the trajectory file (one flushed line per
+call, so a killed server loses nothing). A refused call comes back as a tool error (`isError`)
+whose text is the environment's one-sentence reason; results carry raw state changes only, and
+the evaluator's verdict appears only in submit's result (paper Appendix D).
+
+Built on the SDK's low-level `Server`: its tool schemas are written by hand so that the arguments
+reach the environment exactly as the client sent them. (`MCPServer` would validate and coerce them
+with pydantic first: a refused call would then never reach the environment, so it would not be
+recorded, and `from`, an argument of scan-redstone-area, is not a Python parameter name.)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+from mcp.server import Server
+from mcp.shared.exceptions import MCPError
+
+from scicraft_viz import __version__
+from scicraft_viz.env import DEFAULT_MAX_EVENTS, MAX_SCAN_RADIUS, TOOLS, SciCraftEnv
+from scicraft_viz.tasks import Task
+
+SERVER_NAME = "scicraft-viz"
+TASK_URI = "scicraft://task"
+# The longest legitimate argument is a block state of a few dozen characters. Anything far larger is
+# refused before it reaches the environment, so one call cannot bloat the trajectory file.
+MAX_ARGUMENT_BYTES = 8192
+TRANSPORTS = ("stdio", "streamable-http")
+HTTP_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+
+_POSITION = {"type": "array", "items": {"type": "integer"}, "minItems": 3, "maxItems": 3,
+             "description": "[x, y, z], integers"}
+
+
+def _schema(properties: dict | None = None, required: tuple[str, ...] = ()) -> dict:
+    s: dict[str, Any] = {"type": "object", "properties": properties or {}, "additionalProperties": False}
+    if required:
+        s["required"] = list(required)
+    return s
+
+
+def _region(task: Task) -> str:
+    r, (ax, ay, az) = task.radius, task.anchor
+    return f"x {ax - r}..{ax + r}, y {ay - r}..{ay + r}, z {az - r}..{az + r}"
+
+
+def tool_list(env: SciCraftEnv) -> list[types.Tool]:
+    """The six tools with this episode's region, palette and budget written into their descriptions."""
+    task = env.task
+    palette = ", ".join(sorted(b.removeprefix("minecraft:") for b in task.allowed_blocks))
+    read = types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+    specs = [
+        ("set-block", "Place a block",
+         f"Place a block as /setblock would, at the current game tick, then let {env.ticks_per_action} game ticks "
+         f"pass. `block` is a block state such as 'redstone_repeater[facing=west,delay=2]' ('minecraft:' optional); "
+         f"'air' removes. Palette: {palette} (a wall torch counts as redstone_torch). Positions must lie in the build "
+         f"region ({_region(task)}). A block without support pops off at its first neighbour update. Returns the "
+         "state now at pos and the positions of blocks that popped off.",
+         _schema({"pos": _POSITION, "block": {"type": "string", "description": "block state"}}, ("pos", "block")),
+         types.ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False,
+                               open_world_hint=False)),
+        ("get-block-state", "Read one block",
+         f"The canonical block state at pos (in the build region, {_region(task)}). Takes no game time.",
+         _schema({"pos": _POSITION}, ("pos",)), read),
+        ("get-event-stream", "Read recent events",
+         "State changes logged since the previous get-event-stream call, oldest first: {tick, pos, block, kind, old, "
+         "new} with kinds state (lit/powered 0/1), power (dust 0..15), shape, locked, delay, burnout, popped, placed, "
+         f"removed. At most `limit` (and at most {env.max_events}); `remaining` says how many are still unread. "
+         "Takes no game time.",
+         _schema({"limit": {"type": "integer", "minimum": 1, "maximum": max(env.max_events, DEFAULT_MAX_EVENTS)}}),
+         types.ToolAnnotations(read_only_hint=True, idempotent_hint=False, open_world_hint=False)),
+        ("scan-redstone-area", "List redstone components",
+         "Redstone components (wire, repeater, torch, lamp, button, lever, redstone block) with their states, sorted "
+         "by position. No arguments: the whole build region; or `center` and `radius` (0.."
+         f"{MAX_SCAN_RADIUS}); or a box `from`..`to`. The box is clipped to the region. Takes no game time.",
+         _schema({"center": _POSITION, "radius": {"type": "integer", "minimum": 0, "maximum": MAX_SCAN_RADIUS},
+                  "from": _POSITION, "to": _POSITION}), read),
+        ("activate-button", "Run a verification trial",
+         "Press the single stone button in the build region at the current tick and observe "
+         f"{env.observe_ticks} game ticks. Uses one of the {env.budget} verification trials (refused, and no trial "
+         "used, when there is no button, more than one, or it is still pressed). Returns every state change from "
+         "the press to the end of the window - raw observations, never a verdict.",
+         _schema(), types.ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
+                                          open_world_hint=False)),
+        ("submit", "Submit the build",
+         "End the episode: the evaluator presses the button on the build as it stands and checks the task's contract "
+         "and constraints, counting the trials used. Every later call is refused.",
+         _schema(), types.ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False,
+                                          open_world_hint=False)),
+    ]
+    assert tuple(s[0] for s in specs) == TOOLS
+    return [types.Tool(name=n, title=t, description=d, input_schema=s, annotations=a) for n, t, d, s, a in specs]
+
+
+def instructions(env: SciCraftEnv) -> str:
+    """What an agent is told when it connects: the task's own description and the rules of the calls."""
+    t = env.task
+    req = "\n".join(f"- {r}" for r in t.doc.get("requirements", []))
+    return (
+        f"SciCrafter task {t.id}: {t.name}\n\n{t.doc.get('task_description', '').strip()}\n\n"
+        f"Requirements:\n{req}\n\n"
+        f"Build region: {_region(t)} (radius {t.radius} around the anchor {list(t.anchor)}); a stone floor fills "
+        f"y={t.floor[1]}. Palette: {', '.join(sorted(b.removeprefix('minecraft:') for b in t.allowed_blocks))}.\n"
+        f"Verification trials: {env.budget} (each accepted activate-button uses one).\n"
+        f"Time passes only through actions: set-block lets {env.ticks_per_action} game ticks pass, activate-button "
+        f"{env.observe_ticks}; reads take none. 1 redstone tick = 2 game ticks.\n"
+        "Calls return raw state changes only; the verdict comes with submit, which ends the episode. "
+        f"The full task document is the resource {TASK_URI}."
+    )
+
+
+class EnvTools:
+    """The MCP surface of one `SciCraftEnv`: tool listing and calls, no logic of its own."""
+
+    def __init__(self, env: SciCraftEnv):
+        self.env = env
+        self.tools = tool_list(env)
+
+    def call(self, name: str, arguments: dict | None) -> types.CallToolResult:
+        args = {} if arguments is None else arguments
+        too_big = _oversized(args)
+        if too_big:
+            result = {"ok": False, "error": f"{name}: {too_big}", "tick": self.env.world.tick}
+        else:
+            result = self.env.call(name, args)
+        return to_call_result(result)
+
+
+def _oversized(args: Any) -> str | None:
+    try:
+        size = len(json.dumps(args, default=str).encode("utf-8"))
+    except (ValueError, TypeError, RecursionError):
+        return None  # the environment names what cannot be written as JSON
+    if size > MAX_ARGUMENT_BYTES:
+        return (f"the arguments are {size} bytes of JSON, more than the {MAX_ARGUMENT_BYTES} this server accepts "
+                "(positions are three integers, a block is a short block-state string)")
+    return None
+
+
+def to_call_result(result: dict) -> types.CallToolResult:
+    """A result dict as an MCP tool result: the JSON as text and as structured content; a refused call
+    is a tool error whose text is the reason alone, so that any client shows it as it is."""
+    if result.get("ok"):
+        text = json.dumps(result, separators=(",", ":"))
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=result)
+    return types.CallToolResult(content=[types.TextContent(type="text", text=str(result.get("error")))],
+                                structured_content=result, is_error=True)
+
+
+def build_server(env: SciCraftEnv) -> Server:
+    """An MCP server (the SDK's low-level `Server`) whose tools act on `env`."""
+    surface = EnvTools(env)
+    task_yaml = _task_yaml(env.task)
+
+    async def on_list_tools(ctx, params) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=surface.tools)
+
+    async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        # Synchronous on purpose: calls run one at a time, in arrival order, which is the trajectory's order.
+        return surface.call(params.name, params.arguments)
+
+    async def on_list_resources(ctx, params) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=[types.Resource(
+            name=env.task.id, title=env.task.name, uri=TASK_URI, mime_type="application/yaml",
+            description="The task document (instruction, region, palette, contract, harness)")])
+
+    async def on_read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        if str(params.uri) != TASK_URI:
+            raise MCPError(types.INVALID_PARAMS, f"unknown resource {str(params.uri)[:100]!r}; the only one is "
+                                                 f"{TASK_URI}")
+        return types.ReadResourceResult(contents=[types.TextResourceContents(uri=TASK_URI, mime_type="application/yaml",
+                                                                             text=task_yaml)])
+
+    return Server(SERVER_NAME, version=__version__, title="SciCrafter redstone environment",
+                  instructions=instructions(env), on_list_tools=on_list_tools, on_call_tool=on_call_tool,
+                  on_list_resources=on_list_resources, on_read_resource=on_read_resource)
+
+
+def _task_yaml(task: Task) -> str:
+    from scicraft_viz.tasks import dump_yaml
+
+    return dump_yaml(task.doc)
+
+
+# ---------------------------------------------------------------------------------------- running
+def trajectory_path(target: str | Path | None, task: Task, run_id: str) -> Path:
+    """Where the trajectory goes: `target` itself, or a new file in it when it is a directory (or ends
+    with a slash); by default a new file under ./runs/."""
+    name = f"{task.id}__{run_id}.jsonl"
+    if target is None:
+        return Path("runs") / name
+    p = Path(target)
+    if p.is_dir() or str(target).endswith(("/", "\\")):
+        return p / name
+    return p
+
+
+def task_with_budget(task: Task, budget: int | None) -> Task:
+    """The task with another verification-trial budget. The budget lives in the task's harness, so the
+    evaluator at submit and a replay (the changed task is embedded in the trajectory header) both use
+    it; an environment's own `budget` argument would reach neither."""
+    if budget is None or budget == task.trial_budget:
+        return task
+    import copy
+
+    from scicraft_viz.tasks import from_dict
+
+    doc = copy.deepcopy(task.doc)
+    doc["harness"]["trial_budget"] = int(budget)
+    return from_dict(doc, f"{task.id} with a budget of {budget} trials")
+
+
+def open_env(task: Task, trajectory: str | Path | None = None, *, actor_kind: str = "model",
+             actor_name: str | None = None, run_id: str | None = None, overwrite: bool = False,
+             budget: int | None = None, **env_kw) -> SciCraftEnv:
+    """A recording environment for a server. Raises ValueError (TaskError) with a readable message."""
+    import uuid
+
+    task = task_with_budget(task, budget)
+    run_id = run_id or uuid.uuid4().hex[:12]
+    path = trajectory_path(trajectory, task, run_id)
+    try:
+        return SciCraftEnv.recording(task, path, actor_kind=actor_kind, actor_name=actor_name, run_id=run_id,
+                                     overwrite=overwrite, setting={"interface": "mcp"}, **env_kw)
+    except FileExistsError:
+        raise ValueError(f"trajectory file {path} already exists (a run never overwrites another; pass "
+                         "--overwrite or choose another path)") from None
+    except OSError as e:
+        raise ValueError(f"cannot write the trajectory file {path}: {e.strerror or e}") from None
+
+
+def check_port(port: int) -> None:
+    """Raise ValueError if the HTTP port cannot be bound, before a trajectory file is created for nothing."""
+    import socket
+
+    with socket.socket() as s:
+        try:
+            s.bind((HTTP_HOST, port))
+        except OSError as e:
+            raise ValueError(f"port {port} on {HTTP_HOST} cannot be used: {e.strerror or e}") from None
+
+
+def serve(env: SciCraftEnv, transport: str = "stdio", port: int = DEFAULT_PORT) -> None:
+    """Serve `env` until the client goes away (stdio) or the process is stopped (HTTP); closes the
+    trajectory file at the end."""
+    import anyio
+
+    if transport not in TRANSPORTS:
+        raise ValueError(f"unknown transport {transport!r}; choose {' or '.join(TRANSPORTS)}")
+    server = build_server(env)
+    try:
+        if transport == "stdio":
+            from mcp.server.stdio import stdio_server
+
+            async def main() -> None:
+                async with stdio_server() as (read, write):
+                    await server.run(read, write, server.create_initialization_options())
+
+            anyio.run(main)
+        else:
+            import uvicorn
+
+            # Loopback only: the environment has no authentication, so it must not be reachable from other hosts.
+            app = server.streamable_http_app(host=HTTP_HOST)
+            config = uvicorn.Config(app, host=HTTP_HOST, port=port, log_level="warning")
+            anyio.run(uvicorn.Server(config).serve)
+    finally:
+        env.close()
+
+
+def log(message: str) -> None:
+    """Messages for the person running the server go to stderr: on stdio, stdout is the protocol."""
+    print(f"scicraft-viz serve-mcp: {message}", file=sys.stderr, flush=True)

@@ -1,0 +1,555 @@
+"""Human-baseline sessions: a person solves a SciCrafter task in the same environment agents use.
+
+    >>> from scicraft_viz.views.annotator import Annotator
+    >>> Annotator("A_simultaneous_lights_L1", out_dir="runs/human", time_limit_s=30 * 60)
+
+The page shows the task's written instructions, a visible timer and the trial budget, the editable
+3D canvas, a "Run trial" button and a two-step Submit. Every action is a call on a `SciCraftEnv`
+(double-click to place = set-block, shift+double-click to remove = set-block air, Run trial =
+activate-button, Submit = submit), so the trajectory file written line by line as the person works
+has the same form as an agent's over MCP (actor kind "human") and the evaluator scores it the same
+way. As for agents, a trial shows raw observations only (the lamps' on/off timeline and the state
+changes), never a verdict. There are no retries: after Submit (or when the time limit runs out, which
+submits the build as it stands) everything is locked, and a participant who already submitted a task
+cannot start it again in the same output directory. docs/human_baseline.md has the study protocol.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import ipywidgets as W
+
+from scicraft_viz.env import SciCraftEnv, TrialRecord
+from scicraft_viz.tasks import Task
+from scicraft_viz.views.canvas import Canvas, Pick
+from scicraft_viz.views.frame import layout_from_blocks, split_state
+from scicraft_viz.views.palette import Palette
+from scicraft_viz.views.session import Recording
+from scicraft_viz.views.timeline import LampTimeline
+
+Pos = tuple[int, int, int]
+PARTICIPANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+DEFAULT_TIME_LIMIT_S = 30 * 60
+SYSTEM_NOTE = "[annotator]"  # prefix of reasoning lines the widget writes itself (not the participant's notes)
+ERROR_COLOR = "#d6336c"
+OK_COLOR = "#555"
+
+
+def _esc(s) -> str:
+    return html.escape(str(s))
+
+
+def _name(state: str) -> str:
+    return state.removeprefix("minecraft:").split("[", 1)[0]
+
+
+def _mmss(seconds: float) -> str:
+    s = math.ceil(round(max(0.0, seconds), 3))
+    return f"{s // 60:02d}:{s % 60:02d}"
+
+
+def build_region(task: Task) -> tuple[Pos, Pos]:
+    """What the canvas spans: the floor layer up to the top of the build region."""
+    (ax, ay, az), r = task.anchor, task.radius
+    floor_y = task.floor[1]
+    return (ax - r, floor_y, az - r), (ax + r, ay + r, az + r)
+
+
+def attempt_path(out_dir: str | Path, task_id: str, participant: str, run_id: str) -> Path:
+    return Path(out_dir) / f"{task_id}__{participant}__{run_id}.jsonl"
+
+
+def previous_attempts(out_dir: str | Path, task_id: str, participant: str) -> list[tuple[Path, bool]]:
+    """Earlier sessions of this participant on this task in `out_dir`: (file, submitted)."""
+    from scicraft_viz.trajectory import read
+
+    out = []
+    for p in sorted(Path(out_dir).glob(f"{task_id}__{participant}__*.jsonl")):
+        t = read(p)
+        out.append((p, t.final is not None))
+    return out
+
+
+def trial_recording(trial: TrialRecord, locked_at_end: dict[Pos, bool]) -> Recording:
+    """Per-tick frames of one trial for the canvas, from the trace the environment recorded."""
+    rec = Recording(trial.trace.start_tick)
+    lay, *_ = layout_from_blocks(trial.build)
+    rec.write(trial.trace, rec.add_layout(lay), locked_at_end)
+    return rec
+
+
+class Annotator(W.VBox):
+    """One participant, one task, one attempt. `task` is a Task or a task id; the trajectory goes to
+    `out_dir`/<task>__<participant>__<run id>.jsonl. `time_limit_s` None means no limit. `clock`
+    (seconds, default time.monotonic) drives both the timer and the trajectory's wall_s.
+    `show_verdict` shows pass/fail after submitting (off by default: participants of a study should
+    not learn, or pass on, which builds pass)."""
+
+    def __init__(self, task, *, out_dir: str | Path = "runs/human", participant: str | None = None,
+                 time_limit_s: float | None = DEFAULT_TIME_LIMIT_S, budget: int | None = None,
+                 clock: Callable[[], float] | None = None, show_verdict: bool = False,
+                 canvas_size: tuple[int, int] = (640, 450), env_kw: dict | None = None):
+        if isinstance(task, str):
+            from scicraft_viz import tasks
+
+            task = tasks.load(task)
+        if budget is not None:
+            from scicraft_viz.mcp_server import task_with_budget
+
+            task = task_with_budget(task, budget)
+        if time_limit_s is not None and not time_limit_s > 0:
+            raise ValueError(f"time_limit_s must be a positive number of seconds or None, got {time_limit_s!r}")
+        self.task: Task = task
+        self.out_dir = Path(out_dir)
+        self.time_limit_s = time_limit_s
+        self.show_verdict = show_verdict
+        self._clock = clock or time.monotonic
+        self._env_kw = dict(env_kw or {})
+        self.env: SciCraftEnv | None = None
+        self.path: Path | None = None
+        self.t0: float | None = None
+        self.finished = False
+        self.submit_result: dict | None = None
+        self.trial_rec: Recording | None = None
+        self.live = True
+
+        # -- before the start: instructions, participant id, consent
+        self.title = W.HTML(f"<h3 style='margin:4px 0'>{_esc(task.id)}: {_esc(task.name)}</h3>"
+                            "<div style='font-size:12px;color:#666'>human-baseline session</div>")
+        self.instructions = W.HTML(self._instructions_html())
+        # open while the participant reads; folded (one click to reopen) once the clock runs, so the canvas is in view
+        self.instructions_box = W.Accordion(children=[self.instructions], titles=("Instructions",), selected_index=0)
+        self.participant = W.Text(value=participant or "", description="participant", placeholder="e.g. P07",
+                                  style={"description_width": "80px"}, layout=W.Layout(width="300px"))
+        self.consent = W.Checkbox(value=False, indent=False, layout=W.Layout(width="auto"),
+                                  description="I have read the instructions and the consent form and I agree to "
+                                              "take part")
+        self.start_button = W.Button(description="Start", button_style="success", icon="play",
+                                     tooltip="start the timer and show the building area")
+        self.start_button.on_click(lambda _: self.start())
+        self.message = W.HTML()
+        # the same message widget shows here and in the side panel: only one of the two boxes is ever visible
+        self.setup = W.VBox([W.HBox([self.participant, self.start_button]), self.consent, self.message])
+
+        # -- the session: status, canvas, palette, actions
+        self.timer = W.HTML()
+        self.trials = W.HTML()
+        self.clock_tick = W.Play(value=0, min=0, max=10**9, step=1, interval=1000, show_repeat=False,
+                                 layout=W.Layout(display="none"))
+        self.clock_tick.observe(lambda ch: self.refresh_clock(), "value")
+        self.canvas = Canvas(region=build_region(task), width=canvas_size[0], height=canvas_size[1])
+        self.canvas.help.value = ("<span style='font-size:11px;color:#888'>drag: orbit · right-drag: pan · wheel: "
+                                  "zoom · <b>double-click: place</b> · shift+double-click: remove · ctrl+double-click: "
+                                  "a repeater's next delay</span>")
+        self.canvas.on_pick(self._on_pick)
+        self.palette = Palette(blocks=task.allowed_blocks)
+        self.trial_button = W.Button(description="Run trial", button_style="warning", icon="hand-pointer-o",
+                                     tooltip="press the button and watch what happens (uses one trial)")
+        self.trial_button.on_click(lambda _: self.run_trial())
+        self.submit_button = W.Button(description="Submit…", button_style="danger", icon="flag-checkered",
+                                      tooltip="hand in the build (final: no changes afterwards)")
+        self.submit_button.on_click(lambda _: self.request_submit())
+        self.confirm_button = W.Button(description="Yes, submit now", button_style="danger",
+                                       layout=W.Layout(display="none"))
+        self.cancel_button = W.Button(description="Keep building", layout=W.Layout(display="none"))
+        self.confirm_button.on_click(lambda _: self.confirm_submit())
+        self.cancel_button.on_click(lambda _: self.cancel_submit())
+        self.notes = W.Textarea(placeholder="optional: what you are thinking or trying (saved with the session)",
+                                layout=W.Layout(width="300px", height="64px"))
+        self.note_button = W.Button(description="Save note", icon="pencil", layout=W.Layout(width="110px"))
+        self.note_button.on_click(lambda _: self.save_note())
+        side = W.VBox([W.HTML("<b>Palette</b>"), self.palette,
+                       W.HBox([self.trial_button, self.submit_button]),
+                       W.HBox([self.confirm_button, self.cancel_button]), self.message, self.notes,
+                       self.note_button], layout=W.Layout(width="330px", margin="0 0 0 8px"))
+
+        # -- what the last trial showed: the lamps' timeline and the canvas at any tick of the trial
+        self.trial_info = W.HTML()
+        self.timeline = LampTimeline(width=canvas_size[0] + 330)
+        self.timeline.on_select(lambda tick, lamp: self._seek_trial(tick))
+        self.trial_tick = W.IntSlider(value=0, min=0, max=0, description="trial tick", continuous_update=True,
+                                      layout=W.Layout(width="520px"), style={"description_width": "70px"})
+        self.trial_tick.observe(lambda ch: self._show_trial_tick(ch["new"]), "value")
+        self.live_button = W.Button(description="Back to live", icon="refresh", layout=W.Layout(width="130px"))
+        self.live_button.on_click(lambda _: self.show_live())
+        self.trial_box = W.VBox([self.trial_info, W.HBox([self.trial_tick, self.live_button]), self.timeline],
+                                layout=W.Layout(display="none"))
+        self.done_box = W.HTML()
+        self.work = W.VBox([W.HBox([self.canvas, side]), self.trial_box], layout=W.Layout(display="none"))
+        self.status = W.HBox([self.timer, self.trials, self.clock_tick])
+        super().__init__([self.title, self.status, self.done_box, self.instructions_box, self.setup, self.work])
+        self.refresh_status()
+        self.canvas.show_blocks(task.initial_blocks(), 0)
+        self._say(True, "Read the instructions, enter your participant id, tick the consent box, then Start.")
+
+    # ------------------------------------------------------------------ text
+    def _instructions_html(self) -> str:
+        t = self.task
+        (ax, ay, az), r = t.anchor, t.radius
+        desc = _esc(t.doc.get("task_description", "").strip())
+        reqs = "".join(f"<li>{_esc(q)}</li>" for q in t.doc.get("requirements", []))
+        limit = (f"{_mmss(self.time_limit_s)} (mm:ss); when it runs out, the build is submitted as it stands"
+                 if self.time_limit_s else "none")
+        budget = t.trial_budget
+        palette = ", ".join(sorted(b.removeprefix("minecraft:") for b in t.allowed_blocks if b != "minecraft:air"))
+        return (
+            "<div class='scv-instructions' style='font-size:13px;max-width:980px'>"
+            f"<div style='white-space:pre-wrap'>{desc}</div><b>Requirements</b><ul style='margin:2px 0'>{reqs}</ul>"
+            "<b>How this session works</b><ul style='margin:2px 0'>"
+            f"<li>Build region: x {ax - r}..{ax + r}, y {ay - r}..{ay + r}, z {az - r}..{az + r}; the stone floor is "
+            f"y={t.floor[1]}. Blocks: {_esc(palette)}.</li>"
+            "<li>Double-click a block face to place the palette's block against it; shift+double-click removes a "
+            "block; ctrl+double-click on a repeater changes its delay. Drag to orbit, right-drag to pan, wheel to "
+            "zoom.</li>"
+            f"<li><b>Run trial</b> presses your button and shows what your circuit did. You have {budget} "
+            "trials.</li>"
+            "<li>Each placement lets one second of game time pass (20 game ticks); 1 redstone tick = 2 game "
+            "ticks.</li>"
+            f"<li>Time limit: {limit}.</li>"
+            "<li><b>Submit</b> hands in the build. There is no second attempt.</li></ul></div>")
+
+    def _say(self, ok: bool, text: str) -> None:
+        color = OK_COLOR if ok else ERROR_COLOR
+        self.message.value = f"<div class='scv-message' style='font-size:12px;color:{color}'>{_esc(text)}</div>"
+        self.last_message = text
+
+    # ------------------------------------------------------------------ status
+    @property
+    def elapsed(self) -> float:
+        return 0.0 if self.t0 is None else max(0.0, self._clock() - self.t0)
+
+    @property
+    def remaining(self) -> float | None:
+        return None if self.time_limit_s is None else max(0.0, self.time_limit_s - self.elapsed)
+
+    def refresh_status(self) -> None:
+        if self.time_limit_s is None:
+            text, color = f"time {_mmss(self.elapsed)}", "#333"
+        else:
+            left = self.remaining
+            text = f"time left {_mmss(left)} of {_mmss(self.time_limit_s)}"
+            color = ERROR_COLOR if left is not None and left <= 60 and self.t0 is not None else "#333"
+        if self.finished:
+            text += " · submitted"
+        self.timer.value = (f"<div class='scv-timer' style='font:600 18px monospace;color:{color};"
+                            f"margin-right:24px'>{_esc(text)}</div>")
+        env = self.env
+        budget = env.budget if env is not None else self.task.trial_budget
+        used = env.trials_used if env is not None else 0
+        tick = env.world.tick if env is not None else 0
+        calls = env.steps if env is not None else 0
+        self.trials.value = (f"<div class='scv-trials' style='font:600 18px monospace'>trials {used}/{budget} "
+                             f"({budget - used} left)<span style='font:12px sans-serif;color:#888'> · game tick {tick}"
+                             f" · {calls} actions</span></div>")
+
+    def refresh_clock(self) -> None:
+        """Called every second by the page's timer (and before every action): updates the display and
+        submits the build when the time limit has run out."""
+        if self.env is not None and not self.finished and self.remaining == 0:
+            self._expire()
+        self.refresh_status()
+
+    def _expire(self) -> None:
+        self.env.reason(f"{SYSTEM_NOTE} time limit of {_mmss(self.time_limit_s)} reached: the build was submitted "
+                        "as it stood")
+        self._submit("Time is up: your build was submitted as it stood.")
+
+    # ------------------------------------------------------------------ start
+    def start(self) -> bool:
+        """Open the session: checks the participant id, consent and earlier attempts, then starts the timer."""
+        if self.env is not None:
+            self._say(False, "the session has already started")
+            return False
+        pid = self.participant.value.strip()
+        if not PARTICIPANT.match(pid):
+            self._say(False, "enter a participant id: 1-64 letters, digits, '.', '_' or '-', starting with a letter "
+                             f"or digit (got {pid[:70]!r})")
+            return False
+        if not self.consent.value:
+            self._say(False, "tick the consent box first")
+            return False
+        earlier = previous_attempts(self.out_dir, self.task.id, pid)
+        done = [p for p, submitted in earlier if submitted]
+        if done:
+            self._say(False, f"participant {pid} already submitted {self.task.id} ({done[0].name}): there are no "
+                             "retries after submitting")
+            return False
+        run_id = uuid.uuid4().hex[:12]
+        path = attempt_path(self.out_dir, self.task.id, pid, run_id)
+        setting = {"interface": "annotator", "time_limit_s": self.time_limit_s}
+        try:
+            self.env = SciCraftEnv.recording(self.task, path, actor_kind="human", actor_name=pid, run_id=run_id,
+                                             clock=self._clock, setting=setting, **self._env_kw)
+        except OSError as e:
+            self._say(False, f"cannot write the session file {path}: {e.strerror or e}")
+            return False
+        self.path = path
+        self.t0 = self._clock()
+        self.participant.disabled = self.consent.disabled = self.start_button.disabled = True
+        self.setup.layout.display = "none"
+        self.work.layout.display = None
+        self.instructions_box.selected_index = None
+        self.clock_tick.playing = True
+        self.show_live()
+        self.refresh_status()
+        note = (f" (an unfinished earlier session exists: {earlier[-1][0].name})" if earlier else "")
+        self._say(True, f"Started. Your session is saved as you work to {path.name}.{note}")
+        return True
+
+    # ------------------------------------------------------------------ actions (each one environment call)
+    def _ready(self) -> bool:
+        if self.env is None:
+            self._say(False, "press Start first")
+            return False
+        self.refresh_clock()
+        if self.finished:
+            self._say(False, "the session is over: the build was submitted, nothing can change now")
+            return False
+        return True
+
+    def _after(self, result: dict, ok_text: str) -> dict:
+        if result.get("ok"):
+            self._say(True, ok_text)
+        else:
+            self._say(False, result.get("error", "refused"))
+        self.show_live()
+        self.refresh_status()
+        return result
+
+    def place(self, pos, state: str) -> dict | None:
+        """set-block, as a double-click does."""
+        if not self._ready():
+            return None
+        r = self.env.set_block(pos, state)
+        text = ""
+        if r.get("ok"):
+            p = tuple(r["pos"])
+            asked, now = _name(state), _name(r["block"])
+            if asked == "air":
+                text = f"removed the block at {p}"
+            elif now == "air":
+                text = f"the {asked} at {p} had no support and popped off"
+            else:
+                text = f"placed {now} at {p}"
+            popped = [tuple(q) for q in r["popped"] if tuple(q) != p]
+            if popped:
+                text += (f"; {len(popped)} block(s) without support popped off: "
+                         f"{', '.join(map(str, popped[:4]))}{' ...' if len(popped) > 4 else ''}")
+        return self._after(r, text)
+
+    def remove(self, pos) -> dict | None:
+        """set-block air, as shift+double-click does."""
+        if not self._ready():
+            return None
+        if self.env.world.get_block(tuple(pos)) == "minecraft:air":
+            self._say(False, f"nothing to remove at {tuple(pos)}")
+            return None
+        return self.place(pos, "air")
+
+    def use(self, pos) -> dict | None:
+        """ctrl+double-click: a repeater's next delay (set-block with the same facing); the button runs a trial."""
+        if not self._ready():
+            return None
+        state = self.env.world.get_block(tuple(pos))
+        name, props = split_state(state)
+        if name == "stone_button":
+            return self.run_trial()
+        if name != "redstone_repeater":
+            self._say(False, f"{name} at {tuple(pos)} cannot be used here: ctrl+double-click a repeater to change its "
+                             "delay, or use Run trial")
+            return None
+        delay = int(props.get("delay", "1")) % 4 + 1
+        r = self.env.set_block(pos, f"redstone_repeater[delay={delay},facing={props.get('facing', 'north')}]")
+        return self._after(r, f"repeater at {tuple(pos)}: delay {delay}")
+
+    def run_trial(self) -> dict | None:
+        """activate-button: press the button and show what happened."""
+        if not self._ready():
+            return None
+        r = self.env.activate_button()
+        if not r.get("ok"):
+            return self._after(r, "")
+        self._say(True, f"trial {r['trial']}: pressed at game tick {r['press_tick']}, watched {r['observe_ticks']} "
+                        f"game ticks; {r['trials_left']} trial(s) left")
+        self._show_trial(self.env.trials[-1], r)
+        self.refresh_status()
+        return r
+
+    def save_note(self) -> bool:
+        if not self._ready():
+            return False
+        text = self.notes.value.strip()
+        if not text:
+            self._say(False, "write something in the note box first")
+            return False
+        self.env.reason(text)
+        self.notes.value = ""
+        self._say(True, "note saved")
+        return True
+
+    def request_submit(self) -> None:
+        if not self._ready():
+            return
+        self._say(True, "Submit now? This is final: the build is checked once and cannot be changed afterwards.")
+        self.confirm_button.layout.display = None
+        self.cancel_button.layout.display = None
+
+    def cancel_submit(self) -> None:
+        self.confirm_button.layout.display = "none"
+        self.cancel_button.layout.display = "none"
+        if not self.finished:
+            self._say(True, "not submitted: keep building")
+
+    def confirm_submit(self) -> dict | None:
+        if not self._ready():
+            return None
+        return self._submit("Submitted. Your build has been recorded - thank you.")
+
+    def _submit(self, text: str) -> dict:
+        r = self.env.submit()
+        self.confirm_button.layout.display = "none"
+        self.cancel_button.layout.display = "none"
+        if not r.get("ok"):
+            # The build could not be evaluated at all (e.g. unusable input); the session stays open to fix it.
+            self._say(False, r.get("error", "submit was refused"))
+            self.refresh_status()
+            return r
+        self.finished = True
+        self.submit_result = r
+        self.clock_tick.playing = False
+        for w in (self.trial_button, self.submit_button, self.note_button, self.notes):
+            w.disabled = True
+        self.env.close()
+        verdict = ""
+        if self.show_verdict:
+            failed = [c for c in r["checks"] if not c["passed"]]
+            verdict = ("<br><b style='color:#2e9d4f'>PASS</b>" if r["passed"] else
+                       "<br><b style='color:#d6336c'>FAIL</b>: " + _esc("; ".join(
+                           f"{c['name']}: {c.get('reason') or 'failed'}" for c in failed[:4])))
+        self.done_box.value = (f"<div class='scv-done' style='font-size:15px;margin:8px 0'><b>{_esc(text)}</b>"
+                               f"{verdict}</div>")
+        self._say(True, text)
+        self.refresh_status()
+        return r
+
+    # ------------------------------------------------------------------ canvas input
+    def _on_pick(self, pick: Pick | None) -> None:
+        if pick is None:
+            self._say(False, "nothing there: double-click on a block or on the floor")
+            return
+        tool = self.palette.tool.value
+        if pick.shift:
+            tool = "remove"
+        elif pick.ctrl or pick.alt or pick.meta:
+            tool = "use"
+        if tool == "remove":
+            self.remove(pick.hit)
+        elif tool == "use":
+            self.use(pick.hit)
+        else:
+            try:
+                state = self.palette.state_for(pick)
+            except ValueError as e:
+                self._say(False, str(e))
+                return
+            self.place(pick.target, state)
+
+    # ------------------------------------------------------------------ drawing
+    def show_live(self) -> None:
+        """The canvas shows the world as it is now."""
+        self.live = True
+        if self.env is not None:
+            self.canvas.show_world(self.env.world)
+
+    def _show_trial(self, trial: TrialRecord, result: dict) -> None:
+        w = self.env.world
+        locked = {p: True for p in trial.build if "locked=true" in w.get_block(p)}
+        self.trial_rec = trial_recording(trial, locked)
+        tr = trial.trace
+        self.timeline.show(tr, presses=[trial.press_tick], cursor=trial.press_tick)
+        with self.trial_tick.hold_trait_notifications():
+            self.trial_tick.max = max(int(tr.ticks[-1]), self.trial_tick.min)
+            self.trial_tick.min = int(tr.ticks[0])
+            self.trial_tick.max = int(tr.ticks[-1])
+        self.trial_info.value = self._trial_html(trial, result)
+        self.trial_box.layout.display = None
+        self.trial_tick.value = trial.press_tick
+        self._show_trial_tick(trial.press_tick)
+
+    def _trial_html(self, trial: TrialRecord, result: dict) -> str:
+        t0 = trial.press_tick
+        lamp_events = [e for e in result["events"] if e["block"] == "minecraft:redstone_lamp" and e["kind"] == "state"]
+        rows = "".join(f"<tr><td>+{e['tick'] - t0} gt</td><td>{_esc(tuple(e['pos']))}</td><td>"
+                       f"{'on' if e['new'] else 'off'}</td></tr>" for e in lamp_events[:40])
+        more = f"<div>... and {len(lamp_events) - 40} more lamp changes</div>" if len(lamp_events) > 40 else ""
+        others = len(result["events"]) - len(lamp_events)
+        return (f"<div style='font-size:12px'><b>trial {result['trial']}</b>: button at {_esc(tuple(trial.button))} "
+                f"pressed at game tick {t0}; {len(lamp_events)} lamp change(s), {others} other state change(s)"
+                + (f", {result['truncated']} not shown" if result.get("truncated") else "")
+                + f"<table style='font-size:11px;font-family:monospace'>{rows}</table>{more}"
+                "<span style='color:#888'>drag the trial tick (or click the timeline) to see the circuit at that "
+                "moment</span></div>")
+
+    def _seek_trial(self, tick) -> None:
+        if tick is not None and self.trial_rec is not None:
+            self.trial_tick.value = max(self.trial_tick.min, min(self.trial_tick.max, int(tick)))
+
+    def _show_trial_tick(self, tick: int) -> None:
+        if self.trial_rec is None:
+            return
+        try:
+            frame = self.trial_rec.frame(tick)
+        except IndexError:
+            return
+        self.live = False
+        self.canvas.show(frame)
+        self.timeline.move_cursor(tick)
+
+    def close(self) -> None:
+        """Close the widget and the session file (which is complete already: every line was flushed as it was
+        written). Also runs when ipywidgets collects the widget, possibly half-built, hence the getattr."""
+        tick = getattr(self, "clock_tick", None)
+        if tick is not None:
+            tick.playing = False
+        env = getattr(self, "env", None)
+        if env is not None:
+            env.close()
+        super().close()
+
+
+def annotator_page(query: str = "", *, task: str = "A_simultaneous_lights_L1", out_dir: str | Path = "runs/human",
+                   minutes: float | None = DEFAULT_TIME_LIMIT_S / 60, **kw) -> W.Widget:
+    """The annotator for a page address: `query` is its query string (Voila passes it to the kernel as
+    $QUERY_STRING), e.g. 'task=C_sequential_activation_L1&participant=P07&minutes=20'; what it leaves
+    out comes from the keyword defaults. A bad parameter gives a page that says what is wrong."""
+    from urllib.parse import parse_qs
+
+    from scicraft_viz.tasks import TaskError
+
+    params = {k: v[-1] for k, v in parse_qs(query or "", keep_blank_values=True).items()}
+    unknown = sorted(set(params) - {"task", "participant", "minutes"})
+    try:
+        if unknown:
+            raise ValueError(f"unknown page parameter {unknown[0]!r} (the parameters are task, participant, minutes)")
+        if "minutes" in params:
+            try:
+                minutes = float(params["minutes"])
+            except ValueError:
+                raise ValueError(f"minutes must be a number, got {params['minutes'][:20]!r}") from None
+            if not 0 < minutes <= 24 * 60:
+                raise ValueError(f"minutes must be more than 0 and at most 1440, got {params['minutes'][:20]!r}")
+        a = Annotator(params.get("task", task), out_dir=out_dir, participant=params.get("participant"),
+                      time_limit_s=None if minutes is None else minutes * 60, **kw)
+    except (TaskError, ValueError) as e:
+        return W.HTML(f"<div class='scv-page-error' style='color:{ERROR_COLOR};font-size:14px'>This session cannot "
+                      f"start: {_esc(str(e).splitlines()[0])}. Please tell the experimenter.</div>")
+    if "participant" in params:
+        a.participant.disabled = True  # fixed by the experimenter's link
+    return a
