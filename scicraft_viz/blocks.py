@@ -125,3 +125,30 @@ def parse_state(text: object) -> BlockState:
 def canonical(text: str) -> str:
     """The canonical full form of a block-state string."""
     return str(parse_state(text))
+
+
+_SPLIT_RE = re.compile(r"^(?:minecraft:)?([a-z0-9_]+)(?:\[(.*)\])?$")
+_DERIVED = {"power", "lit", "powered", "locked"}
+
+
+def split_state(state: str) -> tuple[str, dict[str, str]]:
+    """'minecraft:name[k=v,...]' -> ('name', {k: v}), without validation (parse_state validates)."""
+    m = _SPLIT_RE.match(state)
+    if not m:
+        return state, {}
+    body = m.group(2)
+    return m.group(1), dict(kv.split("=", 1) for kv in body.split(",") if "=" in kv) if body else {}
+
+
+def static_state(state: str) -> str:
+    """The build-relevant part of a state: what a builder chooses (block, facing, face, delay, a
+    dust dot, a lever's position), without what the circuit derives (power, lit, powered, locked,
+    dust connections). Two worlds with the same static states are the same build."""
+    name, props = split_state(state)
+    if name == "redstone_wire":
+        dot = all(props.get(s, "none") == "none" for s in HORIZONTAL)
+        return "minecraft:redstone_wire" + ("[east=none,north=none,south=none,west=none]" if dot else "")
+    keep = {k: v for k, v in props.items() if k not in _DERIVED or (name == "lever" and k == "powered")}
+    if not keep:
+        return f"minecraft:{name}"
+    return f"minecraft:{name}[" + ",".join(f"{k}={v}" for k, v in sorted(keep.items())) + "]"

@@ -30,12 +30,13 @@ is a short list of placements it is given as `fix_blocks` (tests apply them).
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from scicraft_viz.blocks import split_state
 
 Pos = tuple[int, int, int]
 
@@ -73,7 +74,6 @@ CONDUCTORS = ("stone", "redstone_lamp")
 SOLID = ("stone", "redstone_lamp", "glass", "redstone_block")
 COMPONENTS = ("stone_button", "lever", "redstone_torch", "redstone_wall_torch", "redstone_block")
 SOURCES = ("stone_button", "lever", "redstone_torch", "redstone_wall_torch", "redstone_block")
-_STATE = re.compile(r"^(?:minecraft:)?([a-z_]+)(?:\[(.*)\])?$")
 
 
 def add(p: Pos, d: Pos) -> Pos:
@@ -92,14 +92,6 @@ def fmt_list(ps, limit: int = 4) -> str:
     ps = list(ps)
     s = ", ".join(fmt(p) for p in ps[:limit])
     return s + (f" and {len(ps) - limit} more" if len(ps) > limit else "")
-
-
-def parse(state: str) -> tuple[str, dict[str, str]]:
-    m = _STATE.match(state)
-    if not m:
-        return state, {}
-    props = dict(kv.split("=", 1) for kv in m.group(2).split(",") if "=" in kv) if m.group(2) else {}
-    return m.group(1), props
 
 
 # ---------------------------------------------------------------------------------------- findings
@@ -201,8 +193,8 @@ class Circuit:
         # blocks that fell off for lack of support and left air behind: {position: block name}
         self.popped = dict(popped or {})
         self.task = task
-        self.kind = {p: parse(s)[0] for p, s in blocks.items()}
-        self.props = {p: parse(s)[1] for p, s in blocks.items()}
+        self.kind = {p: split_state(s)[0] for p, s in blocks.items()}
+        self.props = {p: split_state(s)[1] for p, s in blocks.items()}
         self.device = device
         self.power = dust_power
         self.on = comp_on
@@ -482,14 +474,14 @@ def simulate(world, task=None) -> Circuit:
 
         blocks = dict(world)
         if task is None:
-            task = _default_task(sum(1 for s in blocks.values() if parse(s)[0] == "redstone_lamp"))
+            task = _default_task(sum(1 for s in blocks.values() if split_state(s)[0] == "redstone_lamp"))
         world = world_from_blocks(task, blocks)
     w = world.copy()
     if task is None:
-        task = _default_task(sum(1 for s in w.blocks().values() if parse(s)[0] == "redstone_lamp"))
+        task = _default_task(sum(1 for s in w.blocks().values() if split_state(s)[0] == "redstone_lamp"))
     w.step(task.settle_game_ticks)
     blocks = w.blocks()
-    buttons = sorted(p for p, s in blocks.items() if parse(s)[0] in ("stone_button",))
+    buttons = sorted(p for p, s in blocks.items() if split_state(s)[0] in ("stone_button",))
     for b in buttons:
         w.use(b)
     tr = w.record(task.record_game_ticks)

@@ -19,18 +19,17 @@ fails, a plain-language reason.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from scicraft_viz.blocks import split_state
 from scicraft_viz.tasks import Task
 
 Pos = tuple[int, int, int]
 
-_STATE = re.compile(r"^(?:minecraft:)?([a-z_]+)(?:\[(.*)\])?$")
 _ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "stone_button", "lever")
 _OPAQUE = ("stone", "redstone_lamp")  # full conductive blocks: they cut dust; glass does not
 _DUST_LINKS = ("stone_button", "lever", "redstone_torch", "redstone_wall_torch", "redstone_block")
@@ -44,15 +43,6 @@ class BuildError(ValueError):
 
 class TrialBudgetExceeded(RuntimeError):
     """Every verification trial of the attempt has been used."""
-
-
-def split_state(state: str) -> tuple[str, dict[str, str]]:
-    """'minecraft:name[k=v,...]' -> ('name', {k: v})."""
-    m = _STATE.match(state)
-    if not m:
-        return state, {}
-    props = dict(kv.split("=", 1) for kv in m.group(2).split(",") if "=" in kv) if m.group(2) else {}
-    return m.group(1), props
 
 
 def block_name(state: str | None) -> str:

@@ -18,33 +18,19 @@ raises for a bad trajectory: problems of the file and mismatches are collected a
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from scicraft_viz.blocks import static_state
 from scicraft_viz.env import SciCraftEnv, TrialRecord
 from scicraft_viz.trajectory import Problem, Trajectory
 
 Pos = tuple[int, int, int]
 BADGES = ("ok", "rejected", "popped", "mismatch")
-_STATE = re.compile(r"^(?:minecraft:)?([a-z_]+)(?:\[(.*)\])?$")
 # Properties a builder chooses; the rest (power, lit, powered, locked, dust sides) the world derives.
-_STATIC = {"delay", "facing", "face"}
 CHECKPOINT = 32
-
-
-def static_state(state: str) -> str:
-    """A block state reduced to what was built (e.g. a lit lamp and a dark lamp are the same)."""
-    m = _STATE.match(state)
-    if not m:
-        return state
-    name = m.group(1)
-    props = dict(kv.split("=", 1) for kv in (m.group(2) or "").split(",") if "=" in kv)
-    keep = {k: v for k, v in props.items() if k in _STATIC or (name == "lever" and k == "powered")}
-    body = ",".join(f"{k}={v}" for k, v in sorted(keep.items()))
-    return f"minecraft:{name}" + (f"[{body}]" if body else "")
 
 
 @dataclass

@@ -14,13 +14,12 @@ from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
 from scicraft_viz import evaluator, tasks, trajectory
-from scicraft_viz.blocks import parse_state
+from scicraft_viz.blocks import parse_state, split_state
 from scicraft_viz.evaluator import _order_key
 from scicraft_viz.mcfunction import parse_mcfunction
 from scicraft_viz.replay import Replay
 from scicraft_viz.views.annotator import Annotator, annotator_page, previous_attempts
 from scicraft_viz.views.explorer import solution_path
-from scicraft_viz.views.frame import split_state
 from scicraft_viz.views.replay import ReplayViewer
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,10 +5,11 @@
 `ReplayViewer` replays an agent's or a person's trajectory; `open_gallery` opens a failure-gallery
 device in the explorer with its diagnosis."""
 
+from scicraft_viz.blocks import static_state
 from scicraft_viz.views.canvas import Canvas, Pick
 from scicraft_viz.views.contract import ContractView, LampWindow, contract_view
 from scicraft_viz.views.explorer import Explorer, solution_path
-from scicraft_viz.views.frame import Frame, Layout, frame_from_blocks, frame_from_world, static_state
+from scicraft_viz.views.frame import Frame, Layout, frame_from_blocks, frame_from_world
 from scicraft_viz.views.heatmap import SignalHeatmap
 from scicraft_viz.views.palette import Palette
 from scicraft_viz.views.replay import DiagnosisPanel, ReplayViewer, open_gallery

@@ -26,10 +26,11 @@ from pathlib import Path
 
 import ipywidgets as W
 
+from scicraft_viz.blocks import split_state
 from scicraft_viz.env import SciCraftEnv, TrialRecord
 from scicraft_viz.tasks import Task
 from scicraft_viz.views.canvas import Canvas, Pick
-from scicraft_viz.views.frame import layout_from_blocks, split_state
+from scicraft_viz.views.frame import layout_from_blocks
 from scicraft_viz.views.palette import Palette
 from scicraft_viz.views.session import Recording
 from scicraft_viz.views.timeline import LampTimeline
@@ -444,11 +445,7 @@ class Annotator(W.VBox):
         if pick is None:
             self._say(False, "nothing there: double-click on a block or on the floor")
             return
-        tool = self.palette.tool.value
-        if pick.shift:
-            tool = "remove"
-        elif pick.ctrl or pick.alt or pick.meta:
-            tool = "use"
+        tool = self.palette.tool_for(pick)
         if tool == "remove":
             self.remove(pick.hit)
         elif tool == "use":

@@ -193,11 +193,7 @@ class Explorer(HostsFigures, W.VBox):
         s = self.session
         if pick is None:
             return s._say(False, "nothing there: double-click on a block or on the grey floor of the region")
-        tool = self.palette.tool.value
-        if pick.shift:
-            tool = "remove"
-        elif pick.ctrl or pick.alt or pick.meta:
-            tool = "use"
+        tool = self.palette.tool_for(pick)
         if tool == "remove":
             return s.remove(pick.hit)
         if tool == "use":

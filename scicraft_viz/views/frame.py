@@ -4,42 +4,18 @@ from a recorded trace row."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from scicraft_viz import blocks as B
+from scicraft_viz.blocks import split_state
 
 Pos = tuple[int, int, int]
 
-_STATE = re.compile(r"^(?:minecraft:)?([a-z_]+)(?:\[(.*)\])?$")
 SIDE_NAMES = ("north", "east", "south", "west")
 FULL_CUBES = (B.STONE, B.LAMP, B.REDSTONE_BLOCK)  # opaque: they hide the faces of their neighbours
 DYNAMIC_PROPS = {"power", "lit", "powered", "locked"}
-
-
-def split_state(state: str) -> tuple[str, dict[str, str]]:
-    m = _STATE.match(state)
-    if not m:
-        raise ValueError(f"not a block state: {state!r}")
-    body = m.group(2)
-    props = dict(kv.split("=", 1) for kv in body.split(",")) if body else {}
-    return m.group(1), props
-
-
-def static_state(state: str) -> str:
-    """The build-relevant part of a state: what a builder chooses (block, facing, face, delay, a
-    dust dot, a lever's position), without what the circuit derives (power, lit, powered, locked,
-    dust connections). Two worlds with the same static states are the same build."""
-    name, props = split_state(state)
-    if name == "redstone_wire":
-        dot = all(props.get(s, "none") == "none" for s in SIDE_NAMES)
-        return "minecraft:redstone_wire" + ("[east=none,north=none,south=none,west=none]" if dot else "")
-    keep = {k: v for k, v in props.items() if k not in DYNAMIC_PROPS or (name == "lever" and k == "powered")}
-    if not keep:
-        return f"minecraft:{name}"
-    return f"minecraft:{name}[" + ",".join(f"{k}={v}" for k, v in sorted(keep.items())) + "]"
 
 
 @dataclass

@@ -84,6 +84,14 @@ class Palette(W.VBox):
         self.tool.value = tool
         return self
 
+    def tool_for(self, pick: Pick) -> str:
+        """The tool a double-click means: shift removes, ctrl/alt/meta uses, else the chosen tool."""
+        if pick.shift:
+            return "remove"
+        if pick.ctrl or pick.alt or pick.meta:
+            return "use"
+        return self.tool.value
+
     def state_for(self, pick: Pick) -> str:
         """The block state a double-click on this face places. Raises ValueError for impossible
         choices (a torch under a ceiling)."""

@@ -20,9 +20,10 @@ from pathlib import Path
 import numpy as np
 import traitlets as T
 
+from scicraft_viz.blocks import split_state, static_state
 from scicraft_viz.errors import InputError
 from scicraft_viz.trace import Trace
-from scicraft_viz.views.frame import Frame, Layout, layout_from_blocks, split_state, static_state
+from scicraft_viz.views.frame import Frame, Layout, layout_from_blocks
 from scicraft_viz.world import World, check_pos
 
 Pos = tuple[int, int, int]
