@@ -538,34 +538,26 @@ class Session(T.HasTraits):
         return self._edit(f"removed {name} at {p}", {p: AIR})
 
     def undo(self) -> Outcome:
-        if not self.undo_stack:
-            return self._say(False, "nothing to undo")
-        e = self.undo_stack.pop()
-        self._go_live()
-        try:
-            self._apply(e.before)
-        except InputError as err:
-            self.undo_stack.append(e)
-            return self._say(False, f"cannot undo '{e.label}': {err}")
-        self.redo_stack.append(e)
-        self._capture()
-        self._changed()
-        return self._say(True, f"undid: {e.label}")
+        return self._history(self.undo_stack, self.redo_stack, "before", "undo", "undid")
 
     def redo(self) -> Outcome:
-        if not self.redo_stack:
-            return self._say(False, "nothing to redo")
-        e = self.redo_stack.pop()
+        return self._history(self.redo_stack, self.undo_stack, "after", "redo", "redid")
+
+    def _history(self, source: list, target: list, side: str, verb: str, done: str) -> Outcome:
+        """Move the last edit of `source` to `target`, restoring its `side` ('before' or 'after')."""
+        if not source:
+            return self._say(False, f"nothing to {verb}")
+        e = source.pop()
         self._go_live()
         try:
-            self._apply(e.after)
+            self._apply(getattr(e, side))
         except InputError as err:
-            self.redo_stack.append(e)
-            return self._say(False, f"cannot redo '{e.label}': {err}")
-        self.undo_stack.append(e)
+            source.append(e)
+            return self._say(False, f"cannot {verb} '{e.label}': {err}")
+        target.append(e)
         self._capture()
         self._changed()
-        return self._say(True, f"redid: {e.label}")
+        return self._say(True, f"{done}: {e.label}")
 
     def run_test(self) -> Outcome:
         """The task's test as the evaluator runs it: press the button, record the harness ticks."""
