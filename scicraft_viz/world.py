@@ -206,12 +206,17 @@ class World:
         y, z = divmod(rem, nz)
         return (x + int(self._origin[0]), y + int(self._origin[1]), z + int(self._origin[2]))
 
-    def _positions(self, cells: np.ndarray) -> list[Pos]:
+    def _xyz(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """World coordinates of flat cell indices, as three arrays."""
         _, ny, nz = (int(v) for v in self._dims)
         x, rem = np.divmod(cells, ny * nz)
         y, z = np.divmod(rem, nz)
         o = self._origin
-        return list(zip((x + o[0]).tolist(), (y + o[1]).tolist(), (z + o[2]).tolist(), strict=False))
+        return x + o[0], y + o[1], z + o[2]
+
+    def _positions(self, cells: np.ndarray) -> list[Pos]:
+        x, y, z = self._xyz(cells)
+        return list(zip(x.tolist(), y.tolist(), z.tolist(), strict=True))
 
     def _reserve(self) -> None:
         """Keep room in the tick heap for one pending tick per cell plus stale entries."""
@@ -229,14 +234,8 @@ class World:
         n = int(g.meta[sim.M_EVN])
         if n:
             ev = g.E[:n]
-            cells = ev[:, 1]
-            _, ny, nz = (int(v) for v in self._dims)
-            x, rem = np.divmod(cells, ny * nz)
-            y, z = np.divmod(rem, nz)
-            block = ev[:, 5]
-            rows = np.column_stack(
-                (ev[:, 0], x + self._origin[0], y + self._origin[1], z + self._origin[2], ev[:, 2], block, ev[:, 3:5])
-            )
+            x, y, z = self._xyz(ev[:, 1])
+            rows = np.column_stack((ev[:, 0], x, y, z, ev[:, 2], ev[:, 5], ev[:, 3:5]))
             self._keep(rows)
             g.meta[sim.M_EVN] = 0
         if g.meta[sim.M_OVERFLOW]:

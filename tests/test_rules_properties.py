@@ -335,6 +335,20 @@ static_st = st.tuples(*[st.sampled_from(_LAYER[p[1]]) for p in CELLS]).map(
 )
 
 
+def assert_matches_reference(w):
+    """After settling, every dust shape and power and every lamp agree with the reference model."""
+    w.step(6)
+    blocks = check_invariants(w)
+    kinds = {p: parse(s)[0] for p, s in blocks.items()}
+    shapes, P, lamps = reference(kinds)
+    for p in shapes:
+        props = parse(blocks[p])[1]
+        assert {d: props[d] for d in HORIZ} == shapes[p], f"shape of dust at {p}"
+        assert int(props["power"]) == P[p], f"power of dust at {p}"
+    for p, lit in lamps.items():
+        assert on(w, p) is lit, f"lamp at {p}"
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(placements=static_st)
 def test_static_dust_network_matches_reference_model(placements):
@@ -347,16 +361,7 @@ def test_static_dust_network_matches_reference_model(placements):
         except PlacementError:
             assert s == "redstone_wire"
             assert name(w, add(p, DOWN)) not in FULL
-    w.step(6)
-    blocks = check_invariants(w)
-    kinds = {p: parse(s)[0] for p, s in blocks.items()}
-    shapes, P, lamps = reference(kinds)
-    for p in shapes:
-        props = parse(blocks[p])[1]
-        assert {d: props[d] for d in HORIZ} == shapes[p], f"shape of dust at {p}"
-        assert int(props["power"]) == P[p], f"power of dust at {p}"
-    for p, lit in lamps.items():
-        assert on(w, p) is lit, f"lamp at {p}"
+    assert_matches_reference(w)
 
 
 edit_st = st.lists(
@@ -380,13 +385,4 @@ def test_static_network_after_removals_and_replacements_matches_reference(placem
             w.set_block(p, s)
         except PlacementError:
             assert s == "redstone_wire"
-    w.step(6)
-    blocks = check_invariants(w)
-    kinds = {p: parse(s)[0] for p, s in blocks.items()}
-    shapes, P, lamps = reference(kinds)
-    for p in shapes:
-        props = parse(blocks[p])[1]
-        assert {d: props[d] for d in HORIZ} == shapes[p], f"shape of dust at {p}"
-        assert int(props["power"]) == P[p], f"power of dust at {p}"
-    for p, lit in lamps.items():
-        assert on(w, p) is lit, f"lamp at {p}"
+    assert_matches_reference(w)
