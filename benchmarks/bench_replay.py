@@ -10,8 +10,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from scicraft_viz import diagnose, gallery, trajectory
-from scicraft_viz.replay import Replay
+from scicraft_viz import diagnose
+from scicraft_viz.agents import trajectory
+from scicraft_viz.agents.replay import Replay
+from scicraft_viz.diagnose import gallery
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -44,8 +44,8 @@ def evaluate_command(
     Exit code 0 when every check passes, 1 when one fails, 2 for unusable input."""
     import json
 
-    from scicraft_viz.evaluator import BuildError, evaluate_file
     from scicraft_viz.tasks import TaskError, load
+    from scicraft_viz.tasks.evaluator import BuildError, evaluate_file
 
     try:
         t = load(task)
@@ -115,7 +115,7 @@ def serve_mcp_command(
     """Serve the task's environment over the Model Context Protocol, recording every call.
 
     Tools: set-block, get-block-state, get-event-stream, scan-redstone-area, activate-button, submit."""
-    from scicraft_viz import mcp_server
+    from scicraft_viz.agents import mcp_server
     from scicraft_viz.tasks import TaskError, load
 
     if transport not in mcp_server.TRANSPORTS:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scicraft_viz.world import World
+from scicraft_viz.engine.world import World
 
 BUTTON = (0, 4, 0)
 

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scicraft_viz import gallery, tasks
-from scicraft_viz.env import SciCraftEnv
-from scicraft_viz.trajectory import TrajectoryWriter, make_header, parse_text
+from scicraft_viz.agents.env import SciCraftEnv
+from scicraft_viz.agents.trajectory import TrajectoryWriter, make_header, parse_text
 
 L1 = tasks.load("A_simultaneous_lights_L1")
 

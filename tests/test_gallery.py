@@ -110,7 +110,7 @@ def test_unknown_device_is_named():
 
 def test_evaluating_a_device_file_round_trip(tmp_path):
     """A device written as a build file evaluates like the block map."""
-    from scicraft_viz.mcfunction import to_mcfunction
+    from scicraft_viz.engine.mcfunction import to_mcfunction
 
     d = gallery.device("backwards_repeaters")
     path = tmp_path / "dev.mcfunction"

@@ -24,11 +24,11 @@ from mcp.shared.exceptions import MCPError
 from typer.testing import CliRunner
 
 from scicraft_viz import evaluator, mcp_server, tasks, trajectory
+from scicraft_viz.agents.env import TOOLS, SciCraftEnv
+from scicraft_viz.agents.replay import Replay
 from scicraft_viz.cli import app
-from scicraft_viz.env import TOOLS, SciCraftEnv
-from scicraft_viz.evaluator import _order_key
-from scicraft_viz.mcfunction import parse_mcfunction
-from scicraft_viz.replay import Replay
+from scicraft_viz.engine.mcfunction import parse_mcfunction
+from scicraft_viz.tasks.evaluator import _order_key
 from scicraft_viz.views.explorer import solution_path
 
 ROOT = Path(__file__).resolve().parents[1]

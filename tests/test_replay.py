@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from scicraft_viz import diagnose, tasks
-from scicraft_viz.blocks import static_state
-from scicraft_viz.env import SciCraftEnv
-from scicraft_viz.replay import Replay, build_diff, replay_file
-from scicraft_viz.trajectory import make_header, parse_text, read
+from scicraft_viz.agents.env import SciCraftEnv
+from scicraft_viz.agents.replay import Replay, build_diff, replay_file
+from scicraft_viz.agents.trajectory import make_header, parse_text, read
+from scicraft_viz.engine.blocks import static_state
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "trajectories"
 # file -> (task, lamps lit per trial, badges, passed)

@@ -4,7 +4,7 @@ import pytest
 from redstone_helpers import new_world, on, parse, power, run
 
 from scicraft_viz import World
-from scicraft_viz.mcfunction import parse_mcfunction
+from scicraft_viz.engine.mcfunction import parse_mcfunction
 
 
 def build_error_cls():

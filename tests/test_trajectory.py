@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scicraft_viz import tasks, trajectory
-from scicraft_viz.trajectory import TOOLS, TrajectoryWriter, make_header, parse_lines, parse_text, read
+from scicraft_viz.agents.trajectory import TOOLS, TrajectoryWriter, make_header, parse_lines, parse_text, read
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "trajectories"
 L1 = tasks.load("A_simultaneous_lights_L1")

@@ -5,7 +5,7 @@ import pytest
 
 from scicraft_viz import BlockStateError, BuildFileError, PlacementError, PositionError, World
 from scicraft_viz.demo import BUTTON, demo_world, run_demo
-from scicraft_viz.mcfunction import parse_mcfunction
+from scicraft_viz.engine.mcfunction import parse_mcfunction
 
 
 def floor(w: World, xs=range(-2, 6), zs=range(-2, 3), y=0):

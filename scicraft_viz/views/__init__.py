@@ -5,7 +5,7 @@
 `ReplayViewer` replays an agent's or a person's trajectory; `open_gallery` opens a failure-gallery
 device in the explorer with its diagnosis."""
 
-from scicraft_viz.blocks import static_state
+from scicraft_viz.engine.blocks import static_state
 from scicraft_viz.views.canvas import Canvas, Pick
 from scicraft_viz.views.contract import ContractView, LampWindow, contract_view
 from scicraft_viz.views.explorer import Explorer, solution_path

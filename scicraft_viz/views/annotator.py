@@ -26,8 +26,8 @@ from pathlib import Path
 
 import ipywidgets as W
 
-from scicraft_viz.blocks import split_state
-from scicraft_viz.env import SciCraftEnv, TrialRecord
+from scicraft_viz.agents.env import SciCraftEnv, TrialRecord
+from scicraft_viz.engine.blocks import split_state
 from scicraft_viz.tasks import Task
 from scicraft_viz.views.canvas import Canvas, Pick
 from scicraft_viz.views.frame import layout_from_blocks
@@ -69,7 +69,7 @@ def attempt_path(out_dir: str | Path, task_id: str, participant: str, run_id: st
 
 def previous_attempts(out_dir: str | Path, task_id: str, participant: str) -> list[tuple[Path, bool]]:
     """Earlier sessions of this participant on this task in `out_dir`: (file, submitted)."""
-    from scicraft_viz.trajectory import read
+    from scicraft_viz.agents.trajectory import read
 
     out = []
     for p in sorted(Path(out_dir).glob(f"{task_id}__{participant}__*.jsonl")):
@@ -102,7 +102,7 @@ class Annotator(W.VBox):
 
             task = tasks.load(task)
         if budget is not None:
-            from scicraft_viz.mcp_server import task_with_budget
+            from scicraft_viz.agents.mcp_server import task_with_budget
 
             task = task_with_budget(task, budget)
         if time_limit_s is not None and not time_limit_s > 0:

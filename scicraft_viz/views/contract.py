@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scicraft_viz.trace import Trace
+from scicraft_viz.engine.trace import Trace
 
 Pos = tuple[int, int, int]
 
@@ -75,7 +75,7 @@ def _status(value: int | None, window: tuple[int, int] | None, end: int) -> str 
 
 def contract_view(task, trace: Trace, press: int) -> ContractView:
     """Per-lamp contract windows for the press at game tick `press` (which the trace must cover)."""
-    from scicraft_viz.evaluator import contract_checks, lamp_times
+    from scicraft_viz.tasks.evaluator import contract_checks, lamp_times
 
     r0 = press - trace.start_tick
     if not 0 <= r0 < len(trace):

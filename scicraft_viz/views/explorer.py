@@ -15,8 +15,8 @@ from pathlib import Path
 
 import ipywidgets as W
 
-from scicraft_viz import blocks as B
-from scicraft_viz.trace import Trace
+from scicraft_viz.engine import blocks as B
+from scicraft_viz.engine.trace import Trace
 from scicraft_viz.views.canvas import Canvas, Pick
 from scicraft_viz.views.contract import contract_view
 from scicraft_viz.views.figures import HostsFigures

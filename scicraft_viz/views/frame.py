@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scicraft_viz import blocks as B
-from scicraft_viz.blocks import split_state
+from scicraft_viz.engine import blocks as B
+from scicraft_viz.engine.blocks import split_state
 
 Pos = tuple[int, int, int]
 
@@ -23,7 +23,7 @@ class Layout:
     """Blocks as arrays, one row per block, sorted by position (x, y, z)."""
 
     pos: np.ndarray  # int32 (N, 3)
-    kind: np.ndarray  # uint8 (N,), the engine's block ids (scicraft_viz.blocks)
+    kind: np.ndarray  # uint8 (N,), the engine's block ids (scicraft_viz.engine.blocks)
     facing: np.ndarray  # uint8 (N,), index into blocks.DIRECTIONS
     face: np.ndarray  # uint8 (N,), index into blocks.FACES
     delay: np.ndarray  # uint8 (N,)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scicraft_viz import blocks as B
+from scicraft_viz.engine import blocks as B
 from scicraft_viz.views.frame import FULL_CUBES, Frame, Layout
 
 # Box parts: each decides how a box is coloured from its block's values.

@@ -7,7 +7,7 @@ import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
-from scicraft_viz import blocks as B
+from scicraft_viz.engine import blocks as B
 from scicraft_viz.views.figures import HostsFigures
 from scicraft_viz.views.frame import Frame
 

@@ -19,9 +19,9 @@ import os
 
 import ipywidgets as W
 
+from scicraft_viz.agents.replay import Replay, replay_file
+from scicraft_viz.agents.trajectory import Trajectory
 from scicraft_viz.diagnose import Diagnosis, Finding, diagnose
-from scicraft_viz.replay import Replay, replay_file
-from scicraft_viz.trajectory import Trajectory
 from scicraft_viz.views.canvas import Canvas
 from scicraft_viz.views.contract import contract_view
 from scicraft_viz.views.timeline import LampTimeline
@@ -285,7 +285,7 @@ class ReplayViewer(W.VBox):
 def open_gallery(key: str, **explorer_kw):
     """A gallery device in the explorer, with its diagnosis beside it: selecting a finding outlines
     its blocks in the explorer's canvas."""
-    from scicraft_viz import gallery
+    from scicraft_viz.diagnose import gallery
     from scicraft_viz.views.explorer import Explorer
 
     dev = gallery.device(key)

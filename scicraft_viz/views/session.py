@@ -20,11 +20,11 @@ from pathlib import Path
 import numpy as np
 import traitlets as T
 
-from scicraft_viz.blocks import split_state, static_state
+from scicraft_viz.engine.blocks import split_state, static_state
+from scicraft_viz.engine.trace import Trace
+from scicraft_viz.engine.world import World, check_pos
 from scicraft_viz.errors import InputError
-from scicraft_viz.trace import Trace
 from scicraft_viz.views.frame import Frame, Layout, layout_from_blocks
-from scicraft_viz.world import World, check_pos
 
 Pos = tuple[int, int, int]
 AIR = "minecraft:air"
@@ -294,11 +294,11 @@ class Session(T.HasTraits):
         """Place a build as the evaluator does (as /setblock would), then let it settle."""
         build = read_build(build)
         if self.task is not None:
-            from scicraft_viz.evaluator import build_world
+            from scicraft_viz.tasks.evaluator import build_world
 
             w = build_world(self.task, build)
         else:
-            from scicraft_viz.mcfunction import parse_mcfunction
+            from scicraft_viz.engine.mcfunction import parse_mcfunction
 
             items = parse_mcfunction(build) if isinstance(build, str) else list(dict(build).items())
             w = World(replay=True)
@@ -349,7 +349,7 @@ class Session(T.HasTraits):
         lay = self.rec.layouts[-1] if self.rec.layouts else None
         if lay is None:
             return []
-        from scicraft_viz import blocks as B
+        from scicraft_viz.engine import blocks as B
 
         return [tuple(p) for p in lay.pos[lay.kind == B.REPEATER].tolist()]
 
@@ -507,7 +507,7 @@ class Session(T.HasTraits):
         """Place a block as a player would; a refused placement leaves everything as it was."""
         try:
             p = check_pos(pos)
-            from scicraft_viz.blocks import parse_state
+            from scicraft_viz.engine.blocks import parse_state
 
             st = parse_state(state)
         except InputError as e:
@@ -596,7 +596,7 @@ class Session(T.HasTraits):
         """The evaluator's verdict on the current build (it builds and runs its own copy)."""
         if self.task is None:
             raise ValueError("no task is loaded")
-        from scicraft_viz.evaluator import evaluate
+        from scicraft_viz.tasks.evaluator import evaluate
 
         build = self.build()
         for p in self._initial_blocks():

@@ -10,7 +10,7 @@ import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
-from scicraft_viz.trace import Trace
+from scicraft_viz.engine.trace import Trace
 from scicraft_viz.views.contract import ContractView
 from scicraft_viz.views.figures import HostsFigures
 

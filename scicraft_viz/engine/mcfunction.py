@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scicraft_viz.blocks import parse_state
+from scicraft_viz.engine.blocks import parse_state
 from scicraft_viz.errors import BuildFileError, InputError
 
 Pos = tuple[int, int, int]
@@ -56,7 +56,7 @@ def to_mcfunction(blocks: dict[Pos, str]) -> str:
 
 def build_world(text: str, replay: bool = False, source: str = "<string>"):
     """A new World holding the blocks of a build file (supports are placed first)."""
-    from scicraft_viz.world import World
+    from scicraft_viz.engine.world import World
 
     items = parse_mcfunction(text, source)
     w = World(replay=replay)

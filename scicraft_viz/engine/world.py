@@ -9,9 +9,9 @@ from numbers import Integral
 
 import numpy as np
 
-from scicraft_viz import blocks as B
-from scicraft_viz import sim
-from scicraft_viz.blocks import BlockState, parse_state
+from scicraft_viz.engine import blocks as B
+from scicraft_viz.engine import kernels as sim
+from scicraft_viz.engine.blocks import BlockState, parse_state
 from scicraft_viz.errors import PlacementError, PositionError
 
 Pos = tuple[int, int, int]
@@ -483,19 +483,19 @@ class World:
 
     def record(self, n: int):
         """Run n game ticks and return a Trace with n+1 rows (row 0 is the state now)."""
-        from scicraft_viz.trace import record
+        from scicraft_viz.engine.trace import record
 
         return record(self, n)
 
     # ------------------------------------------------------------------ build files
     def to_mcfunction(self) -> str:
-        from scicraft_viz.mcfunction import to_mcfunction
+        from scicraft_viz.engine.mcfunction import to_mcfunction
 
         return to_mcfunction(self.blocks())
 
     @classmethod
     def from_mcfunction(cls, text: str, replay: bool = False, source: str = "<string>") -> World:
-        from scicraft_viz.mcfunction import build_world
+        from scicraft_viz.engine.mcfunction import build_world
 
         return build_world(text, replay=replay, source=source)
 

@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from scicraft_viz.blocks import static_state
-from scicraft_viz.env import SciCraftEnv, TrialRecord
-from scicraft_viz.trajectory import Problem, Trajectory
+from scicraft_viz.agents.env import SciCraftEnv, TrialRecord
+from scicraft_viz.agents.trajectory import Problem, Trajectory
+from scicraft_viz.engine.blocks import static_state
 
 Pos = tuple[int, int, int]
 BADGES = ("ok", "rejected", "popped", "mismatch")
@@ -218,7 +218,7 @@ class Replay:
                 self._checkpoints[len(self.steps) - 1] = dict(prev)
 
     def _trial_view(self, rec: TrialRecord, step: int) -> TrialView:
-        from scicraft_viz.evaluator import contract_checks
+        from scicraft_viz.tasks.evaluator import contract_checks
 
         tr = rec.trace
         checks, measured = contract_checks(self.task, list(tr.lamp_positions), np.asarray(tr.lamp_lit))
@@ -330,6 +330,6 @@ def _short(v: Any) -> str:
 
 
 def replay_file(path, task=None) -> Replay:
-    from scicraft_viz.trajectory import read
+    from scicraft_viz.agents.trajectory import read
 
     return Replay(read(path, task), task)

@@ -29,7 +29,7 @@ from mcp.server import Server
 from mcp.shared.exceptions import MCPError
 
 from scicraft_viz import __version__
-from scicraft_viz.env import DEFAULT_MAX_EVENTS, MAX_SCAN_RADIUS, TOOLS, SciCraftEnv
+from scicraft_viz.agents.env import DEFAULT_MAX_EVENTS, MAX_SCAN_RADIUS, TOOLS, SciCraftEnv
 from scicraft_viz.tasks import Task
 
 SERVER_NAME = "scicraft-viz"

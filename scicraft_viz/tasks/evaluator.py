@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from scicraft_viz.blocks import split_state
+from scicraft_viz.engine.blocks import split_state
 from scicraft_viz.tasks import Task
 
 Pos = tuple[int, int, int]
@@ -183,8 +183,8 @@ def build_world(task: Task, build, source: str = "<build>", warnings: list[str] 
     to a powered block until some update reaches it, which a circuit must not rely on. A later
     line for the same position wins. A block without support (floating dust, a torch on air) is
     not placed - in the game it would pop off - and is reported in `warnings`."""
+    from scicraft_viz.engine.mcfunction import parse_mcfunction
     from scicraft_viz.errors import InputError, PlacementError
-    from scicraft_viz.mcfunction import parse_mcfunction
 
     if isinstance(build, str):
         try:
@@ -543,7 +543,7 @@ def evaluate(task: Task, build, *, source: str | None = None, attempt: Attempt |
     """Evaluate a build (World, .mcfunction text, list or dict of (pos, state)) against a task.
 
     Raises BuildError when the build cannot be used at all."""
-    from scicraft_viz.world import World
+    from scicraft_viz.engine.world import World
 
     warnings: list[str] = []
     if isinstance(build, World):

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from scicraft_viz.trajectory import Trajectory, read
+from scicraft_viz.agents.trajectory import Trajectory, read
 
 LEVEL_ORDER = ("L1", "L2", "L3", "L4", "L5", "custom")
 
@@ -83,7 +83,7 @@ def summarize_run(traj: Trajectory, diagnose_failures: bool = True, check_replay
         trials_used=traj.trials_used, budget=traj.budget, submitted=final is not None, passed=traj.passed,
         rejected=sum(1 for st in traj.steps if not st.ok), problems=problems)
     if task is not None and (check_replay or (diagnose_failures and not s.passed)):
-        from scicraft_viz.replay import Replay
+        from scicraft_viz.agents.replay import Replay
 
         rp = Replay(traj, task)
         s.replay_matches = rp.matches

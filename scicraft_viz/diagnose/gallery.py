@@ -292,7 +292,7 @@ class Device:
 
     def world(self):
         """The task's initial world with the device placed as set-block would (replay mode)."""
-        from scicraft_viz.env import world_from_blocks
+        from scicraft_viz.agents.env import world_from_blocks
 
         return world_from_blocks(self.task(), self.blocks())
 
@@ -302,7 +302,7 @@ class Device:
         return {n: names.count(n) for n in sorted(set(names))}
 
     def evaluate(self):
-        from scicraft_viz.evaluator import evaluate
+        from scicraft_viz.tasks.evaluator import evaluate
 
         return evaluate(self.task(), self.world(), source=f"gallery:{self.key}")
 
@@ -547,7 +547,7 @@ def write_example_trajectories(directory) -> list:
     """(Re)write the example trajectories in `directory` (the repository's trajectories/)."""
     from pathlib import Path
 
-    from scicraft_viz.env import SciCraftEnv
+    from scicraft_viz.agents.env import SciCraftEnv
 
     out = []
     d = Path(directory)
@@ -555,7 +555,8 @@ def write_example_trajectories(directory) -> list:
     for i, (stem, (key, run)) in enumerate(EXAMPLES.items()):
         path = d / f"{stem}.jsonl"
         env = SciCraftEnv.recording(device(key).task(), path, actor_kind="script",
-                                    actor_name="scicraft_viz.gallery example", run_id=f"example-{i + 1:02d}-{stem}",
+                                    actor_name="scicraft_viz.gallery example",
+                                    run_id=f"example-{i + 1:02d}-{stem}",
                                     started=EXAMPLE_START, clock=_Clock(), overwrite=True,
                                     setting={"device": key, "paper_case": device(key).case})
         with env:

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scicraft_viz import blocks as B
-from scicraft_viz import sim
+from scicraft_viz.engine import blocks as B
+from scicraft_viz.engine import kernels as sim
 
 Pos = tuple[int, int, int]
 COMPONENT_IDS = (B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER)

@@ -33,7 +33,7 @@ import yaml
 
 Pos = tuple[int, int, int]
 
-SCHEMA_PATH = Path(__file__).with_name("schemas") / "task.schema.json"
+SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "task.schema.json"
 FAMILIES = ("A", "B", "C", "D", "E")
 LEVELS = ("L1", "L2", "L3", "L4", "L5")
 LEVEL_N = {"L1": 4, "L2": 8, "L3": 16, "L4": 32, "L5": 64}
@@ -272,7 +272,7 @@ class Task:
         return {(x, y, z): block for x in range(ax - r, ax + r + 1) for z in range(az - r, az + r + 1)}
 
     def initial_world(self, replay: bool = True):
-        from scicraft_viz.world import World
+        from scicraft_viz.engine.world import World
 
         w = World(replay=replay)
         for pos, state in self.initial_blocks().items():
@@ -533,7 +533,7 @@ def tasks_dir() -> Path:
     env = os.environ.get("SCICRAFT_TASKS_DIR")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "tasks"
+    return Path(__file__).resolve().parents[2] / "tasks"
 
 
 def _display(path: Path) -> str:

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from scicraft_viz.blocks import split_state
+from scicraft_viz.engine.blocks import split_state
 
 Pos = tuple[int, int, int]
 
@@ -467,10 +467,10 @@ def _default_task(n_lamps: int):
 def simulate(world, task=None) -> Circuit:
     """Settle, press the button (every button if there are several), record, and collect the
     strongest signal of each wire and the lamps that lit, as the evaluator's trial would."""
-    from scicraft_viz.world import World
+    from scicraft_viz.engine.world import World
 
     if not isinstance(world, World):
-        from scicraft_viz.env import world_from_blocks
+        from scicraft_viz.agents.env import world_from_blocks
 
         blocks = dict(world)
         if task is None:

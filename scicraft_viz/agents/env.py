@@ -4,7 +4,7 @@ One small, stable core that every front end wraps (the MCP server, the human-bas
 scripted agents and trajectory replay), in the spirit of Gymnasium's env API:
 
     >>> from scicraft_viz import tasks
-    >>> from scicraft_viz.env import SciCraftEnv
+    >>> from scicraft_viz.agents.env import SciCraftEnv
     >>> env = SciCraftEnv(tasks.load("A_simultaneous_lights_L1"))
     >>> env.set_block((0, 4, 0), "stone")["ok"]
     True
@@ -34,11 +34,11 @@ from numbers import Integral
 from typing import Any
 
 from scicraft_viz import __version__
-from scicraft_viz.blocks import parse_state
+from scicraft_viz.engine.blocks import parse_state
+from scicraft_viz.engine.trace import Trace
+from scicraft_viz.engine.world import Event
 from scicraft_viz.errors import InputError
 from scicraft_viz.tasks import Task
-from scicraft_viz.trace import Trace
-from scicraft_viz.world import Event
 
 Pos = tuple[int, int, int]
 
@@ -171,7 +171,7 @@ class SciCraftEnv:
                   run_id: str | None = None, started: str | None = None, clock=None, overwrite: bool = False,
                   setting: dict | None = None, **env_kw) -> SciCraftEnv:
         """An env that writes its trajectory to `path` (header first, then one line per call)."""
-        from scicraft_viz.trajectory import TrajectoryWriter, make_header
+        from scicraft_viz.agents.trajectory import TrajectoryWriter, make_header
 
         env = cls(task, **env_kw)
         header = make_header(task, actor_kind=actor_kind, actor_name=actor_name, run_id=run_id, started=started,
@@ -392,7 +392,7 @@ class SciCraftEnv:
                 "truncated": len(events) - len(shown), "tick": self.world.tick}
 
     def _submit(self, args: dict) -> dict:
-        from scicraft_viz.evaluator import Attempt, BuildError, evaluate
+        from scicraft_viz.tasks.evaluator import Attempt, BuildError, evaluate
 
         try:
             attempt = Attempt(self.task, budget=self.budget, used=self.trials_used)

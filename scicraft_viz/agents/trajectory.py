@@ -29,7 +29,7 @@ from typing import IO, Any
 
 import jsonschema
 
-SCHEMA_PATH = Path(__file__).with_name("schemas") / "trajectory.schema.json"
+SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "trajectory.schema.json"
 FORMAT = "scicraft-trajectory"
 VERSION = 1
 TOOLS = ("set-block", "get-block-state", "get-event-stream", "scan-redstone-area", "activate-button", "submit")

@@ -18,7 +18,7 @@ from collections import namedtuple
 import numpy as np
 
 # Block ids are module-level ints, which numba folds in as constants.
-from scicraft_viz.blocks import (
+from scicraft_viz.engine.blocks import (
     AIR,
     BUTTON,
     GLASS,
@@ -30,7 +30,7 @@ from scicraft_viz.blocks import (
     WALL_TORCH,
     WIRE,
 )
-from scicraft_viz.blocks import REDSTONE_BLOCK as RBLOCK
+from scicraft_viz.engine.blocks import REDSTONE_BLOCK as RBLOCK
 
 if globals().get("_FORCE_PYTHON") or os.environ.get("SCICRAFT_NOJIT") == "1":
     JIT = False

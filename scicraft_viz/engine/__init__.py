@@ -1,0 +1,1 @@
+"""The redstone engine: block states, numba kernels, the World, traces and build files."""
