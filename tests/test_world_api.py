@@ -109,12 +109,16 @@ def test_unsupported_placement_names_position_and_support():
     assert w.blocks() == {}
 
 
-def test_world_too_large_is_refused():
-    w = World()
+def test_blocks_far_apart_cost_no_more_than_blocks_side_by_side():
+    w, near = World(), World()
     w.set_block((0, 0, 0), "stone")
-    with pytest.raises(PositionError, match="1024"):
-        w.set_block((5000, 0, 0), "stone")
-    assert w.blocks() == {(0, 0, 0): "minecraft:stone"}
+    w.set_block((5000, 0, -5000), "stone")
+    near.set_block((0, 0, 0), "stone")
+    near.set_block((1, 0, 0), "stone")
+    assert w.blocks() == {(0, 0, 0): "minecraft:stone", (5000, 0, -5000): "minecraft:stone"}
+    assert w.memory_bytes() == near.memory_bytes()
+    with pytest.raises(PositionError, match="outside the Minecraft world"):
+        w.set_block((30_000_001, 0, 0), "stone")
 
 
 def test_removing_support_pops_dust_and_logs_it():

@@ -1,9 +1,15 @@
-"""Redstone engine kernels: dust settling, neighbour updates and scheduled ticks.
+"""Redstone engine kernels: cell storage, dust settling, neighbour updates and scheduled ticks.
 
-The world lives in flat NumPy arrays bundled in a `Grid` namedtuple (see `world.py`). Every function
-here works on those arrays only, so the module knows nothing of worlds, traces or views. The kernels
-are compiled with numba; `python_kernels()` loads the same source uncompiled for debugging and for
+The world lives in NumPy arrays bundled in a `Grid` namedtuple (see `world.py`). Every function here
+works on those arrays only, so the module knows nothing of worlds, traces or views. The kernels are
+compiled with numba; `python_kernels()` loads the same source uncompiled for debugging and for
 measuring what the JIT buys.
+
+Storage is sparse: a cell exists only for a position that holds, or once held, a block. Each cell's
+row of the neighbour table `N` lists the cells within two steps of it (Manhattan distance), with 0,
+a cell of air that is never written, standing for every position without a cell. Every rule below
+reads only within two steps of a cell that exists, so memory follows the circuit, not its bounding box.
+A hash table (`HT`, open addressing over the positions in `P`) finds the cell of a position.
 
 Timing model (Java Edition 1.20): scheduled ticks due at a game tick run in order of priority, then of
 scheduling; dust settles with zero delay; one pending tick per position.
@@ -48,10 +54,13 @@ else:
 UP, DOWN = 4, 5
 # Tick priority ranks: lower runs first.
 P_EXTREMELY_HIGH, P_VERY_HIGH, P_HIGH, P_NORMAL = 0, 1, 2, 3
-# Event kinds.
-EV_STATE, EV_POWER, EV_SHAPE, EV_LOCKED, EV_POPPED, EV_DELAY, EV_BURNOUT = range(7)
+# Event kinds (the world adds 7 placed and 8 removed, which it notes itself).
+EV_STATE, EV_POWER, EV_SHAPE, EV_LOCKED, EV_POPPED, EV_DELAY, EV_BURNOUT, EV_PLACED, EV_REMOVED = range(9)
 # meta slots
-M_HEAP, M_SEQ, M_TICK, M_EVN, M_LOG, M_OVERFLOW, M_GEN, M_NCHG = range(8)
+M_HEAP, M_SEQ, M_TICK, M_EVN, M_LOG, M_OVERFLOW, M_NCHG, M_NCELL = range(8)
+NMETA = 16
+# Overflow codes: the event buffer, the changed list or the tick heap ran out of room (a world bug).
+OV_EVENTS, OV_CHANGED, OV_HEAP = 1, 2, 3
 
 BUTTON_TICKS = 20
 TORCH_DELAY = 2
@@ -59,22 +68,131 @@ LAMP_OFF_DELAY = 4
 BURNOUT_WINDOW = 60
 BURNOUT_COUNT = 8
 BURNOUT_RECHECK = 160
+NEVER = -(10**9)  # toggle time of a torch that never toggled
 
 # Per-cell bytes live in one row of U, per-cell int64s in one row of T (few arrays to pass around).
 (BT, FACING, FACE, DELAY, SIDES, POWER, ON, LOCKED, PTYPE, TOGI, INQ, NEWP, SMASK, PMASK, NEARC,
- LM0, LM1, OM0, OM1, MK0, MK1) = range(21)
-NU = 24  # row padded to 24 bytes
+ LM0, LM1, OM0, OM1, OVL, MARK) = range(21)
+NU = 21
 # Cached structure, refreshed around every block change: SMASK (any cell) marks neighbours that can
 # strongly power it; PMASK (dust) neighbours that can feed it; LMASK (dust) which of its 12 link
 # candidates hold dust; OMASK (dust) which of those take power from it; NEARC (any cell) is 1 when a
 # repeater, torch or lamp lies within two steps, i.e. when a power change there needs delivering.
-# LMASK and OMASK are 12-bit, stored as two bytes (LM0/LM1, OM0/OM1); MK0/MK1 hold a 16-bit visit mark.
+# LMASK and OMASK are 12-bit, stored as two bytes (LM0/LM1, OM0/OM1). OVL is scratch for bulk loads.
+# MARK is a visit mark: every pass that sets marks clears them again from its own list of visited cells,
+# so marks never need a wipe of the whole world (and sit in the row the pass reads anyway).
 PTIME, TOG0 = 0, 1
 NT = TOG0 + 8
 # Heap rows: (time*4 + priority rank, sequence, cell, block id).
-# Event rows: (tick, cell, kind, old, new, block id when logged).
+# Event rows: (tick, cell | kind << 32 | old << 40 | new << 48 | block id << 56).
 HK1, HK2, HCELL, HTYPE = range(4)
-Grid = namedtuple("Grid", "off near U T H E meta queue comp chg notify")
+Grid = namedtuple("Grid", "N U T P HT H E meta queue comp chg notify")
+
+# Columns of the neighbour table: 0 the cell itself, then every other cell within Manhattan distance 2
+# in x, y, z order of the offsets. Passes over a cell's surroundings follow this order, which decides the
+# order of neighbour updates and so the scheduling order of ticks due together (as in a dense x-y-z grid).
+# FC[k] is the column of the face neighbour toward direction k; CC[j] that of dust link candidate j:
+# beside the dust (j % 3 == 0), one up (1) or one down (2), toward horizontal direction j // 3.
+_FACES = ((0, 0, -1), (1, 0, 0), (0, 0, 1), (-1, 0, 0), (0, 1, 0), (0, -1, 0))
+_NEAR = [(0, 0, 0)] + [
+    (dx, dy, dz)
+    for dx in range(-2, 3)
+    for dy in range(-2, 3)
+    for dz in range(-2, 3)
+    if 0 < abs(dx) + abs(dy) + abs(dz) <= 2
+]
+NNEAR = len(_NEAR)  # 25
+NEAR = np.array(_NEAR, dtype=np.int64)
+NEAR_OPP = np.array([_NEAR.index((-dx, -dy, -dz)) for dx, dy, dz in _NEAR], dtype=np.int64)
+FC = np.array([_NEAR.index(d) for d in _FACES], dtype=np.int64)
+CC = np.array(
+    [_NEAR.index((_FACES[j // 3][0], (0, 1, -1)[j % 3], _FACES[j // 3][2])) for j in range(12)], dtype=np.int64
+)
+
+
+# ----------------------------------------------------------------------------- cell storage
+@jit
+def hslot(x, y, z, mask):
+    h = np.int64(x) * np.int64(0x9E3779B1) + np.int64(y) * np.int64(0x85EBCA77) + np.int64(z) * np.int64(0xC2B2AE3D)
+    h ^= h >> 29
+    return h & mask
+
+
+@jit
+def find_cell(HT, P, x, y, z):
+    """The cell at (x, y, z), or -1 if none exists."""
+    mask = HT.shape[0] - 1
+    i = hslot(x, y, z, mask)
+    while True:
+        c = HT[i]
+        if c < 0:
+            return -1
+        if P[c, 0] == x and P[c, 1] == y and P[c, 2] == z:
+            return c
+        i = (i + 1) & mask
+
+
+@jit
+def hash_insert(HT, P, c):
+    mask = HT.shape[0] - 1
+    i = hslot(P[c, 0], P[c, 1], P[c, 2], mask)
+    while HT[i] >= 0:
+        i = (i + 1) & mask
+    HT[i] = c
+
+
+@jit
+def rehash(HT, P, ncell):
+    HT[:] = -1
+    for c in range(1, ncell):
+        hash_insert(HT, P, c)
+
+
+@jit
+def add_cell(g, x, y, z):
+    """A new cell of air at (x, y, z), which has none, linked both ways with the cells around it.
+    The caller has made room (arrays and hash table)."""
+    c = g.meta[M_NCELL]
+    g.meta[M_NCELL] = c + 1
+    g.P[c, 0] = x
+    g.P[c, 1] = y
+    g.P[c, 2] = z
+    hash_insert(g.HT, g.P, c)
+    g.N[c, 0] = c
+    for j in range(1, NNEAR):
+        n = find_cell(g.HT, g.P, x + NEAR[j, 0], y + NEAR[j, 1], z + NEAR[j, 2])
+        if n < 0:
+            n = 0
+        else:
+            g.N[n, NEAR_OPP[j]] = c
+        g.N[c, j] = n
+    for j in range(NU):
+        g.U[c, j] = 0
+    g.U[c, DELAY] = 1
+    g.T[c, PTIME] = -1
+    for j in range(TOG0, NT):
+        g.T[c, j] = NEVER
+    return c
+
+
+@jit
+def count_missing(HT, P, xyz, create):
+    """How many of the positions xyz[create] have no cell (a position given twice counts twice)."""
+    n = 0
+    for i in range(xyz.shape[0]):
+        if create[i] and find_cell(HT, P, xyz[i, 0], xyz[i, 1], xyz[i, 2]) < 0:
+            n += 1
+    return n
+
+
+@jit
+def cells_for(g, xyz, create, out):
+    """out[i] = the cell at xyz[i], made when missing if create[i], else -1 when missing."""
+    for i in range(xyz.shape[0]):
+        c = find_cell(g.HT, g.P, xyz[i, 0], xyz[i, 1], xyz[i, 2])
+        if c < 0 and create[i]:
+            c = add_cell(g, xyz[i, 0], xyz[i, 1], xyz[i, 2])
+        out[i] = c
 
 
 # ----------------------------------------------------------------------------- block predicates
@@ -96,32 +214,48 @@ def opp(k):
 
 
 @jit
-def attachment(U, off, c):
-    """The cell a block stands on or hangs from (support and torch input), or -1."""
-    b = U[c, BT]
+def attach_dir(b, face, facing):
+    """Direction from a block to what it stands on or hangs from, or -1 if it needs nothing."""
     if b == WIRE or b == REPEATER or b == TORCH:
-        return c + off[DOWN]
+        return DOWN
     if b == WALL_TORCH:
-        return c + off[opp(U[c, FACING])]
+        return opp(facing)
     if b == BUTTON or b == LEVER:
-        f = U[c, FACE]
-        if f == 0:
-            return c + off[DOWN]
-        if f == 2:
-            return c + off[UP]
-        return c + off[opp(U[c, FACING])]
+        if face == 0:
+            return DOWN
+        if face == 2:
+            return UP
+        return opp(facing)
     return -1
 
 
 @jit
-def is_supported(U, off, c):
-    a = attachment(U, off, c)
+def attachment(U, N, c):
+    """The cell a block stands on or hangs from (support and torch input), or -1."""
+    b = U[c, BT]
+    if b == WIRE or b == REPEATER or b == TORCH:
+        return N[c, FC[DOWN]]
+    if b == WALL_TORCH:
+        return N[c, FC[opp(U[c, FACING])]]
+    if b == BUTTON or b == LEVER:
+        f = U[c, FACE]
+        if f == 0:
+            return N[c, FC[DOWN]]
+        if f == 2:
+            return N[c, FC[UP]]
+        return N[c, FC[opp(U[c, FACING])]]
+    return -1
+
+
+@jit
+def is_supported(U, N, c):
+    a = attachment(U, N, c)
     return a < 0 or is_full(U[a, BT])
 
 
 # ----------------------------------------------------------------------------- signals
 @jit
-def strong_into(U, off, c):
+def strong_into(U, N, c):
     """15 if a repeater, torch, button or lever strongly powers the conductor at c, else 0."""
     m = U[c, SMASK]
     if m == 0:
@@ -129,7 +263,7 @@ def strong_into(U, off, c):
     for k in range(6):
         if not (m >> k) & 1:
             continue
-        n = c + off[k]
+        n = N[c, FC[k]]
         b = U[n, BT]
         if b == REPEATER:
             if U[n, ON] and U[n, FACING] == k:
@@ -138,20 +272,20 @@ def strong_into(U, off, c):
             if k == DOWN and U[n, ON]:
                 return 15
         elif b == BUTTON or b == LEVER:
-            if U[n, ON] and attachment(U, off, n) == c:
+            if U[n, ON] and attachment(U, N, n) == c:
                 return 15
     return 0
 
 
 @jit
-def dust_into(U, off, c):
+def dust_into(U, N, c):
     """Strongest dust pointing into c or lying on top of it."""
     best = 0
-    n = c + off[UP]
+    n = N[c, FC[UP]]
     if U[n, BT] == WIRE:
         best = U[n, POWER]
     for k in range(4):
-        n = c + off[k]
+        n = N[c, FC[k]]
         if U[n, BT] == WIRE and (U[n, SIDES] >> (2 * opp(k))) & 3:
             if U[n, POWER] > best:
                 best = U[n, POWER]
@@ -159,13 +293,14 @@ def dust_into(U, off, c):
 
 
 @jit
-def signal_to(U, off, src, k, with_dust):
-    """Signal the block at src sends to the receiver at src - off[k] (k points receiver -> src)."""
+def signal_to(U, N, src, k, with_dust):
+    """Signal the block at src sends to the receiver one step from src opposite to k (k points
+    receiver -> src)."""
     b = U[src, BT]
     if b == STONE or b == LAMP:
-        s = strong_into(U, off, src)
+        s = strong_into(U, N, src)
         if with_dust and s < 15:
-            d = dust_into(U, off, src)
+            d = dust_into(U, N, src)
             if d > s:
                 s = d
         return s
@@ -191,82 +326,78 @@ def signal_to(U, off, src, k, with_dust):
 
 
 @jit
-def lamp_powered(U, off, c):
+def lamp_powered(U, N, c):
     for k in range(6):
-        if signal_to(U, off, c + off[k], k, True) > 0:
+        if signal_to(U, N, N[c, FC[k]], k, True) > 0:
             return True
     return False
 
 
 @jit
-def torch_powered(U, off, c):
-    a = attachment(U, off, c)
+def torch_powered(U, N, c):
+    a = attachment(U, N, c)
     k = DOWN if U[c, BT] == TORCH else opp(U[c, FACING])
-    return signal_to(U, off, a, k, True) > 0
+    return signal_to(U, N, a, k, True) > 0
 
 
 @jit
-def repeater_input(U, off, c):
+def repeater_input(U, N, c):
     k = U[c, FACING]
-    n = c + off[k]
+    n = N[c, FC[k]]
     if U[n, BT] == WIRE:
         return U[n, POWER] > 0
-    return signal_to(U, off, n, k, True) > 0
+    return signal_to(U, N, n, k, True) > 0
 
 
 @jit
-def repeater_locked(U, off, c):
+def repeater_locked(U, N, c):
     f = U[c, FACING]
     for s in ((f + 1) % 4, (f + 3) % 4):
-        n = c + off[s]
+        n = N[c, FC[s]]
         if U[n, BT] == REPEATER and U[n, ON] and U[n, FACING] == s:
             return True
     return False
 
 
 @jit
-def repeater_prioritized(U, off, c):
+def repeater_prioritized(U, N, c):
     out = opp(U[c, FACING])
-    front = c + off[out]
+    front = N[c, FC[out]]
     return U[front, BT] == REPEATER and U[front, FACING] != out
 
 
 # ----------------------------------------------------------------------------- dust
 @jit
-def candidate(off, d, j):
-    """Link candidate j of dust d: beside it (j % 3 == 0), one up (1) or one down (2), toward j // 3."""
-    x = d + off[j // 3]
+def candidate(N, d, j):
+    """Link candidate j of dust d (see CC)."""
+    return N[d, CC[j]]
+
+
+@jit
+def reads_from(U, N, d, j):
+    """Does the dust at candidate j of dust d take power from d? (Vanilla: a dust one up reads
+    through the air above d; a dust one down reads down the side of a conductor that carries d,
+    unless its own column is blocked above.)"""
     v = j % 3
-    if v == 1:
-        return x + off[UP]
-    if v == 2:
-        return x + off[DOWN]
-    return x
-
-
-@jit
-def reads_from(U, off, m, d, h):
-    """Does dust m take power from dust d, where d lies toward horizontal direction h from m's column?"""
-    n = m + off[h]  # m's horizontal neighbour toward d
-    if n == d:
+    if v == 0:
         return True
-    if is_conductor(U[n, BT]):
-        return n + off[UP] == d and not is_conductor(U[m + off[UP], BT])
-    return n + off[DOWN] == d
+    if v == 1:
+        return not is_conductor(U[N[d, FC[UP]], BT])
+    return is_conductor(U[N[d, FC[DOWN]], BT]) and not is_conductor(U[N[d, FC[j // 3]], BT])
 
 
 @jit
-def dust_source(U, off, d):
+def dust_source(U, N, d):
     """Power dust at d takes from non-dust neighbours: 15 or 0 (signal_to without dust, written flat
     because this is the engine's hottest path)."""
     m = U[d, PMASK]
     for k in range(6):
         if not (m >> k) & 1:
             continue
-        n = d + off[k]
+        n = N[d, FC[k]]
         b = U[n, BT]
         if b == STONE or b == LAMP:
-            if U[n, SMASK] != 0 and strong_into(U, off, n):
+            if U[n, SMASK] != 0 and strong_into(U, N, n):
                 return 15
         elif b == RBLOCK:
             return 15
@@ -286,7 +417,7 @@ def dust_source(U, off, d):
 
 
 @jit
-def connects_to(U, off, n, h):
+def connects_to(U, n, h):
     b = U[n, BT]
     if b == WIRE or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == RBLOCK:
         return True
@@ -296,19 +427,19 @@ def connects_to(U, off, n, h):
 
 
 @jit
-def wire_shape(U, off, d, was_dot):
+def wire_shape(U, N, d, was_dot):
     """Packed sides (2 bits each: 0 none, 1 side, 2 up) following vanilla's connection rules."""
-    can_up = not is_conductor(U[d + off[UP], BT])
+    can_up = not is_conductor(U[N[d, FC[UP]], BT])
     raw = 0
     for h in range(4):
-        n = d + off[h]
+        n = N[d, FC[h]]
         b = U[n, BT]
         s = 0
-        if can_up and is_full(b) and U[n + off[UP], BT] == WIRE:
+        if can_up and is_full(b) and U[N[d, CC[3 * h + 1]], BT] == WIRE:
             s = 2
-        elif connects_to(U, off, n, h):
+        elif connects_to(U, n, h):
             s = 1
-        elif not is_conductor(b) and U[n + off[DOWN], BT] == WIRE:
+        elif not is_conductor(b) and U[N[d, CC[3 * h + 2]], BT] == WIRE:
             s = 1
         raw |= s << (2 * h)
     if raw == 0 and was_dot:
@@ -331,26 +462,30 @@ def wire_shape(U, off, d, was_dot):
 
 
 @jit
-def wire_raw_connected(U, off, d):
+def wire_raw_connected(U, N, d):
     """True if the dust at d connects to anything (so `use` cannot toggle cross/dot)."""
-    return wire_shape(U, off, d, True) != 0
+    return wire_shape(U, N, d, True) != 0
 
 
 @jit
-def log_event(g, c, kind, old, new):
+def put_event(g, c, kind, old, new, b):
     if g.meta[M_LOG] == 0:
         return
     i = g.meta[M_EVN]
     if i >= g.E.shape[0]:
-        g.meta[M_OVERFLOW] = 1
+        g.meta[M_OVERFLOW] = OV_EVENTS
         return
     g.E[i, 0] = g.meta[M_TICK]
-    g.E[i, 1] = c
-    g.E[i, 2] = kind
-    g.E[i, 3] = old
-    g.E[i, 4] = new
-    g.E[i, 5] = g.U[c, BT]  # the block as it is now: it may pop or be replaced before the log is read
+    g.E[i, 1] = (
+        np.int64(c) | (np.int64(kind) << 32) | (np.int64(old) << 40) | (np.int64(new) << 48) | (np.int64(b) << 56)
+    )
     g.meta[M_EVN] = i + 1
+
+
+@jit
+def log_event(g, c, kind, old, new):
+    # the block as it is now: it may pop or be replaced before the log is read
+    put_event(g, c, kind, old, new, g.U[c, BT])
 
 
 @jit
@@ -364,26 +499,9 @@ def omask(U, x):
 
 
 @jit
-def marked(U, x, gen):
-    return (np.int64(U[x, MK0]) | (np.int64(U[x, MK1]) << 8)) == gen
-
-
-@jit
-def set_mark(U, x, gen):
-    U[x, MK0] = gen & 255
-    U[x, MK1] = gen >> 8
-
-
-@jit
-def next_gen(g):
-    """A fresh 16-bit visit mark; marks are wiped when the counter wraps."""
-    gen = g.meta[M_GEN] + 1
-    if gen > 65535:
-        g.U[:, MK0] = 0
-        g.U[:, MK1] = 0
-        gen = 1
-    g.meta[M_GEN] = gen
-    return gen
+def unmark(U, cells, n):
+    for i in range(n):
+        U[cells[i], MARK] = 0
 
 
 # Kinds of entries in the changed list: a block appeared, vanished or changed shape; a component
@@ -399,46 +517,46 @@ def push_changed(g, c, kind):
         g.chg[i] = c * 4 + kind
         g.meta[M_NCHG] = i + 1
     else:
-        g.meta[M_OVERFLOW] = 2
+        g.meta[M_OVERFLOW] = OV_CHANGED
 
 
 @jit
-def add_seed(g, x, gen, ns):
-    if g.U[x, BT] == WIRE and not marked(g.U, x, gen):
-        set_mark(g.U, x, gen)
+def add_seed(g, x, ns):
+    if g.U[x, BT] == WIRE and not g.U[x, MARK]:
+        g.U[x, MARK] = 1
         g.notify[ns] = x
         ns += 1
     return ns
 
 
 @jit
-def add_seeds_around(g, c, gen, ns):
+def add_seeds_around(g, c, ns):
     """Dust next to c, and next to c itself when c is a conductor."""
     for k in range(6):
-        ns = add_seed(g, c + g.off[k], gen, ns)
+        ns = add_seed(g, g.N[c, FC[k]], ns)
     return ns
 
 
 @jit
-def component_seeds(g, c, gen, ns):
+def component_seeds(g, c, ns):
     """Dust whose sources a switching component can change: dust it touches on its output side,
     and dust around the block it strongly powers."""
     U = g.U
-    off = g.off
+    N = g.N
     b = U[c, BT]
     if b == REPEATER:
-        f = c + off[opp(U[c, FACING])]
-        ns = add_seed(g, f, gen, ns)
+        f = N[c, FC[opp(U[c, FACING])]]
+        ns = add_seed(g, f, ns)
         if is_conductor(U[f, BT]):
-            ns = add_seeds_around(g, f, gen, ns)
+            ns = add_seeds_around(g, f, ns)
         return ns
-    ns = add_seeds_around(g, c, gen, ns)
+    ns = add_seeds_around(g, c, ns)
     if b == TORCH or b == WALL_TORCH:
-        a = c + off[UP]
+        a = N[c, FC[UP]]
     else:
-        a = attachment(U, off, c)
+        a = attachment(U, N, c)
     if a >= 0 and is_conductor(U[a, BT]):
-        ns = add_seeds_around(g, a, gen, ns)
+        ns = add_seeds_around(g, a, ns)
     return ns
 
 
@@ -446,13 +564,12 @@ def component_seeds(g, c, gen, ns):
 def settle_dust(g, seeds, nseeds):
     """Recompute the power of every dust network touching the seeds to its least fixed point."""
     U = g.U
-    off = g.off
-    gen = next_gen(g)
+    N = g.N
     m = 0
     for i in range(nseeds):
         s = seeds[i]
-        if U[s, BT] == WIRE and not marked(U, s, gen):
-            set_mark(U, s, gen)
+        if U[s, BT] == WIRE and not U[s, MARK]:
+            U[s, MARK] = 1
             g.comp[m] = s
             m += 1
     if m == 0:
@@ -465,20 +582,21 @@ def settle_dust(g, seeds, nseeds):
         j = 0
         while lm:
             if lm & 1:
-                x = candidate(off, d, j)
-                if not marked(U, x, gen):
-                    set_mark(U, x, gen)
+                x = candidate(N, d, j)
+                if not U[x, MARK]:
+                    U[x, MARK] = 1
                     g.comp[m] = x
                     m += 1
             lm >>= 1
             j += 1
+    unmark(U, g.comp, m)
     # sources, then spread (power - 1 per dust) along links, SPFA style
     cap = g.queue.shape[0]
     head = 0
     tail = 0
     for i in range(m):
         d = g.comp[i]
-        p = dust_source(U, off, d)
+        p = dust_source(U, N, d)
         U[d, NEWP] = p
         if p > 1:
             g.queue[tail] = d
@@ -499,7 +617,7 @@ def settle_dust(g, seeds, nseeds):
         j = 0
         while om:
             if om & 1:
-                x = candidate(off, d, j)
+                x = candidate(N, d, j)
                 if U[x, NEWP] < v:
                     U[x, NEWP] = v
                     if not U[x, INQ]:
@@ -551,13 +669,16 @@ def schedule(g, c, delay, rank):
     U = g.U
     if has_pending(g, c):
         return
+    i = g.meta[M_HEAP]
+    if i >= g.H.shape[0]:
+        g.meta[M_OVERFLOW] = OV_HEAP
+        return
     t = g.meta[M_TICK] + delay
     g.T[c, PTIME] = t
     U[c, PTYPE] = U[c, BT]
     k1 = t * 4 + rank
     k2 = g.meta[M_SEQ]
     g.meta[M_SEQ] += 1
-    i = g.meta[M_HEAP]
     g.meta[M_HEAP] = i + 1
     while i > 0:
         p = (i - 1) // 2
@@ -608,31 +729,31 @@ def check(g, c, exempt):
     `exempt` is a block just placed by /setblock: it is not checked for support, and lamps and
     repeaters keep the state they were given (only dust and torches update themselves on placement)."""
     U = g.U
-    off = g.off
+    N = g.N
     b = U[c, BT]
     if c == exempt:
         if b == LAMP or b == REPEATER:
             return False
-    elif not is_supported(U, off, c):
+    elif not is_supported(U, N, c):
         return True
     if b == LAMP:
-        p = lamp_powered(U, off, c)
+        p = lamp_powered(U, N, c)
         if U[c, ON] and not p:
             schedule(g, c, LAMP_OFF_DELAY, P_NORMAL)
         elif not U[c, ON] and p:
             set_on(g, c, 1)
     elif b == TORCH or b == WALL_TORCH:
-        if (U[c, ON] != 0) == torch_powered(U, off, c):
+        if (U[c, ON] != 0) == torch_powered(U, N, c):
             schedule(g, c, TORCH_DELAY, P_NORMAL)
     elif b == REPEATER:
-        lk = 1 if repeater_locked(U, off, c) else 0
+        lk = 1 if repeater_locked(U, N, c) else 0
         if lk != U[c, LOCKED]:
             log_event(g, c, EV_LOCKED, U[c, LOCKED], lk)
             U[c, LOCKED] = lk
         if not lk:
-            should = repeater_input(U, off, c)
+            should = repeater_input(U, N, c)
             if (U[c, ON] != 0) != should:
-                if repeater_prioritized(U, off, c):
+                if repeater_prioritized(U, N, c):
                     rank = P_EXTREMELY_HIGH
                 elif U[c, ON]:
                     rank = P_VERY_HIGH
@@ -654,12 +775,12 @@ def clear_cell(g, c):
 
 
 @jit
-def refresh(U, off, near, x):
-    """Recompute the cached structure masks of cell x from its neighbours."""
+def refresh(U, N, x):
+    """Recompute the cached structure masks of the block at x from its neighbours."""
     sm = 0
     pm = 0
     for k in range(6):
-        nb = U[x + off[k], BT]
+        nb = U[N[x, FC[k]], BT]
         if nb == REPEATER or nb == TORCH or nb == WALL_TORCH or nb == BUTTON or nb == LEVER:
             sm |= 1 << k
         if nb != AIR and nb != WIRE and nb != GLASS:
@@ -669,10 +790,10 @@ def refresh(U, off, near, x):
     om = 0
     if U[x, BT] == WIRE:
         for j in range(12):
-            y = candidate(off, x, j)
+            y = candidate(N, x, j)
             if U[y, BT] == WIRE:
                 lm |= 1 << j
-                if reads_from(U, off, y, x, opp(j // 3)):
+                if reads_from(U, N, x, j):
                     om |= 1 << j
     U[x, PMASK] = pm
     U[x, LM0] = lm & 255
@@ -680,8 +801,8 @@ def refresh(U, off, near, x):
     U[x, OM0] = om & 255
     U[x, OM1] = om >> 8
     nc = 0
-    for j in range(near.shape[0]):
-        nb = U[x + near[j], BT]
+    for j in range(NNEAR):
+        nb = U[N[x, j], BT]
         if nb >= REPEATER and nb <= LAMP:
             nc = 1
             break
@@ -691,14 +812,16 @@ def refresh(U, off, near, x):
 @jit
 def reshape_near(g, c):
     """After a block change at c: refresh cached structure and dust shapes around it; dust whose
-    shape changed join the changed list."""
+    shape changed join the changed list. Air keeps no structure (only blocks read it)."""
     U = g.U
-    off = g.off
-    for j in range(g.near.shape[0]):
-        x = c + g.near[j]
-        refresh(U, off, g.near, x)
+    N = g.N
+    for j in range(NNEAR):
+        x = N[c, j]
+        if U[x, BT] == AIR:
+            continue
+        refresh(U, N, x)
         if U[x, BT] == WIRE:
-            s = wire_shape(U, off, x, U[x, SIDES] == 0)
+            s = wire_shape(U, N, x, U[x, SIDES] == 0)
             if s != U[x, SIDES]:
                 log_event(g, x, EV_SHAPE, U[x, SIDES], s)
                 U[x, SIDES] = s
@@ -710,27 +833,27 @@ def reshape_near(g, c):
 def propagate(g, exempt):
     """Settle dust and deliver neighbour updates for every entry of the changed list."""
     U = g.U
+    N = g.N
     start = 0
     while True:
         end = g.meta[M_NCHG]
         if start >= end:
             break
         # dust whose sources or links may differ now
-        gen = next_gen(g)
         ns = 0
         for i in range(start, end):
             c = g.chg[i] >> 2
             kind = g.chg[i] & 3
             if kind == K_BLOCK:
-                for j in range(g.near.shape[0]):
-                    ns = add_seed(g, c + g.near[j], gen, ns)
+                for j in range(NNEAR):
+                    ns = add_seed(g, N[c, j], ns)
             elif kind == K_COMP:
-                ns = component_seeds(g, c, gen, ns)
+                ns = component_seeds(g, c, ns)
+        unmark(U, g.notify, ns)
         settle_dust(g, g.notify, ns)
         end = g.meta[M_NCHG]
         # neighbour updates reach the blocks within two steps of a change; only a block change can
         # take away support, so only then do dust and buttons need a look
-        gen = next_gen(g)
         nn = 0
         for i in range(start, end):
             c = g.chg[i] >> 2
@@ -739,13 +862,14 @@ def propagate(g, exempt):
                 continue
             low = WIRE if structural else REPEATER
             high = LEVER if structural else LAMP
-            for j in range(g.near.shape[0]):
-                x = c + g.near[j]
+            for j in range(NNEAR):
+                x = N[c, j]
                 b = U[x, BT]
-                if b >= low and b <= high and not marked(U, x, gen):
-                    set_mark(U, x, gen)
+                if b >= low and b <= high and not U[x, MARK]:
+                    U[x, MARK] = 1
                     g.notify[nn] = x
                     nn += 1
+        unmark(U, g.notify, nn)
         start = end
         for i in range(nn):
             x = g.notify[i]
@@ -779,13 +903,13 @@ def recent_toggles(g, c, t):
 @jit
 def run_tick(g, c):
     U = g.U
-    off = g.off
+    N = g.N
     b = U[c, BT]
     t = g.meta[M_TICK]
     if b == REPEATER:
-        if repeater_locked(U, off, c):
+        if repeater_locked(U, N, c):
             return
-        should = repeater_input(U, off, c)
+        should = repeater_input(U, N, c)
         if U[c, ON] and not should:
             set_on(g, c, 0)
             changed(g, c)
@@ -795,7 +919,7 @@ def run_tick(g, c):
             if not should:
                 schedule(g, c, 2 * U[c, DELAY], P_VERY_HIGH)
     elif b == TORCH or b == WALL_TORCH:
-        powered = torch_powered(U, off, c)
+        powered = torch_powered(U, N, c)
         if U[c, ON]:
             if powered:
                 set_on(g, c, 0)
@@ -810,7 +934,7 @@ def run_tick(g, c):
             set_on(g, c, 1)
             changed(g, c)
     elif b == LAMP:
-        if U[c, ON] and not lamp_powered(U, off, c):
+        if U[c, ON] and not lamp_powered(U, N, c):
             set_on(g, c, 0)
     elif b == BUTTON:
         if U[c, ON]:
@@ -819,14 +943,27 @@ def run_tick(g, c):
 
 
 @jit
-def run(g, until, rec_on_cells, rec_pow_cells, rec_on, rec_pow, row0, ev_margin):
+def needs_room(g):
+    """True when the tick heap or the event buffer lacks room for what one action or tick can add
+    (the world makes room, then calls again)."""
+    n = g.meta[M_NCELL]
+    if g.meta[M_HEAP] + n + 64 > g.H.shape[0]:
+        return True
+    return g.meta[M_LOG] != 0 and g.meta[M_EVN] > g.E.shape[0] - (n + 256)
+
+
+@jit
+def run(g, until, rec_on_cells, rec_pow_cells, rec_on, rec_pow, row0):
     """Advance to game tick `until`. Records rows (state after each tick) when the rec arrays are
-    non-empty. Returns the tick reached: earlier than `until` only if the event buffer is nearly full."""
+    non-empty. Returns the tick reached, earlier than `until` if the world must make room first,
+    or -1 if something overflowed."""
     U = g.U
     rows = rec_on.shape[0]
     row = row0
     while g.meta[M_TICK] < until:
-        if g.meta[M_LOG] and g.meta[M_EVN] > g.E.shape[0] - ev_margin:
+        if g.meta[M_OVERFLOW]:
+            break
+        if needs_room(g):
             break
         if rows == 0 and g.meta[M_HEAP] == 0:
             g.meta[M_TICK] = until
@@ -850,6 +987,8 @@ def run(g, until, rec_on_cells, rec_pow_cells, rec_on, rec_pow, row0, ev_margin)
             for i in range(rec_pow_cells.shape[0]):
                 rec_pow[row, i] = U[rec_pow_cells[i], POWER]
             row += 1
+    if g.meta[M_OVERFLOW]:
+        return -1
     return g.meta[M_TICK]
 
 
@@ -859,24 +998,137 @@ def place(g, c, old_type, exempt, player):
     """Finish a block change at c (its new id and static properties already written). A player's
     placement derives lit/powered from the surroundings; /setblock (exempt == c) keeps them."""
     U = g.U
-    off = g.off
+    N = g.N
     b = U[c, BT]
     if b != old_type:
         g.T[c, PTIME] = -1
     reshape_near(g, c)
     if b == REPEATER:
-        U[c, LOCKED] = 1 if repeater_locked(U, off, c) else 0
-        if player and not U[c, LOCKED] and repeater_input(U, off, c):
+        U[c, LOCKED] = 1 if repeater_locked(U, N, c) else 0
+        if player and not U[c, LOCKED] and repeater_input(U, N, c):
             schedule(g, c, 1, P_NORMAL)
     push_changed(g, c, K_BLOCK)
     propagate(g, exempt)
 
 
+# Columns of a placement item (one row per block to place), prepared by the world from a block state.
+S_ID, S_FACING, S_FACE, S_DELAY, S_DOT, S_ON, S_CMP = range(7)
+NS = 7
+# S_CMP bits: which static properties decide whether the block already there is the same block.
+CMP_FACING, CMP_FACE, CMP_DELAY, CMP_ON = 1, 2, 4, 8
+
+
+@jit
+def unsupported(g, cells, st, bad, stop_at_first):
+    """A player's placements in order, checked for support without placing anything: bad[i] = 1
+    when item i would need a full block where there is none (counting earlier items; a refused item
+    places nothing). Returns the first refused index, or -1."""
+    U = g.U
+    N = g.N
+    first = -1
+    for i in range(cells.shape[0]):
+        c = cells[i]
+        b = st[i, S_ID]
+        k = attach_dir(b, st[i, S_FACE], st[i, S_FACING])
+        if k >= 0:
+            s = N[c, FC[k]]
+            sb = U[s, OVL] - 1 if U[s, OVL] else U[s, BT]
+            if not is_full(sb):
+                bad[i] = 1
+                if first < 0:
+                    first = i
+                if stop_at_first:
+                    break
+                continue
+        if c > 0:
+            U[c, OVL] = b + 1
+    for i in range(cells.shape[0]):
+        if cells[i] > 0:
+            U[cells[i], OVL] = 0
+    return first
+
+
+@jit
+def same_static(U, c, st, i):
+    """True when the block at c already is item i up to derived properties (placing it is a no-op)."""
+    if U[c, BT] != st[i, S_ID]:
+        return False
+    m = st[i, S_CMP]
+    if m & CMP_FACING and U[c, FACING] != st[i, S_FACING]:
+        return False
+    if m & CMP_FACE and U[c, FACE] != st[i, S_FACE]:
+        return False
+    if m & CMP_DELAY and U[c, DELAY] != st[i, S_DELAY]:
+        return False
+    if m & CMP_ON and U[c, ON] != st[i, S_ON]:
+        return False
+    return True
+
+
+@jit
+def place_items(g, cells, st, bad, start, stop, replay):
+    """Place items start..stop-1 in order, exactly as one set_block each (skipping items with bad[i]).
+    Returns the index reached: earlier than `stop` when the world must make room first (it then
+    calls again) or something overflowed."""
+    U = g.U
+    i = start
+    while i < stop:
+        if g.meta[M_OVERFLOW] or needs_room(g):
+            break
+        c = cells[i]
+        b = st[i, S_ID]
+        if bad[i] or c < 0:
+            i += 1
+            continue
+        old = U[c, BT]
+        if b == AIR:
+            if old != AIR:
+                put_event(g, c, EV_REMOVED, 0, 0, old)
+                U[c, BT] = AIR
+                U[c, ON] = 0
+                U[c, POWER] = 0
+                U[c, SIDES] = 0
+                U[c, LOCKED] = 0
+                place(g, c, old, -1, not replay)
+            i += 1
+            continue
+        if old != AIR and same_static(U, c, st, i):
+            i += 1
+            continue
+        U[c, BT] = b
+        U[c, FACING] = st[i, S_FACING]
+        U[c, FACE] = st[i, S_FACE]
+        U[c, DELAY] = st[i, S_DELAY]
+        U[c, SIDES] = 0 if st[i, S_DOT] else 0x55
+        U[c, POWER] = 0
+        U[c, LOCKED] = 0
+        U[c, ON] = st[i, S_ON]
+        for j in range(TOG0, NT):
+            g.T[c, j] = NEVER
+        if old != AIR:
+            put_event(g, c, EV_REMOVED, 0, 0, old)
+        put_event(g, c, EV_PLACED, 0, 0, b)
+        place(g, c, old, c if replay else -1, not replay)
+        i += 1
+    return i
+
+
 @jit
 def use(g, c):
-    """A player's right-click. Returns 1 if something changed."""
+    """A player's right-click. Returns 1 if something changed, 0 if not, 2 if the world must make
+    room first (nothing done), 3 if something overflowed."""
+    if needs_room(g):
+        return 2
+    r = click(g, c)
+    if g.meta[M_OVERFLOW]:
+        return 3
+    return r
+
+
+@jit
+def click(g, c):
     U = g.U
-    off = g.off
+    N = g.N
     b = U[c, BT]
     if b == BUTTON:
         if U[c, ON]:
@@ -895,7 +1147,7 @@ def use(g, c):
         U[c, DELAY] = nd
         return 1
     if b == WIRE:
-        if wire_raw_connected(U, off, c):
+        if wire_raw_connected(U, N, c):
             return 0
         ns = 0x55 if U[c, SIDES] == 0 else 0
         log_event(g, c, EV_SHAPE, U[c, SIDES], ns)

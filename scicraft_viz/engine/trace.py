@@ -65,28 +65,34 @@ class Trace:
         return "\n".join(lines)
 
 
+MAX_TRACE_BYTES = 2**30  # a trace bigger than this is refused before anything is run or allocated
+
+
 def record(world, n: int) -> Trace:
     """Run `world` for n game ticks, returning its trace (n+1 rows, row 0 = current state)."""
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
-        raise ValueError(f"tick count must be a non-negative integer, got {n!r}")
-    n = int(n)
+    n = world._tick_count(n, "tick count")
     t0 = world.tick
     before = world.events_total
     lamps = world.cells_of(B.LAMP)
     comps = world.cells_of(*COMPONENT_IDS)
     dust = world.cells_of(B.WIRE)
     on_cells = np.concatenate([lamps, comps])
+    # ticks (int64), the uint8 rows and their bool copies
+    need = (n + 1) * (8 + 2 * on_cells.size + dust.size)
+    if need > MAX_TRACE_BYTES:
+        raise ValueError(
+            f"record({n}) would need {need / 2**30:,.1f} GiB for {on_cells.size + dust.size:,} lamps, components "
+            f"and dust over {n + 1:,} ticks; a trace may take at most {MAX_TRACE_BYTES // 2**30} GiB: record fewer "
+            "ticks at a time, or step() through the part you do not need"
+        )
     rec_on = np.zeros((n + 1, on_cells.size), np.uint8)
     rec_pow = np.zeros((n + 1, dust.size), np.uint8)
-    kinds: list[str] = []
-    if world.g is not None:
-        rec_on[0] = world.g.U[on_cells, sim.ON]
-        rec_pow[0] = world.g.U[dust, sim.POWER]
-        kinds = ["minecraft:" + B.NAME_OF_ID[int(b)] for b in world.g.U[comps, sim.BT]]
-        positions = world._positions(on_cells)
-        dust_pos = world._positions(dust)
-    else:
-        positions, dust_pos = [], []
+    U = world.g.U
+    rec_on[0] = U[on_cells, sim.ON]
+    rec_pow[0] = U[dust, sim.POWER]
+    kinds = ["minecraft:" + B.NAME_OF_ID[int(b)] for b in U[comps, sim.BT]]
+    positions = world._positions(on_cells)
+    dust_pos = world._positions(dust)
     if n:
         world._run(t0 + n, (on_cells, dust, rec_on, rec_pow))
     events = world.events_since(before)

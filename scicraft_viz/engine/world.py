@@ -1,10 +1,12 @@
-"""The World: block storage in NumPy arrays, placement rules and the public stepping API."""
+"""The World: sparse block storage in NumPy arrays, placement rules and the public stepping API."""
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import chain
 from numbers import Integral
 
 import numpy as np
@@ -12,17 +14,20 @@ import numpy as np
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine import kernels as sim
 from scicraft_viz.engine.blocks import BlockState, parse_state
-from scicraft_viz.errors import PlacementError, PositionError
+from scicraft_viz.errors import InputError, PlacementError, PositionError
 
 Pos = tuple[int, int, int]
 
-MARGIN = 5  # air kept around every block so kernels never index outside the arrays (they reach 4 cells)
-SLACK = 3  # extra room added when the grid grows (plus a quarter of the span)
-MAX_SPAN = 1024
+MAX_COORD = 30_000_000  # Minecraft's world border
+# Limits, checked before anything is allocated (docs/api.md, "Limits"):
+MAX_CELLS = 8_000_000  # positions that hold, or once held, a block (about 300 bytes each)
+MAX_TICK = 2**60  # the tick counter's ceiling (ticks are kept as int64, times four in the tick heap)
 EVENT_HISTORY = 100_000
 
 EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout", "placed", "removed")
 _STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit"}
+_FULL = (B.STONE, B.GLASS, B.LAMP, B.REDSTONE_BLOCK)
+_ATTACHED_IDS = (B.WIRE, B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER)
 
 
 @dataclass(frozen=True)
@@ -55,13 +60,18 @@ class Event:
 
 def check_pos(pos: object) -> Pos:
     """Validate a position: three integers (bools and floats are refused)."""
+    if type(pos) is tuple and len(pos) == 3:  # the common case, checked fast
+        x, y, z = pos
+        if (type(x) is int and type(y) is int and type(z) is int
+                and -MAX_COORD <= x <= MAX_COORD and -MAX_COORD <= y <= MAX_COORD and -MAX_COORD <= z <= MAX_COORD):
+            return pos  # type: ignore[return-value]
     if isinstance(pos, (str, bytes)) or not isinstance(pos, Iterable):
         raise PositionError(f"position must be three integers (x, y, z), got {pos!r}")
     items = list(pos)
     if len(items) != 3 or not all(isinstance(v, Integral) and not isinstance(v, bool) for v in items):
         raise PositionError(f"position must be three integers (x, y, z), got {pos!r}")
     p = tuple(int(v) for v in items)
-    if any(abs(v) > 30_000_000 for v in p):
+    if any(abs(v) > MAX_COORD for v in p):
         raise PositionError(f"position {p} is outside the Minecraft world (|coordinate| <= 30,000,000)")
     return p  # type: ignore[return-value]
 
@@ -82,204 +92,283 @@ def _support_of(st: BlockState, p: Pos) -> tuple[Pos, str] | None:
     return None
 
 
+def _is_any(a: np.ndarray, ids) -> np.ndarray:
+    """a == any of a few ids: np.isin's set machinery costs more than these comparisons on small arrays."""
+    mask = np.zeros(a.shape, bool)
+    for b in ids:
+        mask |= a == b
+    return mask
+
+
+class _LazyStates:
+    """states[j]: the BlockState of kept item j, looked up only when an error message needs it."""
+
+    def __init__(self, uniq: list, idx: list[int]):
+        self.uniq, self.idx = uniq, idx
+
+    def __getitem__(self, j: int) -> BlockState:
+        return self.uniq[self.idx[j]][0]
+
+
+@functools.lru_cache(maxsize=4096)
+def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
+    """A block state and the engine's placement row for it (the kernels' S_* columns); cached, since
+    a build repeats a handful of states."""
+    st = parse_state(text)
+    props = dict(st.props)
+    sides = ("north", "east", "south", "west")
+    # A dust starts as a cross (a player's placement) unless it is asked for as a dot; /setblock
+    # starts from the given sides, whose default is a dot.
+    dot = st.name == "redstone_wire" and all(props[k] == "none" and (replay or k in st.given) for k in sides)
+    given_on = props.get("lit", props.get("powered", "false")) == "true"
+    on = given_on if replay else (st.id in (B.TORCH, B.WALL_TORCH) or (st.id == B.LEVER and given_on))
+    cmp = (
+        (sim.CMP_FACING if "facing" in props else 0)
+        | (sim.CMP_FACE if "face" in props else 0)
+        | (sim.CMP_DELAY if "delay" in props else 0)
+        | (sim.CMP_ON if st.id == B.LEVER else 0)
+    )
+    row = (
+        st.id,
+        B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0,
+        B.FACES.index(props["face"]) if "face" in props else 0,
+        int(props.get("delay", 1)),
+        int(dot),
+        int(on),
+        cmp,
+    )
+    return st, row
+
+
+def _parse_item(state: object, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
+    if not isinstance(state, str):
+        parse_state(state)  # raises the usual BlockStateError, naming what was given
+    return _item_row(str(state), replay)
+
+
 class World:
     """A redstone world stepped in game ticks, faithful to Java Edition 1.20 for its palette.
 
     `replay=True` follows /setblock instead of a player's placement: nothing is refused for lack of
     support; an unsupported block pops off at its first neighbour update."""
 
+    # --- compiled-engine hook (engine/compiled.py): after a run of use/step calls with the event log
+    # off, or for a long step, the world runs on a compiled component graph (`_cg`, a compiled.Runner)
+    # and its arrays are stale; any access to them (`g`) first writes the graph's state back and drops
+    # the graph. Block edits clear the memory of a refused compile.
+    _cg = None
+    _cg_calls = 0
+    _cg_refused = False
+    # It pays after this many use/step calls in a row, or for one step of this many game ticks: compiling
+    # a 64-lamp device takes a few milliseconds, the time of a few thousand reference-engine ticks.
+    _cg_after_calls = 16
+    _cg_after_ticks = 4096
+
+    @property
+    def g(self) -> sim.Grid:
+        if self._cg is not None:
+            self._cg_sync()
+        return self._g
+
+    @g.setter
+    def g(self, grid: sim.Grid) -> None:
+        self._g = grid
+
+    def _cg_sync(self) -> None:
+        cg, self._cg = self._cg, None
+        self._cg_calls = 0
+        cg.flush()
+        cg.write_back(self._g)
+
+    def _cg_engage(self, n: int) -> bool:
+        """Count a use/step call; switch to the compiled engine when it pays. True if running on it."""
+        self._cg_calls += 1
+        if self._log or not self.jit or self._cg_refused:
+            return False
+        if self._cg_calls < self._cg_after_calls and n < self._cg_after_ticks:
+            return False
+        from scicraft_viz.engine import compiled
+
+        try:
+            self._cg = compiled.Runner(self)
+        except compiled.CompileRefused:
+            self._cg_refused = True
+        return self._cg is not None
+    # --- end of the compiled-engine hook
+
     def __init__(self, replay: bool = False, jit: bool = True, log_events: bool = True):
         self.replay = replay
         self._k = sim if jit else _python_kernels()
         self.jit = jit and self._k.JIT
-        # Events are kept as int64 rows (tick, x, y, z, kind, block id, old, new) and turned into
-        # Event objects only when read: logging stays cheap while the engine runs.
+        # Events wait in the engine's buffer (two int64s each) until something reads them or the buffer
+        # fills; then they become int64 rows (tick, x, y, z, kind, block id, old, new), and Event
+        # objects only when read. Logging stays cheap while the engine runs.
         self._ev_chunks: deque[np.ndarray] = deque()
         self._ev_kept = 0
-        self._ev_notes: list[tuple[int, ...]] = []
         self._events_total = 0
-        self._origin = np.zeros(3, dtype=np.int64)
-        self._dims = np.zeros(3, dtype=np.int64)
-        self.g: sim.Grid | None = None
-        self._tick0 = 0
         self._log = log_events
+        self.g: sim.Grid = self._grid(64, 128)
+        self.g.meta[sim.M_NCELL] = 1  # cell 0 is the shared air that stands for every position without a cell
+        self.g.meta[sim.M_LOG] = 1 if log_events else 0
 
-    # ------------------------------------------------------------------ grid management
-    def _alloc(self, origin: np.ndarray, dims: np.ndarray) -> sim.Grid:
-        nx, ny, nz = (int(v) for v in dims)
-        n = nx * ny * nz
-        sx, sy = ny * nz, nz
-        off = np.array([-1, sx, 1, -sx, sy, -sy], dtype=np.int64)
-        near = [0]
-        for dx in range(-2, 3):
-            for dy in range(-2, 3):
-                for dz in range(-2, 3):
-                    if 0 < abs(dx) + abs(dy) + abs(dz) <= 2:
-                        near.append(dx * sx + dy * sy + dz)
-        heap = 2 * n + 1024
-        ev = (1 << 16) + 4 * n
-        U = np.zeros((n, sim.NU), np.uint8)
-        U[:, sim.DELAY] = 1
-        T = np.zeros((n, sim.NT), np.int64)
-        T[:, sim.PTIME] = -1
-        T[:, sim.TOG0 :] = -(10**9)
+    # ------------------------------------------------------------------ storage
+    @staticmethod
+    def _grid(cap: int, hcap: int, heap: int = 1024) -> sim.Grid:
+        """Empty arrays for `cap` cells (np.zeros and np.empty leave pages untouched until used)."""
+        T = np.empty((cap, sim.NT), np.int64)
+        T[0, sim.PTIME] = -1
         return sim.Grid(
-            off=off,
-            near=np.array(near, dtype=np.int64),
-            U=U,
+            N=np.zeros((cap, sim.NNEAR), np.int32),
+            U=np.zeros((cap, sim.NU), np.uint8),
             T=T,
+            P=np.zeros((cap, 3), np.int32),
+            HT=np.full(hcap, -1, np.int32),
             H=np.zeros((heap, 4), np.int64),
-            E=np.zeros((ev, 6), np.int64),
-            meta=np.zeros(8, dtype=np.int64),
-            queue=np.zeros(n + 1, np.int64),
-            comp=np.zeros(n, np.int64),
-            chg=np.zeros(4 * n + 64, np.int64),
-            notify=np.zeros(n, np.int64),
+            E=np.empty((16384 + 2 * cap, 2), np.int64),
+            meta=np.zeros(sim.NMETA, np.int64),
+            queue=np.empty(cap + 1, np.int32),
+            comp=np.empty(cap, np.int32),
+            chg=np.empty(4 * cap + 64, np.int32),
+            notify=np.empty(cap, np.int32),
         )
 
-    def _ensure(self, p: Pos) -> None:
-        """Grow the arrays so that p lies at least MARGIN cells inside them."""
-        pa = np.array(p, dtype=np.int64)
-        if self.g is not None:
-            lo = self._origin + MARGIN
-            hi = self._origin + self._dims - MARGIN - 1
-            if np.all(pa >= lo) and np.all(pa <= hi):
-                return
-            extra = SLACK + (hi - lo) // 4
-            new_lo = np.where(pa < lo, np.minimum(lo, pa - extra), lo)
-            new_hi = np.where(pa > hi, np.maximum(hi, pa + extra), hi)
+    def _regrid(self, cap: int, hcap: int) -> sim.Grid:
+        """A copy of the world's arrays with room for `cap` cells and a hash table of `hcap` slots."""
+        g = self.g
+        n = self._ncell
+        new = self._grid(cap, hcap, g.H.shape[0])
+        for name in ("N", "U", "T", "P"):
+            getattr(new, name)[:n] = getattr(g, name)[:n]
+        nh, ne = int(g.meta[sim.M_HEAP]), int(g.meta[sim.M_EVN])
+        new.H[:nh] = g.H[:nh]
+        new.E[:ne] = g.E[:ne]
+        new.meta[:] = g.meta
+        if hcap == g.HT.shape[0]:
+            new.HT[:] = g.HT
         else:
-            new_lo, new_hi = pa - SLACK, pa + SLACK
-        span = new_hi - new_lo + 1
-        if np.any(span - 2 * SLACK > MAX_SPAN):
-            axis = "xyz"[int(np.argmax(span))]
-            raise PositionError(
-                f"position {p} would make the world span more than {MAX_SPAN} blocks along {axis}; "
-                "keep builds within a 1024-block box"
-            )
-        origin = new_lo - MARGIN
-        dims = span + 2 * MARGIN
-        g = self._alloc(origin, dims)
-        if self.g is not None:
-            self._copy_into(g, origin, dims)
-        else:
-            g.meta[sim.M_TICK] = self._tick0
-            g.meta[sim.M_LOG] = 1 if self._log else 0
-        self.g, self._origin, self._dims = g, origin, dims
-        self._lo = tuple(int(v) + 1 for v in origin)
-        self._hi = tuple(int(o + d) - 1 for o, d in zip(origin, dims))
+            self._k.rehash(new.HT, new.P, n)
+        return new
 
-    def _copy_into(self, g: sim.Grid, origin: np.ndarray, dims: np.ndarray) -> None:
-        old, (ox, oy, oz) = self.g, self._origin - origin
-        nx, ny, nz = (int(v) for v in self._dims)
-        sl = (slice(ox, ox + nx), slice(oy, oy + ny), slice(oz, oz + nz))
-        shape_new = tuple(int(v) for v in dims)
-        g.U.reshape(*shape_new, sim.NU)[sl] = old.U.reshape(nx, ny, nz, sim.NU)
-        g.T.reshape(*shape_new, sim.NT)[sl] = old.T.reshape(nx, ny, nz, sim.NT)
-        g.U[:, sim.MK0] = 0
-        g.U[:, sim.MK1] = 0
-        h = int(old.meta[sim.M_HEAP])
-        cells = old.H[:h, sim.HCELL]
-        x, rem = np.divmod(cells, ny * nz)
-        y, z = np.divmod(rem, nz)
-        g.H[:h] = old.H[:h]
-        g.H[:h, sim.HCELL] = ((x + ox) * shape_new[1] + (y + oy)) * shape_new[2] + (z + oz)
-        self._drain()
-        g.meta[:] = old.meta
-        g.meta[sim.M_EVN] = 0
-        g.meta[sim.M_GEN] = 0
+    @property
+    def _ncell(self) -> int:
+        return int(self.g.meta[sim.M_NCELL])
 
-    def _cell(self, p: Pos) -> int:
-        lo = self._lo
-        _, ny, nz = self._dims.tolist()
-        return ((p[0] - lo[0] + 1) * ny + (p[1] - lo[1] + 1)) * nz + (p[2] - lo[2] + 1)
+    def _make_room(self, xyz: np.ndarray, create: np.ndarray) -> None:
+        """Room for cells at the positions xyz[create] that have none yet; refused before anything is
+        allocated when the world would pass MAX_CELLS."""
+        g = self.g
+        need = self._ncell + int(self._k.count_missing(g.HT, g.P, xyz, create))
+        if need - 1 > MAX_CELLS:  # counts a position given twice twice; count exactly before refusing
+            fresh = np.unique(xyz[create], axis=0)
+            need = self._ncell + sum(self._find(tuple(p)) < 0 for p in fresh.tolist())
+            if need - 1 > MAX_CELLS:
+                raise PositionError(
+                    f"the world would hold {need - 1:,} block positions; the engine's limit is {MAX_CELLS:,} "
+                    "(positions that hold, or once held, a block)"
+                )
+        cap, hcap = g.U.shape[0], g.HT.shape[0]
+        if need <= cap and 2 * need <= hcap:
+            return
+        if need > cap:
+            cap = max(need, 2 * cap)
+        while 2 * need > hcap:
+            hcap *= 4
+        self.g = self._regrid(cap, hcap)
 
-    def _inside(self, p: Pos) -> bool:
-        if self.g is None:
-            return False
-        lo, hi = self._lo, self._hi
-        return lo[0] <= p[0] < hi[0] and lo[1] <= p[1] < hi[1] and lo[2] <= p[2] < hi[2]
+    def _reserve_cells(self, n: int) -> None:
+        """Room for n more cells without growing the arrays, kept by copies: a template world copied
+        for many builds then skips one regrid per copy."""
+        need = self._ncell + n
+        cap, hcap = self.g.U.shape[0], self.g.HT.shape[0]
+        if need <= cap and 2 * need <= hcap:
+            return
+        while 2 * need > hcap:
+            hcap *= 4
+        self.g = self._regrid(max(need, cap), hcap)
 
-    def _pos(self, c: int) -> Pos:
-        _, ny, nz = (int(v) for v in self._dims)
-        x, rem = divmod(int(c), ny * nz)
-        y, z = divmod(rem, nz)
-        return (x + int(self._origin[0]), y + int(self._origin[1]), z + int(self._origin[2]))
-
-    def _xyz(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """World coordinates of flat cell indices, as three arrays."""
-        _, ny, nz = (int(v) for v in self._dims)
-        x, rem = np.divmod(cells, ny * nz)
-        y, z = np.divmod(rem, nz)
-        o = self._origin
-        return x + o[0], y + o[1], z + o[2]
-
-    def _positions(self, cells: np.ndarray) -> list[Pos]:
-        x, y, z = self._xyz(cells)
-        return list(zip(x.tolist(), y.tolist(), z.tolist(), strict=True))
+    def _find(self, p: Pos) -> int:
+        """The cell at p, or -1."""
+        g = self.g
+        return int(self._k.find_cell(g.HT, g.P, p[0], p[1], p[2]))
 
     def _reserve(self) -> None:
-        """Keep room in the tick heap for one pending tick per cell plus stale entries."""
+        """Room in the tick heap for one pending tick per cell plus stale entries, and in the event
+        buffer for whatever one action or tick can log (the kernels stop and ask when short)."""
         g = self.g
-        need = int(g.meta[sim.M_HEAP]) + g.U.shape[0] + 64
+        need = int(g.meta[sim.M_HEAP]) + self._ncell + 64
         if need > g.H.shape[0]:
             H = np.zeros((2 * need, 4), np.int64)
             H[: g.H.shape[0]] = g.H
-            self.g = g._replace(H=H)
+            self.g = g = g._replace(H=H)
+        if g.meta[sim.M_EVN] > g.E.shape[0] - (self._ncell + 256):
+            self._drain()
+
+    def _check(self) -> None:
+        code = int(self.g.meta[sim.M_OVERFLOW])
+        if code:
+            self.g.meta[sim.M_OVERFLOW] = 0
+            what = {sim.OV_EVENTS: "event buffer", sim.OV_CHANGED: "changed list", sim.OV_HEAP: "tick heap"}[code]
+            raise RuntimeError(f"engine {what} overflow: a single tick changed more than the engine can track")
+
+    def _positions(self, cells: np.ndarray) -> list[Pos]:
+        return list(zip(*self.g.P[cells].T.tolist())) if len(cells) else []
+
+    def _states(self, cells: np.ndarray) -> list[str]:
+        """The canonical state of each cell, formatted once per distinct state (a build has few)."""
+        if not len(cells):
+            return []
+        # U's first 8 columns (BT .. LOCKED) are all that a state string reads: one uint64 key per cell
+        key = np.ascontiguousarray(self.g.U[cells, : sim.LOCKED + 1]).view(np.uint64).ravel()
+        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        names = [self._state_at(c) for c in cells[first].tolist()]
+        return [names[i] for i in inv.ravel().tolist()]
+
+    def _sorted(self, cells: np.ndarray) -> np.ndarray:
+        """Cells in x, y, z order of their positions."""
+        P = self.g.P[cells]
+        return cells[np.lexsort((P[:, 2], P[:, 1], P[:, 0]))]
 
     # ------------------------------------------------------------------ events
     def _drain(self) -> None:
-        self._flush_notes()
+        """Move events from the engine's buffer to the kept history, still packed: they are decoded
+        only when read (a cell's position never changes, so decoding later gives the same answer)."""
         g = self.g
         n = int(g.meta[sim.M_EVN])
-        if n:
-            ev = g.E[:n]
-            x, y, z = self._xyz(ev[:, 1])
-            rows = np.column_stack((ev[:, 0], x, y, z, ev[:, 2], ev[:, 5], ev[:, 3:5]))
-            self._keep(rows)
-            g.meta[sim.M_EVN] = 0
-        if g.meta[sim.M_OVERFLOW]:
-            g.meta[sim.M_OVERFLOW] = 0
-            raise RuntimeError("engine buffer overflow: a single tick changed more than the engine can track")
-
-    def _keep(self, rows: np.ndarray) -> None:
-        self._ev_chunks.append(rows)
-        self._ev_kept += len(rows)
-        self._events_total += len(rows)
+        if not n:
+            return
+        self._ev_chunks.append(g.E[:n].copy())
+        g.meta[sim.M_EVN] = 0
+        self._ev_kept += n
+        self._events_total += n
         while self._ev_kept - len(self._ev_chunks[0]) >= EVENT_HISTORY:
             self._ev_kept -= len(self._ev_chunks.popleft())
 
-    def _flush_notes(self) -> None:
-        if self._ev_notes:
-            self._keep(np.array(self._ev_notes, dtype=np.int64))
-            self._ev_notes = []
-
-    def _note(self, kind: str, p: Pos, name: str) -> None:
-        if self._log:
-            self._ev_notes.append((self.tick, *p, EVENT_KINDS.index(kind), B.PALETTE[name][0], 0, 0))
-
     def events_since(self, total: int) -> list[Event]:
         """Events after the first `total` ever logged (see events_total), as far as they are kept."""
-        self._flush_notes()
+        self._drain()
         want = self._events_total - total
         if want <= 0 or not self._ev_chunks:
             return []
-        rows = np.concatenate(self._ev_chunks)[-min(want, EVENT_HISTORY):]
+        ev = np.concatenate(self._ev_chunks)[-min(want, EVENT_HISTORY):]
+        w = ev[:, 1]
+        xyz = self.g.P[w & 0xFFFFFFFF].tolist()
+        cols = zip(ev[:, 0].tolist(), ((w >> 32) & 255).tolist(), ((w >> 56) & 255).tolist(),
+                   ((w >> 40) & 255).tolist(), ((w >> 48) & 255).tolist(), strict=True)
         return [
-            Event(t, (x, y, z), EVENT_KINDS[k], "minecraft:" + B.NAME_OF_ID[b], o, n)
-            for t, x, y, z, k, b, o, n in rows.tolist()
+            Event(t, tuple(p), EVENT_KINDS[k], "minecraft:" + B.NAME_OF_ID[b], o, n)
+            for p, (t, k, b, o, n) in zip(xyz, cols, strict=True)
         ]
 
     @property
     def events(self) -> list[Event]:
         """The most recent events (up to 100,000), oldest first."""
+        self._drain()
         return self.events_since(max(0, self._events_total - EVENT_HISTORY))
 
     @property
     def events_total(self) -> int:
         """How many events were logged since the world was made (including ones no longer kept)."""
-        self._flush_notes()
-        return self._events_total
+        return self._events_total + int(self.g.meta[sim.M_EVN])
 
     @property
     def log_events(self) -> bool:
@@ -288,42 +377,40 @@ class World:
     @log_events.setter
     def log_events(self, on: bool) -> None:
         self._log = bool(on)
-        if self.g is not None:
-            self.g.meta[sim.M_LOG] = 1 if on else 0
+        self.g.meta[sim.M_LOG] = 1 if on else 0
 
     # ------------------------------------------------------------------ public API
     @property
     def tick(self) -> int:
-        return int(self.g.meta[sim.M_TICK]) if self.g is not None else self._tick0
+        if self._cg is not None:
+            return self._cg.tick
+        return int(self.g.meta[sim.M_TICK])
 
     def get_block(self, pos: object) -> str:
         """The canonical full block state at pos, e.g. 'minecraft:redstone_lamp[lit=true]'."""
-        p = check_pos(pos)
-        if not self._inside(p):
-            return "minecraft:air"
-        return self._state_at(self._cell(p))
+        c = self._find(check_pos(pos))
+        return self._state_at(c) if c > 0 else "minecraft:air"
 
     def _state_at(self, c: int) -> str:
-        g = self.g
-        b = int(g.U[c, sim.BT])
+        u = self.g.U[c].tolist()
+        b = u[sim.BT]
         name = B.NAME_OF_ID[b]
         tf = ("false", "true")
         if b == B.WIRE:
-            s = int(g.U[c, sim.SIDES])
+            s = u[sim.SIDES]
             side = [B.WIRE_SIDES[(s >> (2 * h)) & 3] for h in range(4)]
-            props = f"east={side[1]},north={side[0]},power={int(g.U[c, sim.POWER])},south={side[2]},west={side[3]}"
+            props = f"east={side[1]},north={side[0]},power={u[sim.POWER]},south={side[2]},west={side[3]}"
         elif b == B.REPEATER:
             props = (
-                f"delay={int(g.U[c, sim.DELAY])},facing={B.DIRECTIONS[g.U[c, sim.FACING]]},"
-                f"locked={tf[int(g.U[c, sim.LOCKED])]},powered={tf[int(g.U[c, sim.ON])]}"
+                f"delay={u[sim.DELAY]},facing={B.DIRECTIONS[u[sim.FACING]]},"
+                f"locked={tf[u[sim.LOCKED]]},powered={tf[u[sim.ON]]}"
             )
         elif b in (B.TORCH, B.LAMP):
-            props = f"lit={tf[int(g.U[c, sim.ON])]}"
+            props = f"lit={tf[u[sim.ON]]}"
         elif b == B.WALL_TORCH:
-            props = f"facing={B.DIRECTIONS[g.U[c, sim.FACING]]},lit={tf[int(g.U[c, sim.ON])]}"
+            props = f"facing={B.DIRECTIONS[u[sim.FACING]]},lit={tf[u[sim.ON]]}"
         elif b in (B.BUTTON, B.LEVER):
-            face, facing = B.FACES[g.U[c, sim.FACE]], B.DIRECTIONS[g.U[c, sim.FACING]]
-            props = f"face={face},facing={facing},powered={tf[int(g.U[c, sim.ON])]}"
+            props = f"face={B.FACES[u[sim.FACE]]},facing={B.DIRECTIONS[u[sim.FACING]]},powered={tf[u[sim.ON]]}"
         else:
             return f"minecraft:{name}"
         return f"minecraft:{name}[{props}]"
@@ -335,150 +422,253 @@ class World:
         neighbours are updated at once and delays run as scheduled ticks. Raises a ValueError
         subclass, leaving the world unchanged, for bad positions, states or unsupported placements."""
         p = check_pos(pos)
-        st = parse_state(state)
-        if st.id == B.AIR:
-            self.remove_block(p)
-            return
-        if not self.replay:
+        st, row = _parse_item(state, self.replay)
+        if st.id != B.AIR and not self.replay:
             need = _support_of(st, p)
             if need is not None:
                 sp, phrase = need
-                below = self.get_block(sp)
-                if B.PALETTE[below.removeprefix("minecraft:").split("[")[0]][0] not in (
-                    B.STONE,
-                    B.GLASS,
-                    B.LAMP,
-                    B.REDSTONE_BLOCK,
-                ):
+                c = self._find(sp)
+                if c <= 0 or int(self.g.U[c, sim.BT]) not in _FULL:
                     raise PlacementError(
-                        f"cannot place {st.name} at {p}: it needs {phrase} at {sp}, but there is {below}"
+                        f"cannot place {st.name} at {p}: it needs {phrase} at {sp}, but there is {self.get_block(sp)}"
                     )
-        self._ensure(p)
-        g = self.g
-        c = self._cell(p)
-        old = int(g.U[c, sim.BT])
-        if old != B.AIR and self._same_static(c, st):
-            return
-        self._reserve()
-        g = self.g
-        props = dict(st.props)
-        g.U[c, sim.BT] = st.id
-        g.U[c, sim.FACING] = B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0
-        g.U[c, sim.FACE] = B.FACES.index(props["face"]) if "face" in props else 0
-        g.U[c, sim.DELAY] = int(props.get("delay", 1))
-        sides = ("north", "east", "south", "west")
-        # A dust starts as a cross (a player's placement) unless it is asked for as a dot; /setblock
-        # starts from the given sides, whose default is a dot.
-        dot = st.name == "redstone_wire" and all(
-            props[k] == "none" and (self.replay or k in st.given) for k in sides
-        )
-        g.U[c, sim.SIDES] = 0 if dot else 0x55
-        g.U[c, sim.POWER] = 0
-        g.U[c, sim.LOCKED] = 0
-        given_on = props.get("lit", props.get("powered", "false")) == "true"
-        if self.replay:
-            g.U[c, sim.ON] = given_on
-        else:
-            g.U[c, sim.ON] = st.id in (B.TORCH, B.WALL_TORCH) or (st.id == B.LEVER and given_on)
-        g.T[c, sim.TOG0 :] = -(10**9)
-        if old != B.AIR:
-            self._note("removed", p, B.NAME_OF_ID[old])
-        self._note("placed", p, st.name)
-        self._k.place(g, c, old, c if self.replay else -1, not self.replay)
-        self._drain()
+        self._load(np.array([p], np.int64), np.array([row], np.int64), np.zeros(1, np.uint8))
 
-    def _same_static(self, c: int, st: BlockState) -> bool:
-        """True when the block at c already is `st` up to derived properties (placing it is a no-op)."""
-        g = self.g
-        if int(g.U[c, sim.BT]) != st.id:
+    def set_blocks(self, items: Iterable, *, skip_errors: bool = False) -> list[tuple[int, InputError]]:
+        """Place many blocks at once: the same world, events and pending ticks as set_block on each
+        (pos, state) pair in order, without the per-call cost. `items` may also be a {pos: state} dict.
+
+        By default the call is all or nothing: the first bad position, bad state or unsupported
+        placement (counting the blocks placed before it in `items`) raises, naming the item's index,
+        and nothing is placed. With skip_errors=True those items are left out, as a loop that catches
+        each error would, and the call returns [(index, error), ...]."""
+        if isinstance(items, dict):
+            items = items.items()
+        positions: list[Pos] = []
+        uniq: list[tuple[BlockState, tuple[int, ...]]] = []  # distinct states: a build repeats a handful
+        memo: dict[str, int] = {}  # state text -> its index in uniq
+        idx: list[int] = []
+        keep: list[int] = []
+        errors: list[tuple[int, InputError]] = []
+        replay = self.replay
+        lo, hi = -MAX_COORD, MAX_COORD
+        for i, item in enumerate(items):
+            # the usual item, (three-int tuple, known state text), accepted inline without a call per block
+            if type(item) is tuple and len(item) == 2:
+                pos, state = item
+                if type(pos) is tuple and len(pos) == 3 and type(state) is str:
+                    k = memo.get(state)
+                    x, y, z = pos
+                    if (k is not None and type(x) is int and type(y) is int and type(z) is int
+                            and lo <= x <= hi and lo <= y <= hi and lo <= z <= hi):
+                        positions.append(pos)
+                        idx.append(k)
+                        keep.append(i)
+                        continue
+            try:
+                try:
+                    pos, state = item
+                except (TypeError, ValueError):
+                    raise InputError(f"expected a (position, state) pair, got {item!r}"[:200]) from None
+                p = check_pos(pos)
+                st, row = _item_row(state, replay) if type(state) is str else _parse_item(state, replay)
+            except InputError as e:
+                err = type(e)(f"item {i}: {e}")
+                if not skip_errors:
+                    raise err from None
+                errors.append((i, err))
+                continue
+            k = len(uniq)
+            uniq.append((st, row))
+            if type(state) is str:
+                memo[state] = k
+            positions.append(p)
+            idx.append(k)
+            keep.append(i)
+        if not positions:
+            return errors
+        xyz = np.fromiter(chain.from_iterable(positions), np.int64, 3 * len(positions)).reshape(-1, 3)
+        st_arr = np.array([row for _, row in uniq], np.int64)[np.array(idx, np.intp)]
+        states = _LazyStates(uniq, idx)
+        bad = np.zeros(len(positions), np.uint8)
+        if not self.replay and self._unsupported(xyz, st_arr, bad, stop_at_first=not skip_errors):
+            if not skip_errors:
+                j = int(np.argmax(bad))
+                raise PlacementError(f"item {keep[j]}: {self._support_error(j, positions, states, bad)}")
+
+            def refused(j: int) -> None:  # called when the world is as it was when item j's turn came
+                errors.append((keep[j], PlacementError(f"item {keep[j]}: {self._support_error(j, positions, states)}")))
+
+            self._load(xyz, st_arr, bad, refused)
+        else:
+            self._load(xyz, st_arr, bad)
+        errors.sort(key=lambda e: e[0])
+        return errors
+
+    @classmethod
+    def from_blocks(cls, items: Iterable, replay: bool = False, jit: bool = True, log_events: bool = True) -> World:
+        """A new World holding the given (pos, state) pairs, placed in order (see set_blocks)."""
+        w = cls(replay=replay, jit=jit, log_events=log_events)
+        w.set_blocks(items)
+        return w
+
+    def _unsupported(self, xyz: np.ndarray, st: np.ndarray, bad: np.ndarray, stop_at_first: bool) -> bool:
+        """Flag in `bad` a player's placements that will find no support when their turn comes."""
+        if not _is_any(st[:, sim.S_ID], _ATTACHED_IDS).any():
             return False
-        props = dict(st.props)
-        checks = {
-            "facing": lambda v: B.DIRECTIONS[g.U[c, sim.FACING]] == v,
-            "face": lambda v: B.FACES[g.U[c, sim.FACE]] == v,
-            "delay": lambda v: int(g.U[c, sim.DELAY]) == int(v),
-        }
-        if st.id == B.LEVER and (props["powered"] == "true") != bool(g.U[c, sim.ON]):
-            return False
-        return all(checks[k](v) for k, v in props.items() if k in checks)
+        create = st[:, sim.S_ID] != B.AIR
+        self._make_room(xyz, create)
+        cells = np.empty(len(xyz), np.int64)
+        self._k.cells_for(self.g, xyz, create, cells)
+        return int(self._k.unsupported(self.g, cells, st, bad, stop_at_first)) >= 0
+
+    def _support_error(self, j: int, positions: list[Pos], states: list[BlockState], bad=None) -> str:
+        """set_block's message for item j. With `bad`, the world is still as it was before the first
+        item, and a support placed by an earlier item is named as it was given."""
+        p, st = positions[j], states[j]
+        sp, phrase = _support_of(st, p)  # type: ignore[misc]
+        below = self.get_block(sp)
+        for i in range(j - 1, -1, -1) if bad is not None else ():
+            if positions[i] == sp and not bad[i]:
+                below = str(states[i])
+                break
+        return f"cannot place {st.name} at {p}: it needs {phrase} at {sp}, but there is {below}"
+
+    def _load(self, xyz: np.ndarray, st: np.ndarray, bad: np.ndarray, refused=None) -> None:
+        """Place rows of (position, placement row) in order, skipping rows flagged in `bad`; refused(j)
+        is called for each of those when its turn comes."""
+        self._cg_refused = False
+        create = (st[:, sim.S_ID] != B.AIR) & (bad == 0)
+        self._make_room(xyz, create)
+        cells = np.empty(len(xyz), np.int64)
+        self._k.cells_for(self.g, xyz, create, cells)
+        stops = np.nonzero(bad)[0].tolist() if refused is not None else []
+        i, n = 0, len(xyz)
+        for stop in [*stops, n]:
+            while i < stop:
+                self._reserve()
+                i = int(self._k.place_items(self.g, cells, st, bad, i, stop, self.replay))
+                self._check()
+            if stop < n:
+                refused(stop)
+                i = stop + 1
 
     def remove_block(self, pos: object) -> None:
         """Replace the block at pos with air; blocks it supported pop off."""
-        p = check_pos(pos)
-        if not self._inside(p):
-            return
-        g = self.g
-        c = self._cell(p)
-        old = int(g.U[c, sim.BT])
-        if old == B.AIR:
-            return
-        self._reserve()
-        g = self.g
-        self._note("removed", p, B.NAME_OF_ID[old])
-        g.U[c, sim.BT] = B.AIR
-        g.U[c, sim.ON] = 0
-        g.U[c, sim.POWER] = 0
-        g.U[c, sim.SIDES] = 0
-        g.U[c, sim.LOCKED] = 0
-        self._k.place(g, c, old, -1, not self.replay)
-        self._drain()
+        self.set_block(pos, "air")
 
     def use(self, pos: object) -> bool:
         """A player's right-click at pos: press a button, toggle a lever, cycle a repeater's delay,
         or toggle unconnected dust between cross and dot. Returns True if anything changed."""
-        p = check_pos(pos)
-        if not self._inside(p):
+        cg = self._cg
+        if cg is not None and type(pos) is tuple:
+            i = cg.buttons.get(pos)
+            if i is not None:  # a button or lever on the compiled graph (Runner.use, inlined)
+                if cg.act >= 0:
+                    cg.advance(0)
+                release = cg.release[i]
+                if release is not None:
+                    if cg.tick < release:
+                        return False  # still pressed
+                    cg.release[i] = cg.tick + sim.BUTTON_TICKS
+                cg.act = i
+                return True
+        c = self._find(check_pos(pos))
+        if c <= 0:
             return False
-        self._reserve()
-        done = bool(self._k.use(self.g, self._cell(p)))
-        self._drain()
-        return done
+        self._cg_calls += 1
+        if self.g.U[c, sim.BT] not in (B.BUTTON, B.LEVER):
+            self._cg_refused = False
+        r = self._k.use(self.g, c)
+        if r == 2:
+            self._reserve()
+            r = self._k.use(self.g, c)
+        if r == 3:
+            self._check()
+        return r == 1
 
     def step(self, n: int = 1) -> None:
         """Advance n game ticks, running the ticks scheduled for each."""
+        cg = self._cg
+        if cg is not None and type(n) is int and 0 <= n <= MAX_TICK - cg.tick:
+            until = cg.tick + n
+            act, cg.act = cg.act, -1  # a press made since the last step acts first (Runner.advance, inlined)
+            if cg.kernel(cg.G, cg.S, until, act):
+                cg.tick = until
+            else:  # the graph stopped before a tick it cannot take: the reference engine goes on
+                self._cg_sync()
+                self._run(until)
+            return
+        if type(n) is not int or not 0 <= n <= MAX_TICK - self.tick:
+            n = self._tick_count(n, "step count")
+        if self._cg_engage(n):
+            self.step(n)
+            return
+        self._run(self.tick + n)
+
+    def _tick_count(self, n: object, what: str) -> int:
         if not isinstance(n, Integral) or isinstance(n, bool) or n < 0:
-            raise ValueError(f"step count must be a non-negative integer, got {n!r}")
-        self._run(self.tick + int(n))
+            raise ValueError(f"{what} must be a non-negative integer, got {n!r}")
+        if n > MAX_TICK - self.tick:
+            raise ValueError(
+                f"{what} {n} would take the world past game tick 2**60 = {MAX_TICK:,}, the engine's limit "
+                f"(now at tick {self.tick:,})"
+            )
+        return int(n)
 
     def _run(self, until: int, rec: tuple | None = None) -> None:
-        if self.g is None:  # nothing placed yet: time passes, nothing happens
-            self._tick0 = until
-            return
+        k = self._k
+        if rec is None:
+            rec = (_NO_CELLS, _NO_CELLS, _NO_ROWS, _NO_ROWS)
         row = 1
-        while self.tick < until:
+        start = self.tick
+        while True:
+            reached = k.run(self.g, until, rec[0], rec[1], rec[2], rec[3], row)
+            if reached == until:
+                return
+            self._check()  # raises on overflow (reached == -1)
             self._reserve()
-            g = self.g
-            margin = g.U.shape[0] + 256
-            if rec is None:
-                self._k.run(g, until, _NO_CELLS, _NO_CELLS, _NO_ROWS, _NO_ROWS, 0, margin)
-            else:
-                start = self.tick
-                self._k.run(g, until, rec[0], rec[1], rec[2], rec[3], row, margin)
-                row += self.tick - start
-            self._drain()
+            row += reached - start
+            start = reached
 
     def blocks(self) -> dict[Pos, str]:
         """Every non-air block as {position: canonical state}, in x, y, z order."""
-        if self.g is None:
+        cells = self._sorted(np.nonzero(self.g.U[: self._ncell, sim.BT])[0])
+        return dict(zip(self._positions(cells), self._states(cells), strict=True))
+
+    def blocks_by_state(self) -> dict[str, list[Pos]]:
+        """The non-air blocks grouped by canonical state, {state: [positions in x, y, z order]}: what
+        `blocks()` holds, read in one vectorised pass for code that looks at blocks by kind."""
+        cells = self._sorted(np.nonzero(self.g.U[: self._ncell, sim.BT])[0])
+        if not len(cells):
             return {}
-        cells = np.nonzero(self.g.U[:, sim.BT])[0]
-        return {p: self._state_at(int(c)) for p, c in zip(self._positions(cells), cells, strict=True)}
+        key = np.ascontiguousarray(self.g.U[cells, : sim.LOCKED + 1]).view(np.uint64).ravel()
+        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        inv = inv.ravel()
+        order = np.argsort(inv, kind="stable")  # grouped by key, x, y, z order kept inside each group
+        ends = np.cumsum(np.bincount(inv, minlength=len(first))).tolist()
+        pos = self._positions(cells[order])
+        out: dict[str, list[Pos]] = {}
+        start = 0
+        for c, end in zip(cells[first].tolist(), ends, strict=True):
+            s = self._state_at(c)
+            # keys differing only in what the state string leaves out (a stone's power) share a state
+            out[s] = sorted(out[s] + pos[start:end]) if s in out else pos[start:end]
+            start = end
+        return out
 
     def cells_of(self, *ids: int) -> np.ndarray:
-        """Flat indices of the cells holding any of the given block ids (engine use)."""
-        if self.g is None:
-            return np.zeros(0, np.int64)
-        return np.nonzero(np.isin(self.g.U[:, sim.BT], ids))[0].astype(np.int64)
+        """Cell indices of the blocks with any of the given ids, in x, y, z order (engine use)."""
+        return self._sorted(np.nonzero(_is_any(self.g.U[: self._ncell, sim.BT], ids))[0].astype(np.int64))
 
     def copy(self) -> World:
-        """An independent copy: same blocks, tick, pending ticks and recent events."""
+        """An independent copy: same blocks, tick, pending ticks and recent events. The engine's event
+        buffer is not copied: pending events are moved to the history first, which both share."""
+        self._drain()
         w = World.__new__(World)
         w.__dict__.update(self.__dict__)
         w._ev_chunks = deque(self._ev_chunks)
-        w._ev_notes = list(self._ev_notes)
-        if self.g is not None:
-            w.g = sim.Grid(*(a.copy() for a in self.g))
-            w._origin, w._dims = self._origin.copy(), self._dims.copy()
+        w.g = self._regrid(self.g.U.shape[0], self.g.HT.shape[0])
         return w
 
     def record(self, n: int):
@@ -486,6 +676,10 @@ class World:
         from scicraft_viz.engine.trace import record
 
         return record(self, n)
+
+    def memory_bytes(self) -> int:
+        """Bytes held by the world's arrays (capacity included; untouched pages cost no RAM)."""
+        return sum(a.nbytes for a in self.g)
 
     # ------------------------------------------------------------------ build files
     def to_mcfunction(self) -> str:
@@ -499,8 +693,38 @@ class World:
 
         return build_world(text, replay=replay, source=source)
 
+    # Schematics (scicraft_viz.engine.formats): `src` is a path or the file's bytes; `to_*` returns the
+    # bytes and also writes them when given a path.
+    @classmethod
+    def from_build_file(cls, src, replay: bool = False, fmt: str | None = None) -> World:
+        """A World from any build file (.mcfunction, .litematic, .schem) given as a path or bytes."""
+        from scicraft_viz.engine import formats
+        from scicraft_viz.engine.mcfunction import world_from_blocks
+
+        if isinstance(src, (bytes, bytearray)):
+            return world_from_blocks(formats.decode_build(bytes(src), fmt), replay=replay, source="<bytes>")
+        return world_from_blocks(formats.read_build(src, fmt), replay=replay, source=str(src))
+
+    @classmethod
+    def from_litematic(cls, src, replay: bool = False) -> World:
+        return cls.from_build_file(src, replay, "litematic")
+
+    @classmethod
+    def from_schem(cls, src, replay: bool = False) -> World:
+        return cls.from_build_file(src, replay, "schem")
+
+    def to_litematic(self, path=None) -> bytes:
+        from scicraft_viz.engine.formats import write_build
+
+        return write_build(self.blocks(), path if path is not None else "litematic")
+
+    def to_schem(self, path=None, version: int = 3) -> bytes:
+        from scicraft_viz.engine.formats import write_build
+
+        return write_build(self.blocks(), path if path is not None else "schem", schem_version=version)
+
     def __repr__(self) -> str:
-        n = 0 if self.g is None else int(np.count_nonzero(self.g.U[:, sim.BT]))
+        n = int(np.count_nonzero(self.g.U[: self._ncell, sim.BT]))
         return f"World(tick={self.tick}, blocks={n}, replay={self.replay})"
 
 

@@ -1,0 +1,906 @@
+"""A compiled engine for large and long runs: the world as a graph of components.
+
+`compile_world(world)` turns a World into a graph whose nodes are the components (repeaters, torches,
+lamps, buttons, levers) and whose links say which component can power which. Dust is collapsed, as
+MCHPRS's redpiler does: a wire's power is the max over its sources of 15 minus the dust distance, so a
+component's input is "some linked source is on" with the link present when the distance is at most 14.
+Solid blocks are collapsed the same way: a strongly powered block is a link from the component that
+powers it. The graph is ticked in numba by an event-driven scheduler (a timing wheel of FIFO queues per
+game tick and priority, which keeps vanilla's order: priority, then scheduling order); idle ticks cost
+nothing.
+
+It reproduces the reference engine (kernels.py) tick for tick, including scheduled-tick priorities,
+repeater delay, locking and pulse stretching, torch delay and burn-out, lamp delays and the button pulse.
+What it cannot reproduce exactly it refuses (`CompileRefused`) at compile time, or it stops before the
+scheduled tick it cannot take (`step` returns False) so that the caller continues on the reference
+engine from a state that is still exact:
+- a block that needs support and has none (it would pop off), a state the block's surroundings
+  contradict with no tick pending to fix it (replay-mode /setblock states), two pending ticks for one
+  block;
+- a change after which two components reached only through dust could be scheduled for the same tick
+  and priority: their order depends on which dust changed power, which the collapsed graph does not know;
+- a burnt-out torch left dark with no tick pending: from then on any update near it matters.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from scicraft_viz.engine import blocks as B
+from scicraft_viz.engine.blocks import split_state
+from scicraft_viz.engine.kernels import NEAR
+
+Pos = tuple[int, int, int]
+
+BUTTON_TICKS, TORCH_DELAY, LAMP_OFF_DELAY = 20, 2, 4
+BURNOUT_WINDOW, BURNOUT_COUNT, BURNOUT_RECHECK = 60, 8, 160
+P_EXTREMELY_HIGH, P_VERY_HIGH, P_HIGH, P_NORMAL = 0, 1, 2, 3
+WHEEL = 256  # > the longest delay (160 gt), so a slot never holds two different due ticks
+CONST = -1  # source id of a redstone block: always on
+UP, DOWN = 4, 5
+
+REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER = B.REPEATER, B.TORCH, B.WALL_TORCH, B.LAMP, B.BUTTON, B.LEVER
+_COMPONENTS = (REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER)
+
+# meta slots at the head of the state array
+M_TICK, M_NPEND, M_STATUS, M_SEQ = range(4)
+NMETA = 8
+# state arrays (views of one int64 array, so a call from Python passes two arrays, not twenty)
+(S_ON, S_LOCK, S_CNT, S_LCNT, S_PEND, S_PRANK, S_PTIME, S_NXT, S_TOGI, S_PSEQ, S_CONSTC) = range(11)
+N_PER_NODE = 11
+# graph arrays: per-node fields, then link lists
+(G_NTYPE, G_DELAY2, G_PRIO, G_SELF) = range(4)  # G_SELF: its own output is among its inputs
+G_LAZY = G_PRIO  # for a lamp: fed by repeaters only (see _changed)
+
+
+class CompileRefused(Exception):
+    """The world holds something the compiled engine cannot reproduce exactly; use the reference engine."""
+
+
+# ----------------------------------------------------------------------------------------- kernels
+# No kernel allocates, so reference counting is off (with it, every call paid atomic operations on its
+# array arguments); the small ones are inlined into the loop that calls them.
+_jit = njit(cache=True, _nrt=False)
+_inline = njit(cache=True, _nrt=False, inline="always")
+
+
+@_inline
+def _views(G, S):
+    n, nl = G[0], G[2]
+    o = 16
+    node = G[o : o + 4 * n].reshape(4, n)
+    o += 4 * n
+    lptr = G[o : o + n + 1]
+    o += n + 1
+    ltgt = G[o : o + nl]
+    o += nl
+    lflag = G[o : o + nl]
+    o += nl
+    meta = S[:NMETA]
+    st = S[NMETA : NMETA + N_PER_NODE * n].reshape(N_PER_NODE, n)
+    o = NMETA + N_PER_NODE * n
+    tog = S[o : o + 8 * n].reshape(n, 8)
+    o += 8 * n
+    head = S[o : o + 4 * WHEEL]
+    tail = S[o + 4 * WHEEL : o + 8 * WHEEL]
+    slot = S[o + 8 * WHEEL : o + 9 * WHEEL]
+    return node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot
+
+
+@_inline
+def _dust_views(G):
+    n, nd, nl, ndl = G[0], G[1], G[2], G[3]
+    o = 16 + 4 * n + n + 1 + 2 * nl
+    return G[o : o + nd + 1], G[o + nd + 1 : o + nd + 1 + ndl], G[o + nd + 1 + ndl : o + nd + 1 + 2 * ndl]
+
+
+@_inline
+def _schedule(meta, st, head, tail, slot, x, delay, rank):
+    if st[S_PEND, x]:
+        return
+    t = meta[M_TICK] + delay
+    st[S_PEND, x] = 1
+    st[S_PTIME, x] = t
+    st[S_PRANK, x] = rank
+    st[S_PSEQ, x] = meta[M_SEQ]
+    meta[M_SEQ] += 1
+    st[S_NXT, x] = -1
+    s = t & (WHEEL - 1)
+    q = s * 4 + rank
+    if tail[q] < 0:
+        head[q] = x
+    else:
+        st[S_NXT, tail[q]] = x
+    tail[q] = x
+    slot[s] += 1
+    meta[M_NPEND] += 1
+
+
+@_inline
+def _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c):
+    """Component c switched: update the input and lock counts it feeds and check each component whose
+    input or lock depends on it (and c itself), in the reference engine's neighbour-update order. A
+    check reads only the checked component's own counts, so each can follow its own update."""
+    d = 1 if st[S_ON, c] else -1
+    for i in range(lptr[c], lptr[c + 1]):
+        x = ltgt[i]
+        f = lflag[i]
+        before = st[S_CNT, x] > 0
+        if f & 1:
+            st[S_CNT, x] += d
+        p = st[S_CNT, x] > 0
+        b = node[G_NTYPE, x]
+        if b == LAMP:
+            if node[G_LAZY, x]:
+                # fed by repeaters only: its off tick (normal priority) runs after every repeater tick of
+                # its game tick, so it sees the input as it stood since the last change; it is settled
+                # here, at the next change, or when read, instead of being queued
+                t = meta[M_TICK]
+                if st[S_PEND, x] and st[S_PTIME, x] < t:
+                    st[S_PEND, x] = 0
+                    if not before:
+                        st[S_ON, x] = 0
+                if st[S_ON, x]:
+                    if not p and not st[S_PEND, x]:
+                        st[S_PEND, x] = 1
+                        st[S_PTIME, x] = t + LAMP_OFF_DELAY
+                        st[S_PRANK, x] = P_NORMAL
+                        st[S_PSEQ, x] = meta[M_SEQ]
+                        meta[M_SEQ] += 1
+                elif p:
+                    st[S_ON, x] = 1
+            elif st[S_ON, x]:
+                if not p:
+                    _schedule(meta, st, head, tail, slot, x, LAMP_OFF_DELAY, P_NORMAL)
+            elif p:
+                st[S_ON, x] = 1
+        elif b == REPEATER:
+            if f & 2:
+                st[S_LCNT, x] += d
+            lk = st[S_LCNT, x] > 0
+            st[S_LOCK, x] = lk
+            if not lk and (st[S_ON, x] != 0) != p:
+                if node[G_PRIO, x]:
+                    rank = P_EXTREMELY_HIGH
+                elif st[S_ON, x]:
+                    rank = P_VERY_HIGH
+                else:
+                    rank = P_HIGH
+                _schedule(meta, st, head, tail, slot, x, node[G_DELAY2, x], rank)
+        elif (st[S_ON, x] != 0) == p:  # a torch
+            _schedule(meta, st, head, tail, slot, x, TORCH_DELAY, P_NORMAL)
+
+
+@_inline
+def _recent(tog, c, t):
+    n = 0
+    for i in range(BURNOUT_COUNT):
+        if t - tog[c, i] <= BURNOUT_WINDOW:
+            n += 1
+    return n
+
+
+@_inline
+def _tick_one(node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot, c, t):
+    """Run the scheduled tick of component c at game tick t."""
+    b = node[G_NTYPE, c]
+    if b == LAMP:
+        if st[S_ON, c] and st[S_CNT, c] == 0:
+            st[S_ON, c] = 0
+    elif b == REPEATER:
+        if st[S_LCNT, c] > 0:
+            return
+        should = st[S_CNT, c] > 0
+        if st[S_ON, c] and not should:
+            st[S_ON, c] = 0
+            _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c)
+        elif not st[S_ON, c]:
+            st[S_ON, c] = 1
+            if node[G_SELF, c]:
+                _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c)
+                if not should:
+                    _schedule(meta, st, head, tail, slot, c, node[G_DELAY2, c], P_VERY_HIGH)
+            else:
+                # what its own neighbour update (the first of them) does: its input did not move
+                if not should:
+                    rank = P_EXTREMELY_HIGH if node[G_PRIO, c] else P_VERY_HIGH
+                    _schedule(meta, st, head, tail, slot, c, node[G_DELAY2, c], rank)
+                _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c)
+    elif b == TORCH or b == WALL_TORCH:
+        powered = st[S_CNT, c] > 0
+        if st[S_ON, c]:
+            if powered:
+                st[S_ON, c] = 0
+                i = st[S_TOGI, c]
+                tog[c, i] = t
+                st[S_TOGI, c] = (i + 1) % BURNOUT_COUNT
+                _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c)
+                if _recent(tog, c, t) >= BURNOUT_COUNT:
+                    _schedule(meta, st, head, tail, slot, c, BURNOUT_RECHECK, P_NORMAL)
+        elif not powered:  # burnt-out torches with no input never get here (see _run_tick)
+            st[S_ON, c] = 1
+            _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c)
+    elif b == BUTTON:
+        if st[S_ON, c]:
+            st[S_ON, c] = 0
+            _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c)
+
+
+@_inline
+def _run_tick(node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot, t):
+    """All scheduled ticks due at t, by priority then scheduling order. False if it stopped before one."""
+    s = t & (WHEEL - 1)
+    for r in range(4):
+        q = s * 4 + r
+        while head[q] >= 0:
+            x = head[q]
+            b = node[G_NTYPE, x]
+            if (b == TORCH or b == WALL_TORCH) and not st[S_ON, x] and st[S_CNT, x] == 0:
+                if _recent(tog, x, t) >= BURNOUT_COUNT:
+                    # burnt out, it stays dark with nothing pending, and from then on any update that
+                    # reaches it matters, which the graph does not see: leave the rest to the reference
+                    return False
+            head[q] = st[S_NXT, x]
+            if head[q] < 0:
+                tail[q] = -1
+            slot[s] -= 1
+            meta[M_NPEND] -= 1
+            st[S_PEND, x] = 0
+            _tick_one(node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot, x, t)
+    return True
+
+
+@_inline
+def _use(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c):
+    b = node[G_NTYPE, c]
+    if b == BUTTON:
+        if st[S_ON, c]:
+            return 0
+        st[S_ON, c] = 1
+        _schedule(meta, st, head, tail, slot, c, BUTTON_TICKS, P_NORMAL)
+    elif b == LEVER:
+        st[S_ON, c] = 0 if st[S_ON, c] else 1
+    else:
+        return 0
+    _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c)
+    return 1
+
+
+@_jit
+def k_step(G, S, until, act):
+    """Press button (or flip lever) `act` at the end of the current tick unless act < 0, then advance to
+    game tick `until`, skipping ticks with nothing due. Returns 1, or 0 when it stopped inside tick
+    meta[M_TICK] before a scheduled tick it cannot take (that tick's remaining entries have not run)."""
+    node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
+    if act >= 0:
+        _use(node, lptr, ltgt, lflag, meta, st, head, tail, slot, act)
+    while meta[M_TICK] < until:
+        if meta[M_NPEND] == 0:
+            meta[M_TICK] = until
+            break
+        t = meta[M_TICK] + 1
+        while t <= until and slot[t & (WHEEL - 1)] == 0:
+            t += 1
+        if t > until:
+            meta[M_TICK] = until
+            break
+        meta[M_TICK] = t
+        if not _run_tick(node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot, t):
+            meta[M_STATUS] = 1
+            return 0
+    return 1
+
+
+@_inline
+def _dust_power(dptr, dnode, ddist, st, out):
+    for d in range(dptr.shape[0] - 1):
+        best = 0
+        for i in range(dptr[d], dptr[d + 1]):
+            s = dnode[i]
+            if s < 0 or st[S_ON, s]:
+                v = 15 - ddist[i]
+                if v > best:
+                    best = v
+        out[d] = best
+
+
+@_jit
+def k_dust_power(G, S, out):
+    node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
+    dptr, dnode, ddist = _dust_views(G)
+    _dust_power(dptr, dnode, ddist, st, out)
+
+
+@_inline
+def _settle_lamps(node, st, upto):
+    """Run the off ticks of lamps fed by repeaters only that fell due by game tick `upto`."""
+    for x in range(st.shape[1]):
+        if st[S_PEND, x] and node[G_NTYPE, x] == LAMP and node[G_LAZY, x] and st[S_PTIME, x] <= upto:
+            st[S_PEND, x] = 0
+            if st[S_CNT, x] == 0:
+                st[S_ON, x] = 0
+
+
+@_jit
+def k_settle(G, S):
+    """Bring the lamps settled lazily up to date (up to the tick before, after a stop inside a tick)."""
+    node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
+    _settle_lamps(node, st, meta[M_TICK] - 1 if meta[M_STATUS] else meta[M_TICK])
+
+
+@_jit
+def k_record(G, S, rec_on, rec_pow):
+    """Fill row 0 of rec_on (node states) and rec_pow (dust power) with the state now and each further
+    row with the state after one more game tick. Returns the rows filled (fewer if stopped, see k_step)."""
+    node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
+    dptr, dnode, ddist = _dust_views(G)
+    n = rec_on.shape[1]
+    for row in range(rec_on.shape[0]):
+        if row:
+            t = meta[M_TICK] + 1
+            meta[M_TICK] = t
+            if slot[t & (WHEEL - 1)]:
+                if not _run_tick(node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot, t):
+                    meta[M_STATUS] = 1
+                    return row
+        _settle_lamps(node, st, meta[M_TICK])
+        for i in range(n):
+            rec_on[row, i] = st[S_ON, i]
+        _dust_power(dptr, dnode, ddist, st, rec_pow[row])
+    return rec_on.shape[0]
+
+
+# ----------------------------------------------------------------------------------------- compiler
+_OFF = B.OFFSETS
+# The reference engine delivers neighbour updates to the cells within two steps in this order.
+_NEAR_RANK = {tuple(d): i for i, d in enumerate(NEAR.tolist())}
+_SIDES = ("north", "east", "south", "west")
+
+
+def _add(p: Pos, k: int) -> Pos:
+    o = _OFF[k]
+    return (p[0] + o[0], p[1] + o[1], p[2] + o[2])
+
+
+def _opp(k: int) -> int:
+    return (k + 2) % 4 if k < 4 else 9 - k
+
+
+class _Block:
+    __slots__ = ("id", "facing", "face", "delay", "sides", "on", "locked", "power")
+
+    def __init__(self, state: str):
+        name, props = split_state(state)
+        self.id = B.PALETTE[name][0]
+        self.facing = B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0
+        self.face = B.FACES.index(props["face"]) if "face" in props else 0
+        self.delay = int(props.get("delay", 1))
+        self.sides = tuple(B.WIRE_SIDES.index(props[s]) for s in _SIDES) if self.id == B.WIRE else (0, 0, 0, 0)
+        self.on = props.get("lit", props.get("powered")) == "true"
+        self.locked = props.get("locked") == "true"
+        self.power = int(props.get("power", 0))
+
+
+class _Structure:
+    """The world's blocks and the static relations the kernels derive from them."""
+
+    def __init__(self, states: dict[Pos, str]):
+        self.b = {p: _Block(s) for p, s in states.items()}
+
+    def id(self, p: Pos) -> int:
+        blk = self.b.get(p)
+        return blk.id if blk is not None else B.AIR
+
+    def conductor(self, p: Pos) -> bool:
+        return self.id(p) in (B.STONE, B.LAMP)
+
+    def attachment(self, p: Pos) -> Pos | None:
+        blk = self.b[p]
+        if blk.id in (B.WIRE, REPEATER, TORCH):
+            return _add(p, DOWN)
+        if blk.id == WALL_TORCH:
+            return _add(p, _opp(blk.facing))
+        if blk.id in (BUTTON, LEVER):
+            if blk.face == 0:
+                return _add(p, DOWN)
+            if blk.face == 2:
+                return _add(p, UP)
+            return _add(p, _opp(blk.facing))
+        return None
+
+    def strong_sources(self, n: Pos) -> set:
+        """Components that strongly power the conductor at n."""
+        out = set()
+        for k in range(6):
+            m = _add(n, k)
+            blk = self.b.get(m)
+            if blk is None:
+                continue
+            if blk.id == REPEATER and blk.facing == k:
+                out.add(m)
+            elif blk.id in (TORCH, WALL_TORCH) and k == DOWN:
+                out.add(m)
+            elif blk.id in (BUTTON, LEVER) and self.attachment(m) == n:
+                out.add(m)
+        return out
+
+    def dust_sources(self, d: Pos) -> set:
+        """What feeds the dust at d with 15 (components; CONST for a redstone block)."""
+        out = set()
+        for k in range(6):
+            n = _add(d, k)
+            blk = self.b.get(n)
+            if blk is None or blk.id in (B.WIRE, B.GLASS):
+                continue
+            if blk.id in (B.STONE, LAMP):
+                out |= self.strong_sources(n)
+            elif blk.id == B.REDSTONE_BLOCK:
+                out.add(CONST)
+            elif blk.id == REPEATER:
+                if blk.facing == k:
+                    out.add(n)
+            elif blk.id == TORCH:
+                if k != UP:
+                    out.add(n)
+            elif blk.id == WALL_TORCH:
+                if k != blk.facing:
+                    out.add(n)
+            elif blk.id in (BUTTON, LEVER):
+                out.add(n)
+        return out
+
+    def reads_from(self, m: Pos, d: Pos, h: int) -> bool:
+        n = _add(m, h)
+        if n == d:
+            return True
+        if self.conductor(n):
+            return _add(n, UP) == d and not self.conductor(_add(m, UP))
+        return _add(n, DOWN) == d
+
+    def dust_links(self, x: Pos) -> list[Pos]:
+        """Dust that takes power from the dust at x (one less)."""
+        out = []
+        for j in range(12):
+            y = _add(x, j // 3)
+            if j % 3 == 1:
+                y = _add(y, UP)
+            elif j % 3 == 2:
+                y = _add(y, DOWN)
+            if self.id(y) == B.WIRE and self.reads_from(y, x, _opp(j // 3)):
+                out.append(y)
+        return out
+
+
+def _signal_sources(s: _Structure, reach: dict, src: Pos, k: int) -> set:
+    """Sources whose being on makes the block at src send a signal to the receiver at src - off[k]."""
+    blk = s.b.get(src)
+    if blk is None:
+        return set()
+    b = blk.id
+    if b in (B.STONE, LAMP):
+        out = set(s.strong_sources(src))
+        up = _add(src, UP)
+        if s.id(up) == B.WIRE:
+            out |= reach[up]
+        for k2 in range(4):
+            n = _add(src, k2)
+            if s.id(n) == B.WIRE and s.b[n].sides[_opp(k2)]:
+                out |= reach[n]
+        return out
+    if b == B.WIRE:
+        if k == DOWN:
+            return set()
+        if k == UP or blk.sides[_opp(k)]:
+            return set(reach[src])
+        return set()
+    if b == REPEATER:
+        return {src} if blk.facing == k else set()
+    if b == TORCH:
+        return {src} if k != UP else set()
+    if b == WALL_TORCH:
+        return {src} if k != blk.facing else set()
+    if b in (BUTTON, LEVER):
+        return {src}
+    if b == B.REDSTONE_BLOCK:
+        return {CONST}
+    return set()
+
+
+class CompiledWorld:
+    """A world compiled into a component graph (see the module docstring). Build with `compile_world`."""
+
+    def __init__(self, states: dict[Pos, str], tick: int, pending, toggles, seq: int):
+        s = _Structure(states)
+        comps = sorted(p for p, blk in s.b.items() if blk.id in _COMPONENTS)
+        for p, blk in s.b.items():
+            a = s.attachment(p)
+            if a is not None and s.id(a) not in (B.STONE, B.GLASS, LAMP, B.REDSTONE_BLOCK):
+                raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p} has no support and would pop off")
+        idx = {p: i for i, p in enumerate(comps)}
+        n = len(comps)
+        dust = sorted(p for p, blk in s.b.items() if blk.id == B.WIRE)
+        # dust reach: for every source, the dust within 14 links of the dust it feeds, at the least distance
+        feeds: dict = {}
+        for d in dust:
+            for src in s.dust_sources(d):
+                feeds.setdefault(src, []).append(d)
+        links = {d: s.dust_links(d) for d in dust}
+        dist: dict[Pos, dict] = {d: {} for d in dust}
+        for src, seeds in feeds.items():
+            seen = {d: 0 for d in seeds}
+            frontier = list(seeds)
+            for depth in range(1, 15):
+                nxt = []
+                for x in frontier:
+                    for y in links[x]:
+                        if y not in seen:
+                            seen[y] = depth
+                            nxt.append(y)
+                frontier = nxt
+            for d, v in seen.items():
+                dist[d][src] = v
+        reach = {d: set(dist[d]) for d in dust}
+        # inputs and locks
+        inputs: dict[Pos, set] = {}
+        locks: dict[Pos, set] = {}
+        for p in comps:
+            blk = s.b[p]
+            if blk.id == LAMP:
+                inputs[p] = set().union(*(_signal_sources(s, reach, _add(p, k), k) for k in range(6)))
+            elif blk.id in (TORCH, WALL_TORCH):
+                k = DOWN if blk.id == TORCH else _opp(blk.facing)
+                inputs[p] = _signal_sources(s, reach, s.attachment(p), k)
+            elif blk.id == REPEATER:
+                f = blk.facing
+                behind = _add(p, f)
+                inputs[p] = set(reach[behind]) if s.id(behind) == B.WIRE else _signal_sources(s, reach, behind, f)
+                locks[p] = set()
+                for side in ((f + 1) % 4, (f + 3) % 4):
+                    q = _add(p, side)
+                    if s.id(q) == REPEATER and s.b[q].facing == side:
+                        locks[p].add(q)
+        fanout: dict[Pos, list] = {p: [] for p in comps}
+        checks: dict[Pos, set] = {p: set() for p in comps}
+        for p, srcs in inputs.items():
+            for q in srcs:
+                if q != CONST:
+                    fanout[q].append((idx[p], 0))
+                    checks[q].add(p)
+        for p, srcs in locks.items():
+            for q in srcs:
+                fanout[q].append((idx[p], 1))
+                checks[q].add(p)
+        # check order: the components within two steps in the engine's neighbour order (the switching
+        # component itself first), then those reached through dust. The reference orders the latter by
+        # which dust changed power, which the graph does not track; the order can only matter between
+        # components that may be scheduled for the same tick and priority (two torches, or two repeaters of
+        # one delay) and whose downstream cones meet.
+        cone_cache: dict[Pos, set] = {}
+
+        def cone(x: Pos) -> set:
+            if x not in cone_cache:
+                seen, todo = {x}, [x]
+                while todo:
+                    for q in checks[todo.pop()]:
+                        if q not in seen:
+                            seen.add(q)
+                            todo.append(q)
+                cone_cache[x] = seen
+            return cone_cache[x]
+
+        order: dict[Pos, list] = {}
+        for c in comps:
+            cb = s.b[c]
+            near, far = [], []
+            for x in checks[c]:
+                dlt = (x[0] - c[0], x[1] - c[1], x[2] - c[2])
+                (near if dlt in _NEAR_RANK else far).append(x)
+            # A component's update of itself (first in the order) can only act when its own output is
+            # among its inputs: otherwise a torch is consistent after switching, and a repeater that
+            # switched on with no input is scheduled off by _tick_one in the same place in the order.
+            near.sort(key=lambda x, c=c: _NEAR_RANK[(x[0] - c[0], x[1] - c[1], x[2] - c[2])])
+            classes: dict = {}
+            for x in sorted(far):
+                xb = s.b[x]
+                if xb.id == LAMP:
+                    continue  # scheduled 4 gt on: never with a torch or repeater of the same priority
+                classes.setdefault(("torch",) if xb.id != REPEATER else ("repeater", xb.delay), []).append(x)
+            for members in classes.values():
+                for i, x in enumerate(members):
+                    for y in members[i + 1 :]:
+                        if cone(x) & cone(y):
+                            raise CompileRefused(
+                                f"{B.NAME_OF_ID[cb.id]} at {c} reaches {B.NAME_OF_ID[s.b[x].id]}s at {x} and {y} "
+                                "only through dust, with the same delay and meeting downstream: their order "
+                                "depends on which dust changes power"
+                            )
+            order[c] = near + sorted(far)
+        # Lamps with the same inputs and the same state behave alike (a lamp's tick changes nothing
+        # else), so each such group is one node.
+        pend_of = {p: (due, rank) for due, rank, _, p in pending}
+        rep: dict[Pos, Pos] = {}
+        groups: dict = {}
+        for p in comps:
+            if s.b[p].id == LAMP:
+                rep[p] = groups.setdefault((frozenset(inputs[p]), s.b[p].on, pend_of.get(p)), p)
+        nodes = [p for p in comps if rep.get(p, p) == p]
+        self.positions = nodes
+        self.index = {p: i for i, p in enumerate(nodes)}
+        self.node_of = {p: self.index[rep.get(p, p)] for p in comps}
+        self.members: list[list[Pos]] = [[] for _ in nodes]
+        for p in comps:
+            self.members[self.node_of[p]].append(p)
+        self.kinds = np.array([s.b[p].id for p in nodes], np.int64)
+        self.dust_positions = dust
+        self.n, self.nd = n, nd = len(nodes), len(dust)
+        node = np.zeros((4, n), np.int64)
+        node[G_NTYPE] = self.kinds
+        for i, p in enumerate(nodes):
+            blk = s.b[p]
+            if blk.id == REPEATER:
+                node[G_DELAY2, i] = 2 * blk.delay
+                front = _add(p, _opp(blk.facing))
+                node[G_PRIO, i] = s.id(front) == REPEATER and s.b[front].facing != _opp(blk.facing)
+            elif blk.id == LAMP:
+                node[G_LAZY, i] = all(q != CONST and s.b[q].id == REPEATER for q in inputs[p])
+            node[G_SELF, i] = p in inputs.get(p, ()) or p in locks.get(p, ())
+        self._lazy = (node[G_LAZY] != 0) & (self.kinds == LAMP)
+        lptr = np.zeros(n + 1, np.int64)
+        ltgt: list[int] = []
+        lflag: list[int] = []
+        for i, c in enumerate(nodes):
+            seen = set()
+            for x in order.get(c, ()):
+                j = self.node_of[x]
+                if j not in seen:
+                    seen.add(j)
+                    ltgt.append(j)
+                    lflag.append((c in inputs.get(x, ())) | (2 * (c in locks.get(x, ()))))
+            lptr[i + 1] = len(ltgt)
+        dptr = np.zeros(nd + 1, np.int64)
+        dnode: list[int] = []
+        ddist: list[int] = []
+        for j, d in enumerate(dust):
+            for src, v in dist[d].items():
+                dnode.append(CONST if src == CONST else self.node_of[src])
+                ddist.append(v)
+            dptr[j + 1] = len(dnode)
+        header = np.zeros(16, np.int64)
+        header[:4] = (n, nd, len(ltgt), len(dnode))
+        self.G = np.concatenate(
+            [header, node.ravel(), lptr, np.array(ltgt, np.int64), np.array(lflag, np.int64), dptr,
+             np.array(dnode, np.int64), np.array(ddist, np.int64)]
+        ).astype(np.int64)
+        self.S = np.zeros(NMETA + N_PER_NODE * n + 8 * n + 9 * WHEEL, np.int64)
+        self._inputs = {self.index[p]: [CONST if q == CONST else self.node_of[q] for q in v]
+                        for p, v in inputs.items() if p in self.index}
+        self._locks = {self.index[p]: [self.node_of[q] for q in v] for p, v in locks.items()}
+        self._load(s, tick, [e for e in pending if self.node_of.get(e[3], -1) < 0 or e[3] in self.index], toggles, seq)
+        self.buttons = {p: i for i, p in enumerate(nodes) if s.b[p].id in (BUTTON, LEVER)}
+        self._on = self._views()[1][S_ON]
+
+    def _views(self):
+        n = self.n
+        meta = self.S[:NMETA]
+        st = self.S[NMETA : NMETA + N_PER_NODE * n].reshape(N_PER_NODE, n)
+        o = NMETA + N_PER_NODE * n
+        tog = self.S[o : o + 8 * n].reshape(n, 8)
+        o += 8 * n
+        head, tail = self.S[o : o + 4 * WHEEL], self.S[o + 4 * WHEEL : o + 8 * WHEEL]
+        slot = self.S[o + 8 * WHEEL :]
+        return meta, st, tog, head, tail, slot
+
+    def _load(self, s: _Structure, tick: int, pending, toggles, seq: int) -> None:
+        """Dynamic state from the world: on/locked states, pending ticks, torch toggle history. The
+        state must be one the reference engine could continue from without a stray update mattering."""
+        meta, st, tog, head, tail, slot = self._views()
+        meta[M_TICK], meta[M_SEQ] = tick, seq
+        head[:] = -1
+        tail[:] = -1
+        tog[:] = -(10**9)
+        for i, p in enumerate(self.positions):
+            st[S_ON, i] = s.b[p].on
+            st[S_LOCK, i] = s.b[p].locked
+        for p, (times, k) in toggles.items():
+            if p in self.index:
+                tog[self.index[p]] = times
+                st[S_TOGI, self.index[p]] = k
+        for due, rank, sq, p in sorted(pending):
+            i = self.index.get(p)
+            if i is None:
+                raise CompileRefused(f"a tick is pending at {p}, which holds no component")
+            if st[S_PEND, i]:
+                raise CompileRefused(f"two ticks are pending for the block at {p}")
+            if not 0 < due - tick < WHEEL:
+                raise CompileRefused(f"the tick pending at {p} is due at {due}, outside the scheduler's window")
+            st[S_PEND, i], st[S_PTIME, i], st[S_PRANK, i], st[S_PSEQ, i], st[S_NXT, i] = 1, due, rank, sq, -1
+            if self._lazy[i]:
+                continue  # settled by _changed or k_settle, never queued
+            q = (due & (WHEEL - 1)) * 4 + rank
+            if tail[q] < 0:
+                head[q] = i
+            else:
+                st[S_NXT, tail[q]] = i
+            tail[q] = i
+            slot[due & (WHEEL - 1)] += 1
+            meta[M_NPEND] += 1
+        on = st[S_ON]
+        for i, srcs in self._inputs.items():
+            st[S_CNT, i] = sum(1 for q in srcs if q == CONST or on[q])
+        for i, srcs in self._locks.items():
+            st[S_LCNT, i] = sum(1 for q in srcs if on[q])
+        power = self.dust_power()
+        for j, d in enumerate(self.dust_positions):
+            if power[j] != s.b[d].power:
+                raise CompileRefused(f"dust at {d} has power {s.b[d].power}, its sources give {power[j]}")
+        for i, p in enumerate(self.positions):
+            b, x, pend, inp = s.b[p].id, bool(on[i]), bool(st[S_PEND, i]), bool(st[S_CNT, i] > 0)
+            name = B.NAME_OF_ID[b]
+            if b == REPEATER:
+                if bool(st[S_LOCK, i]) != bool(st[S_LCNT, i] > 0):
+                    raise CompileRefused(f"repeater at {p} has a lock state its neighbours contradict")
+                if not st[S_LOCK, i] and x != inp and not pend:
+                    raise CompileRefused(f"repeater at {p} disagrees with its input and has no tick pending")
+            elif b in (TORCH, WALL_TORCH, LAMP) and (x == inp if b != LAMP else x != inp) and not pend:
+                raise CompileRefused(f"{name} at {p} disagrees with its input and has no tick pending")
+            elif b == BUTTON and x and not pend:
+                raise CompileRefused(f"button at {p} is pressed with no release pending")
+
+    # ------------------------------------------------------------------------------ running
+    @property
+    def tick(self) -> int:
+        return int(self.S[M_TICK])
+
+    @property
+    def stopped(self) -> bool:
+        """True once the graph stopped before a tick it cannot take (continue on the reference engine)."""
+        return bool(self.S[M_STATUS])
+
+    def use(self, pos: Pos) -> bool | None:
+        """Press a button or flip a lever; None if pos holds neither (the graph cannot do that action)."""
+        i = self.buttons.get(pos)
+        if i is None:
+            return None
+        if self.kinds[i] == BUTTON and self._on[i]:
+            return False
+        k_step(self.G, self.S, self.tick, i)
+        return True
+
+    def step(self, n: int) -> bool:
+        """Advance n game ticks; False if it stopped early (see `stopped`)."""
+        if self.S[M_STATUS]:
+            return False
+        return bool(k_step(self.G, self.S, self.tick + n, -1))
+
+    def record(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Component states (n+1, components) and dust power (n+1, dust) for this tick and the next n;
+        fewer rows if it stopped early."""
+        on = np.zeros((n + 1, self.n), np.uint8)
+        pw = np.zeros((n + 1, self.nd), np.uint8)
+        rows = k_record(self.G, self.S, on, pw) if not self.S[M_STATUS] else 0
+        return on[:rows], pw[:rows]
+
+    def on_states(self) -> np.ndarray:
+        k_settle(self.G, self.S)
+        return self._views()[1][S_ON].astype(bool)
+
+    def locked_states(self) -> np.ndarray:
+        return self._views()[1][S_LOCK].astype(bool)
+
+    def dust_power(self) -> np.ndarray:
+        out = np.zeros(self.nd, np.int64)
+        k_dust_power(self.G, self.S, out)
+        return out
+
+    def pending(self) -> list[tuple[int, int, int, Pos]]:
+        """Pending ticks as (due tick, priority rank, scheduling number, position)."""
+        k_settle(self.G, self.S)
+        meta, st, tog, head, tail, slot = self._views()
+        return [
+            (int(st[S_PTIME, i]), int(st[S_PRANK, i]), int(st[S_PSEQ, i]), self.positions[i])
+            for i in np.nonzero(st[S_PEND])[0]
+        ]
+
+
+def compile_world(world) -> CompiledWorld:
+    """Compile a World's current blocks and dynamic state. Raises CompileRefused with the reason when
+    the graph could not follow the reference engine exactly."""
+    tick, pending, toggles, seq = world_dynamic_state(world)
+    return CompiledWorld(world.blocks(), tick, pending, toggles, seq)
+
+
+def world_dynamic_state(world):
+    """(tick, pending ticks as (due, rank, seq, pos), torch toggle history, next scheduling number)."""
+    from scicraft_viz.engine import kernels as sim
+
+    g = world.g
+    pending = []
+    for k1, k2, c, ty in g.H[: int(g.meta[sim.M_HEAP])].tolist():
+        if int(g.U[c, sim.BT]) != ty:
+            continue  # a tick for a block since replaced: it never runs
+        p = tuple(g.P[c].tolist())
+        if int(g.U[c, sim.PTYPE]) != ty or int(g.T[c, sim.PTIME]) != k1 // 4:
+            raise CompileRefused(f"a second tick is pending for the block at {p}")
+        pending.append((k1 // 4, k1 % 4, k2, p))
+    toggles = {}
+    for c in world.cells_of(B.TORCH, B.WALL_TORCH).tolist():
+        toggles[tuple(g.P[c].tolist())] = (g.T[c, sim.TOG0 :].tolist(), int(g.U[c, sim.TOGI]))
+    return world.tick, pending, toggles, int(g.meta[sim.M_SEQ])
+
+
+class Runner:
+    """A World's compiled engine while the World runs on it (World.use and World.step drive it
+    directly): the graph, where each node lives in the World's storage, a press or lever flip waiting
+    for the next step (`act`), and when each button releases (`release`)."""
+
+    def __init__(self, world):
+        self.cw = cw = compile_world(world)
+        find = world._find
+        self.cells = [np.array([find(p) for p in ps], np.int64) for ps in cw.members]
+        self.dust_cells = np.array([find(p) for p in cw.dust_positions], np.int64)
+        self.G, self.S, self.kernel = cw.G, cw.S, k_step
+        self.buttons = cw.buttons
+        self.act = -1
+        self.tick = cw.tick
+        # a button is released by its own tick, 20 gt after the press: known without asking the graph
+        _, st, *_ = cw._views()
+        never = -(1 << 62)
+        self.release = [
+            (int(st[S_PTIME, i]) if st[S_PEND, i] and st[S_ON, i] else never) if cw.kinds[i] == BUTTON else None
+            for i in range(cw.n)
+        ]
+
+    def flush(self) -> bool:
+        return self.advance(0)
+
+    def advance(self, n: int) -> bool:
+        """Run n game ticks; False if the graph stopped before a tick it cannot take."""
+        act, self.act = self.act, -1
+        if k_step(self.G, self.S, self.tick + n, act):
+            self.tick += n
+            return True
+        return False
+
+    def write_back(self, g) -> None:
+        """Put the graph's state into the World's arrays (kernels.Grid) so the reference engine can
+        continue from it. After a stop inside a tick, the World is left at the previous tick with that
+        tick's remaining scheduled ticks pending, which is how the reference engine resumes it."""
+        from scicraft_viz.engine import kernels as sim
+
+        cw = self.cw
+        k_settle(cw.G, cw.S)
+        meta, st, tog, head, tail, slot = cw._views()
+        for i, cells in enumerate(self.cells):
+            g.U[cells, sim.ON] = st[S_ON, i]
+            if cw.kinds[i] == REPEATER:
+                g.U[cells, sim.LOCKED] = st[S_LOCK, i]
+            elif cw.kinds[i] in (TORCH, WALL_TORCH):
+                g.T[cells, sim.TOG0 :] = tog[i]
+                g.U[cells, sim.TOGI] = st[S_TOGI, i]
+        if len(self.dust_cells):
+            g.U[self.dust_cells, sim.POWER] = cw.dust_power()
+        every = np.concatenate(self.cells) if self.cells else np.zeros(0, np.int64)
+        h = int(g.meta[sim.M_HEAP])
+        H = g.H[:h]
+        # entries for these blocks are all in the graph now; others (for blocks since replaced) stay
+        mine = np.isin(H[:, sim.HCELL], every) & (g.U[H[:, sim.HCELL], sim.BT] == H[:, sim.HTYPE])
+        rows = [H[~mine]]
+        g.T[every, sim.PTIME] = -1
+        for i in np.nonzero(st[S_PEND])[0]:
+            cells = self.cells[i]
+            g.T[cells, sim.PTIME] = st[S_PTIME, i]
+            g.U[cells, sim.PTYPE] = cw.kinds[i]
+            r = np.empty((len(cells), 4), np.int64)
+            r[:, sim.HK1] = st[S_PTIME, i] * 4 + st[S_PRANK, i]
+            r[:, sim.HK2] = st[S_PSEQ, i]
+            r[:, sim.HCELL] = cells
+            r[:, sim.HTYPE] = cw.kinds[i]
+            rows.append(r)
+        heap = np.concatenate(rows)
+        heap = heap[np.lexsort((heap[:, sim.HK2], heap[:, sim.HK1]))]  # sorted rows form a valid heap
+        g.H[: len(heap)] = heap  # the World keeps room for one entry per cell plus slack
+        g.meta[sim.M_HEAP] = len(heap)
+        g.meta[sim.M_SEQ] = meta[M_SEQ]
+        g.meta[sim.M_TICK] = meta[M_TICK] - 1 if meta[M_STATUS] else meta[M_TICK]
+
