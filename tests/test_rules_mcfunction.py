@@ -1,6 +1,8 @@
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from redstone_helpers import new_world, on, parse, power, run
 
 from scicraft_viz import World
@@ -154,3 +156,84 @@ def test_from_mcfunction_bad_line_raises_build_file_error():
     with pytest.raises(build_error_cls()) as ei:
         World.from_mcfunction("setblock 0 0 0 stone\nsetblock 0 0 0 nonsense_block\n")
     assert re.search(r"\b2\b", str(ei.value))
+
+
+# ------------------------------------------------------------------------ strict parsing and limits
+def _error(text, **kw):
+    with pytest.raises(build_error_cls()) as ei:
+        parse_mcfunction(text, source="b.mcfunction", **kw)
+    return str(ei.value)
+
+
+@pytest.mark.parametrize("coord", ["1_0", "+3", "\u0661", "\uff13", "3.0", "0x1", "--1", "1e3", "-"])
+def test_coordinates_are_ascii_integers_only(coord):
+    msg = _error(f"setblock 0 {coord} 0 stone\n")
+    if coord in ("\u0661", "\uff13"):  # Arabic-Indic one, fullwidth three
+        assert msg == (f"b.mcfunction:1: unexpected character {coord!r} (U+{ord(coord):04X}) at column 12; setblock "
+                       "lines are printable ASCII, one per line")
+    else:
+        assert msg == ("b.mcfunction:1: coordinates must be integers (digits 0-9 with an optional leading '-'), "
+                       f"got {coord!r}")
+
+
+def test_coordinates_outside_the_world_are_refused():
+    assert _error("setblock 30000001 0 0 stone\n") == (
+        "b.mcfunction:1: coordinate 30000001 is outside the world (|coordinate| <= 30,000,000)")
+    assert _error("setblock 0 " + "9" * 5000 + " 0 stone\n") == (
+        "b.mcfunction:1: coordinate 99999999999999999999 is outside the world (|coordinate| <= 30,000,000)")
+    assert parse_mcfunction("setblock -30000000 0 30000000 stone\n") == [((-30000000, 0, 30000000), "minecraft:stone")]
+
+
+def test_lines_end_only_at_newline():
+    text = "setblock 0 0 0 stone\r\nsetblock 1 0 0 glass\n\n# c\u2028omment\r\n"
+    assert parse_mcfunction(text) == [((0, 0, 0), "minecraft:stone"), ((1, 0, 0), "minecraft:glass")]
+    assert _error("setblock 0 0 0 stone\u2028setblock 1 0 0 stone\n") == (
+        "b.mcfunction:1: unexpected character '\\u2028' (U+2028) at column 21; setblock lines are printable ASCII, "
+        "one per line")
+    assert _error("setblock 0 0 0 stone\rsetblock 1 0 0 stone\n") == (
+        "b.mcfunction:1: unexpected character '\\r' (U+000D) at column 21; setblock lines are printable ASCII, "
+        "one per line")
+    assert _error("setblock\u00a00 0 0 stone\n").startswith("b.mcfunction:1: unexpected character '\\xa0' (U+00A0)")
+    assert parse_mcfunction("\ufeffsetblock 0 0 0 stone\n\tsetblock\t1 0 0 stone replace\n") == [
+        ((0, 0, 0), "minecraft:stone"), ((1, 0, 0), "minecraft:stone")]
+
+
+def test_block_count_is_capped_before_the_list_grows():
+    text = "setblock 0 0 0 stone\n# x\nsetblock 1 0 0 stone\nsetblock 2 0 0 stone\n"
+    assert len(parse_mcfunction(text, max_blocks=3)) == 3
+    assert _error(text + "setblock 3 0 0 stone\n", max_blocks=3) == (
+        "b.mcfunction:5: more than 3 setblock lines; a build holds at most 3 blocks")
+
+
+def test_export_uses_the_vanilla_repeater_id_and_reads_back():
+    w = _sample_world()
+    text = w.to_mcfunction()
+    assert "minecraft:repeater[delay=3,facing=west," in text and "redstone_repeater" not in text
+    assert dict(parse_mcfunction(text)) == w.blocks()
+
+
+_COORD = re.compile(r"-?[0-9]+")
+
+
+@settings(max_examples=150, deadline=None)
+@given(coord=st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\n"), max_size=6))
+def test_a_coordinate_is_accepted_exactly_when_it_is_ascii_digits(coord):
+    text = f"setblock 0 {coord} 0 stone\n"
+    ok = bool(_COORD.fullmatch(coord)) and abs(int(coord)) <= 30_000_000
+    try:
+        got = parse_mcfunction(text)
+    except build_error_cls():
+        assert not ok or coord.strip(" \t") != coord
+    else:
+        assert got == [((0, int(coord), 0), "minecraft:stone")]
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(max_size=200))
+def test_any_text_parses_or_fails_with_file_and_line(text):
+    try:
+        items = parse_mcfunction(text, source="f.mcfunction")
+    except build_error_cls() as e:
+        assert re.match(r"f\.mcfunction:\d+: ", str(e))
+    else:
+        assert all(isinstance(c, int) for p, _ in items for c in p)

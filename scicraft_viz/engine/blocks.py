@@ -52,6 +52,10 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
     ),
 }
 NAME_OF_ID = {v[0]: k for k, v in PALETTE.items()}
+# The paper's palette says `redstone_repeater`; Minecraft's id is `repeater`. Both are read; what is
+# meant for Minecraft (build files, schematics) is written with the vanilla id.
+ALIASES = {"repeater": "redstone_repeater"}
+VANILLA_NAME = {v: k for k, v in ALIASES.items()}
 
 MAX_STATE_LENGTH = 200  # the longest real state here is about 90 characters
 _STATE_RE = re.compile(r"^\s*(?:minecraft:)?([a-z0-9_]+)\s*(?:\[(.*)\])?\s*$")
@@ -93,7 +97,7 @@ def parse_state(text: object) -> BlockState:
             f"cannot read block state {text!r}: expected NAME or NAME[key=value,...], e.g. "
             "'redstone_repeater[facing=west,delay=2]'"
         )
-    name, body = m.group(1), m.group(2)
+    name, body = ALIASES.get(m.group(1), m.group(1)), m.group(2)
     if name not in PALETTE:
         close = difflib.get_close_matches(name, PALETTE, n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
@@ -120,6 +124,13 @@ def parse_state(text: object) -> BlockState:
             given.add(key)
             values[key] = value
     return BlockState(name, tuple(sorted(values.items())), frozenset(given))
+
+
+def vanilla_state(text: str) -> str:
+    """The state as Minecraft Java writes it (vanilla block ids, e.g. `minecraft:repeater[...]`)."""
+    st = parse_state(text)
+    name = VANILLA_NAME.get(st.name, st.name)
+    return f"minecraft:{name}" + ("[" + ",".join(f"{k}={v}" for k, v in st.props) + "]" if st.props else "")
 
 
 def canonical(text: str) -> str:

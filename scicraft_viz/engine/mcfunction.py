@@ -1,47 +1,109 @@
-"""Build files: vanilla `setblock X Y Z STATE` lines (.mcfunction), read and written."""
+"""Build files: vanilla `setblock X Y Z STATE` lines (.mcfunction), read and written.
+
+Reading is as strict as Minecraft: lines end at \\n (or \\r\\n) only, words are separated by spaces
+or tabs, coordinates are ASCII `-?[0-9]+` (no `+3`, no `1_0`, no other scripts' digits)."""
 
 from __future__ import annotations
 
-from scicraft_viz.engine.blocks import parse_state
+import functools
+import re
+
+from scicraft_viz.engine.blocks import parse_state, vanilla_state
+from scicraft_viz.engine.formats import MAX_BLOCKS, MAX_COORD
 from scicraft_viz.errors import BuildFileError, InputError
 
 Pos = tuple[int, int, int]
 # Blocks that hang on others go after every free-standing block, so supports exist first.
 _ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "stone_button", "lever")
 _MODES = ("replace", "destroy", "keep")
+_INT = re.compile(r"-?[0-9]+")
+_WORDS = re.compile(r"[ \t]+")
+_PRINTABLE = re.compile(r"[^\t\x20-\x7e]")
 
 
-def parse_mcfunction(text: str, source: str = "<string>") -> list[tuple[Pos, str]]:
+# A setblock line as nearly every build file writes it, read with one regex match; any other line
+# (comments, odd spacing, a BOM, errors) goes through `_parse_line`, which also words the errors.
+_FAST = re.compile(r"[ \t]*/?setblock[ \t]+(-[0-9]{1,8}|[0-9]{1,9})[ \t]+(-[0-9]{1,8}|[0-9]{1,9})"
+                   r"[ \t]+(-[0-9]{1,8}|[0-9]{1,9})[ \t]+([!-~]+)(?:[ \t]+(?:replace|destroy|keep))?[ \t]*\r?")
+# Every line of a text, one match each (lines end at \n only, as str.split("\n") cuts them): the four
+# groups of _FAST when it matches the whole line, else the line itself in `other`.
+_LINES = re.compile(r"^(?:" + _FAST.pattern + r"|(?P<other>.*))$", re.M)
+
+
+@functools.lru_cache(maxsize=4096)
+def _canonical(word: str) -> str:
+    """The canonical state for a state word; cached, since a build repeats a handful of them."""
+    return str(parse_state(word))
+
+
+def parse_mcfunction(text: str, source: str = "<string>", max_blocks: int = MAX_BLOCKS) -> list[tuple[Pos, str]]:
     """Parse setblock lines into (position, canonical state) pairs, in file order.
 
     `#` comments and blank lines are skipped; a leading `/` and a trailing mode
-    (replace/destroy/keep) are accepted. Anything else raises BuildFileError naming source:line."""
+    (replace/destroy/keep) are accepted. Anything else raises BuildFileError naming source:line,
+    as does a file with more than `max_blocks` setblock lines (checked as they are read)."""
     out: list[tuple[Pos, str]] = []
-    for num, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
+    lo, hi = -MAX_COORD, MAX_COORD
+    for num, m in enumerate(_LINES.finditer(text), start=1):
+        x, y, z, word, line = m.groups()
+        if line is None:
+            if len(out) < max_blocks:
+                x, y, z = int(x), int(y), int(z)
+                if lo <= x <= hi and lo <= y <= hi and lo <= z <= hi:
+                    try:
+                        out.append(((x, y, z), _canonical(word)))
+                        continue
+                    except InputError:
+                        pass  # _parse_line words the error
+            line = m.group()
+        elif line[:1] == "#":  # comments (the usual ones start the line) are skipped unread
             continue
-        where = f"{source}:{num}"
-        words = line.lstrip("/").split()
-        if not words or words[0] != "setblock":
-            raise BuildFileError(f"{where}: expected 'setblock X Y Z STATE', got {line[:80]!r}")
-        if len(words) == 6 and words[5] in _MODES:
-            words = words[:5]
-        if len(words) != 5:
-            raise BuildFileError(f"{where}: expected 'setblock X Y Z STATE' (5 words), got {len(words)} words")
-        coords = words[1:4]
-        if any(c.startswith(("~", "^")) for c in coords):
-            raise BuildFileError(f"{where}: relative coordinates (~ or ^) are not supported; use absolute X Y Z")
-        try:
-            pos = tuple(int(c) for c in coords)
-        except ValueError:
-            raise BuildFileError(f"{where}: coordinates must be integers, got {' '.join(coords)!r}") from None
-        try:
-            state = str(parse_state(words[4]))
-        except InputError as e:
-            raise BuildFileError(f"{where}: {e}") from None
-        out.append((pos, state))  # type: ignore[arg-type]
+        item = _parse_line(line, num, source, len(out), max_blocks)
+        if item is not None:
+            out.append(item)
     return out
+
+
+def _parse_line(line: str, num: int, source: str, count: int, max_blocks: int) -> tuple[Pos, str] | None:
+    """One line of a build file: its block, None for a blank or comment line; BuildFileError otherwise.
+    `count` blocks were read before it."""
+    line = line.removesuffix("\r")
+    if num == 1:
+        line = line.removeprefix("\ufeff")
+    line = line.strip(" \t")
+    if not line or line.startswith("#"):
+        return None
+    where = f"{source}:{num}"
+    bad = _PRINTABLE.search(line)
+    if bad:
+        ch = bad.group()
+        raise BuildFileError(f"{where}: unexpected character {ch!r} (U+{ord(ch):04X}) at column {bad.start() + 1}; "
+                             "setblock lines are printable ASCII, one per line")
+    words = _WORDS.split(line.removeprefix("/"))
+    if not words or words[0] != "setblock":
+        raise BuildFileError(f"{where}: expected 'setblock X Y Z STATE', got {line[:80]!r}")
+    if len(words) == 6 and words[5] in _MODES:
+        words = words[:5]
+    if len(words) != 5:
+        raise BuildFileError(f"{where}: expected 'setblock X Y Z STATE' (5 words), got {len(words)} words")
+    coords = words[1:4]
+    if any(c.startswith(("~", "^")) for c in coords):
+        raise BuildFileError(f"{where}: relative coordinates (~ or ^) are not supported; use absolute X Y Z")
+    for c in coords:
+        if not _INT.fullmatch(c):
+            raise BuildFileError(f"{where}: coordinates must be integers (digits 0-9 with an optional leading "
+                                 f"'-'), got {c[:20]!r}")
+        if len(c) > 9 or abs(int(c)) > MAX_COORD:
+            raise BuildFileError(f"{where}: coordinate {c[:20]} is outside the world (|coordinate| <= "
+                                 f"{MAX_COORD:,})")
+    if count >= max_blocks:
+        raise BuildFileError(f"{where}: more than {max_blocks:,} setblock lines; a build holds at most "
+                             f"{max_blocks:,} blocks")
+    try:
+        state = _canonical(words[4])
+    except InputError as e:
+        raise BuildFileError(f"{where}: {e}") from None
+    return (int(coords[0]), int(coords[1]), int(coords[2])), state
 
 
 def _order(item: tuple[Pos, str]) -> int:
@@ -49,16 +111,15 @@ def _order(item: tuple[Pos, str]) -> int:
 
 
 def to_mcfunction(blocks: dict[Pos, str]) -> str:
-    """setblock lines for the given blocks, supports before what they support."""
+    """setblock lines for the given blocks with vanilla ids, supports before what they support."""
     items = sorted(blocks.items(), key=lambda kv: (_order(kv), kv[0][1], kv[0]))
-    return "".join(f"setblock {x} {y} {z} {s}\n" for (x, y, z), s in items)
+    return "".join(f"setblock {x} {y} {z} {vanilla_state(s)}\n" for (x, y, z), s in items)
 
 
-def build_world(text: str, replay: bool = False, source: str = "<string>"):
-    """A new World holding the blocks of a build file (supports are placed first)."""
+def world_from_blocks(items, replay: bool = False, source: str = "<string>"):
+    """A new World holding the given (pos, state) pairs (supports are placed first)."""
     from scicraft_viz.engine.world import World
 
-    items = parse_mcfunction(text, source)
     w = World(replay=replay)
     ordered = sorted(enumerate(items), key=lambda it: (_order(it[1]), it[0]))
     for num, (pos, state) in ordered:
@@ -67,3 +128,8 @@ def build_world(text: str, replay: bool = False, source: str = "<string>"):
         except InputError as e:
             raise BuildFileError(f"{source}: block {num + 1} ({state} at {pos}): {e}") from None
     return w
+
+
+def build_world(text: str, replay: bool = False, source: str = "<string>"):
+    """A new World holding the blocks of a build file's text (supports are placed first)."""
+    return world_from_blocks(parse_mcfunction(text, source), replay=replay, source=source)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from scicraft_viz.engine.blocks import VANILLA_NAME
 from scicraft_viz.tasks import Task
 
 Pos = tuple[int, int, int]
@@ -409,8 +410,16 @@ def solution_text(task: Task, summary: str | None = None) -> str:
                      f"(paper: {task.relaxation['paper_value']}); see the task YAML for why.")
     if summary:
         lines += [f"# Verified: {line}" for line in summary.splitlines()]
-    lines += [f"setblock {x} {y} {z} minecraft:{s}" for (x, y, z), s in sorted(blocks.items(), key=_order)]
+    # Vanilla ids (minecraft:repeater), so the file pastes into Minecraft as it is.
+    lines += [f"setblock {x} {y} {z} {_vanilla(s)}" for (x, y, z), s in sorted(blocks.items(), key=_order)]
     return "\n".join(lines) + "\n"
+
+
+
+def _vanilla(s: str) -> str:
+    """`minecraft:` + the state as written, with the block's vanilla id (only the properties it sets)."""
+    name, bracket, props = s.partition("[")
+    return f"minecraft:{VANILLA_NAME.get(name, name)}{bracket}{props}"
 
 
 def summarize(result) -> str:

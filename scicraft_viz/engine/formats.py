@@ -1,0 +1,339 @@
+"""Build files in every format: one reader (`read_build`) and one writer (`write_build`).
+
+Formats: `mcfunction` (vanilla `setblock X Y Z STATE` lines), `litematic` (Litematica) and `schem`
+(Sponge schematic v1-v3, as WorldEdit writes them). A build is a list of (position, canonical state)
+pairs; what goes to Minecraft is written with vanilla ids (`minecraft:repeater`).
+
+Every input is untrusted: only regular files are read, and each limit below is checked before the
+memory it guards is allocated (the file size before reading, the decompressed size while inflating,
+the tag count and the declared region size before building anything)."""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import zlib
+from collections.abc import Iterable
+from pathlib import Path
+
+from scicraft_viz.errors import BuildFileError, InputError
+
+Pos = tuple[int, int, int]
+Blocks = list[tuple[Pos, str]]
+
+FORMATS = ("mcfunction", "litematic", "schem")
+EXTENSIONS = {".mcfunction": "mcfunction", ".txt": "mcfunction", ".litematic": "litematic", ".schem": "schem"}
+
+MAX_FILE_BYTES = 16 * 2**20  # on disk, checked before reading
+MAX_NBT_BYTES = 16 * 2**20  # a schematic once decompressed (stops gzip bombs)
+MAX_NBT_TAGS = 200_000  # NBT values in one file (a list of 10M bytes would cost gigabytes as objects)
+MAX_NBT_DEPTH = 64  # nesting of NBT lists and compounds
+MAX_BLOCKS = 100_000  # non-air blocks in one build (setblock lines, or schematic cells)
+MAX_VOLUME = 2**21  # cells of a schematic's declared region(s), e.g. 128 x 128 x 128
+MAX_PALETTE = 4096  # entries of a schematic palette
+MAX_COORD = 30_000_000  # Minecraft's world border
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _mib(n: int) -> str:
+    return f"{n / 2**20:g} MiB"
+
+
+# ------------------------------------------------------------------------------------------- files
+def read_file_bytes(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; anything else raises BuildFileError.
+
+    Opened without blocking and checked on the open descriptor, so a FIFO, a device (/dev/zero) or a
+    file swapped in after a check never blocks or streams forever."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise BuildFileError(f"build file {path} does not exist") from None
+    except IsADirectoryError:
+        raise BuildFileError(f"{path} is a directory, not a build file") from None
+    except OSError as e:
+        raise BuildFileError(f"cannot open build file {path}: {e.strerror or e}") from None
+    st = os.fstat(fd)
+    problem = None
+    if stat.S_ISDIR(st.st_mode):
+        problem = f"{path} is a directory, not a build file"
+    elif not stat.S_ISREG(st.st_mode):
+        problem = f"{path} is not a regular file (a device, FIFO or socket); give a build file"
+    elif st.st_size > limit:
+        problem = f"{path} is {st.st_size:,} bytes; build files may be at most {_mib(limit)}"
+    if problem:
+        os.close(fd)
+        raise BuildFileError(problem)
+    with os.fdopen(fd, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:  # grew while being read
+        raise BuildFileError(f"{path} is more than {_mib(limit)}; build files may be at most {_mib(limit)}")
+    return data
+
+
+def gunzip(data: bytes, source: str, limit: int = MAX_NBT_BYTES) -> bytearray:
+    """Inflate a gzip stream, refusing more than `limit` bytes of output before producing them."""
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    out = bytearray()  # grown in steps of 1 MiB, so a bomb costs at most the limit
+    pending = data
+    try:
+        while not d.eof:
+            chunk = d.decompress(pending, 2**20)
+            pending = d.unconsumed_tail
+            out += chunk
+            if len(out) > limit:
+                raise BuildFileError(f"{source}: decompresses to more than {_mib(limit)}; schematics may be at most "
+                                     f"{_mib(limit)} uncompressed")
+            if not chunk and not pending:
+                break
+    except zlib.error as e:
+        raise BuildFileError(f"{source}: the gzip data is corrupt ({e})") from None
+    if not d.eof:
+        raise BuildFileError(f"{source}: the gzip data is truncated (it ends before the end of the stream)")
+    if d.unused_data.strip(b"\x00"):
+        raise BuildFileError(f"{source}: {len(d.unused_data)} bytes of unexpected data after the gzip stream")
+    return out
+
+
+# --------------------------------------------------------------------------------------------- NBT
+# Value sizes of the fixed-size NBT tags (byte, short, int, long, float, double) and the item sizes of
+# the arrays (byte, int, long arrays).
+_FIXED = {1: 1, 2: 2, 3: 4, 4: 8, 5: 4, 6: 8}
+_ARRAY = {7: 1, 11: 4, 12: 8}
+_MIN_SIZE = {**_FIXED, 7: 4, 8: 2, 9: 5, 10: 1, 11: 4, 12: 4}
+
+
+def check_nbt(buf: bytes | bytearray, source: str) -> None:
+    """Walk an uncompressed NBT file without building it and raise BuildFileError unless it is one
+    complete compound whose every length fits the data, within the tag and nesting limits.
+
+    The NBT library trusts lengths (a truncated file reads as zeros), so this runs first."""
+    n = len(buf)
+    pos = 0
+    tags = 0
+
+    def fail(what: str) -> BuildFileError:
+        return BuildFileError(f"{source}: not a valid NBT file: {what} (at byte {pos} of {n})")
+
+    def take(k: int) -> int:
+        nonlocal pos
+        if k < 0 or pos + k > n:
+            raise fail("the data is truncated")
+        start = pos
+        pos += k
+        return start
+
+    def u16() -> int:
+        return int.from_bytes(buf[take(2):pos], "big")
+
+    def i32() -> int:
+        return int.from_bytes(buf[take(4):pos], "big", signed=True)
+
+    if n == 0:
+        raise fail("the file is empty")
+    if buf[0] != 10:
+        raise fail(f"the root tag has type {buf[0]}, expected a compound (10)")
+    take(1)
+    take(u16())
+    stack: list[list[int]] = [[10, 0]]  # [10, 0] is a compound; [9, item type, items left] is a list
+    while stack:
+        if len(stack) > MAX_NBT_DEPTH:
+            raise fail(f"tags nested more than {MAX_NBT_DEPTH} deep")
+        top = stack[-1]
+        if top[0] == 10:
+            kind = buf[take(1)]
+            if kind == 0:
+                stack.pop()
+                continue
+            take(u16())
+        else:
+            if top[2] == 0:
+                stack.pop()
+                continue
+            kind = top[1]
+            if kind in _FIXED:  # a list of numbers: skip them all at once
+                tags += top[2]
+                if tags > MAX_NBT_TAGS:
+                    raise fail(f"more than {MAX_NBT_TAGS:,} values")
+                take(top[2] * _FIXED[kind])
+                top[2] = 0
+                continue
+            top[2] -= 1
+        tags += 1
+        if tags > MAX_NBT_TAGS:
+            raise fail(f"more than {MAX_NBT_TAGS:,} values")
+        if kind in _FIXED:
+            take(_FIXED[kind])
+        elif kind in _ARRAY:
+            count = i32()
+            if count < 0:
+                raise fail(f"an array of negative length {count}")
+            take(count * _ARRAY[kind])
+        elif kind == 8:
+            take(u16())
+        elif kind == 9:
+            item = buf[take(1)]
+            count = i32()
+            if item > 12 or count < 0 or (item == 0 and count > 0):
+                raise fail(f"a list of {count} items of tag type {item}")
+            if count and count * _MIN_SIZE[item] > n - pos:
+                raise fail(f"a list declares {count:,} items but only {n - pos:,} bytes remain")
+            stack.append([9, item, count])
+        elif kind == 10:
+            stack.append([10, 0])
+        else:
+            raise fail(f"unknown tag type {kind}")
+    if pos != n:
+        raise fail(f"{n - pos} bytes of unexpected data after the root compound")
+
+
+def parse_nbt(data: bytes, source: str):
+    """An nbtlib File from gzip-compressed NBT bytes, after the checks above."""
+    import nbtlib
+
+    raw = gunzip(data, source)
+    check_nbt(raw, source)
+    try:
+        return nbtlib.File.parse(io.BytesIO(raw))
+    except Exception as e:  # checked above; a library failure on odd data must not reach the user
+        raise BuildFileError(f"{source}: not a valid NBT file ({type(e).__name__}: {str(e)[:120]})") from None
+
+
+# ------------------------------------------------------------------------------------ reading
+def detect_format(data: bytes, name: str = "") -> str | None:
+    """The format named by the extension, checked against the file's first bytes; None for a
+    gzip-compressed file with an unknown extension (told apart after decompression)."""
+    ext = EXTENSIONS.get(Path(name).suffix.lower())
+    gz = data[:2] == GZIP_MAGIC
+    if ext == "mcfunction" and gz:
+        raise BuildFileError(f"{name}: starts with gzip's magic bytes (a schematic?), not setblock text")
+    if ext in ("litematic", "schem") and not gz:
+        found = "the file is empty" if not data else f"it starts with {data[:8]!r}"
+        raise BuildFileError(f"{name}: not a .{ext} file: expected gzip-compressed NBT (bytes 1f 8b), {found}")
+    if ext:
+        return ext
+    return None if gz else "mcfunction"
+
+
+def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>") -> Blocks:
+    """The blocks of a build file given as bytes (format by `fmt`, else by `source`'s extension and
+    the magic bytes)."""
+    if fmt is not None and fmt not in FORMATS:
+        raise BuildFileError(f"unknown build format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if fmt is None:
+        fmt = detect_format(data, source)
+    if len(data) > MAX_FILE_BYTES:
+        raise BuildFileError(f"{source} is {len(data):,} bytes; build files may be at most {_mib(MAX_FILE_BYTES)}")
+    if fmt == "mcfunction":
+        from scicraft_viz.engine.mcfunction import parse_mcfunction
+
+        if data[:2] == GZIP_MAGIC:
+            raise BuildFileError(f"{source}: starts with gzip's magic bytes (a schematic?), not setblock text")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise BuildFileError(f"cannot read {source}: not UTF-8 text (byte {e.start} is 0x{data[e.start]:02x})") \
+                from None
+        return parse_mcfunction(text, source)
+    if data[:2] != GZIP_MAGIC:
+        raise BuildFileError(f"{source}: not a {fmt or 'schematic'} file: expected gzip-compressed NBT "
+                             f"(bytes 1f 8b), found {data[:8]!r}")
+    from scicraft_viz.engine import schematic
+
+    root = parse_nbt(data, source)
+    if fmt is None:
+        fmt = schematic.sniff(root, source)
+    if fmt == "litematic":
+        return schematic.decode_litematic(root, source)
+    return schematic.decode_sponge(root, source)
+
+
+def read_build(path: str | os.PathLike, fmt: str | None = None) -> Blocks:
+    """The blocks of a build file: [(position, canonical state)], in file order.
+
+    The format comes from `fmt`, else from the extension (.mcfunction/.txt, .litematic, .schem) checked
+    against the magic bytes, else from the content. Raises BuildFileError naming the file and what is
+    wrong: an unreadable or oversized file, a bad line, corrupt NBT, a block outside the palette."""
+    return decode_build(read_file_bytes(path), fmt, str(path))
+
+
+# ------------------------------------------------------------------------------------ writing
+def check_blocks(blocks, source: str = "build") -> Blocks:
+    """(position, canonical state) pairs from a {pos: state} dict, (pos, state) pairs or a World;
+    air is an empty cell and is left out, a later entry for a position wins."""
+    from scicraft_viz.engine.blocks import parse_state
+
+    if hasattr(blocks, "blocks") and callable(blocks.blocks):
+        blocks = blocks.blocks()
+    items: Iterable = blocks.items() if isinstance(blocks, dict) else blocks
+    out: dict[Pos, str] = {}
+    for i, item in enumerate(items):
+        try:
+            pos, state = item
+            p = tuple(pos)
+        except (TypeError, ValueError):
+            raise BuildFileError(f"{source}: entry {i + 1} is not a (position, state) pair: {item!r}"[:200]) from None
+        if len(p) != 3 or not all(isinstance(c, int) and not isinstance(c, bool) for c in p):
+            raise BuildFileError(f"{source}: entry {i + 1}: position {p!r} is not three integers"[:200])
+        if any(abs(c) > MAX_COORD for c in p):
+            raise BuildFileError(f"{source}: entry {i + 1}: position {p} is outside the Minecraft world "
+                                 f"(|coordinate| <= {MAX_COORD:,})")
+        try:
+            st = parse_state(state)
+        except InputError as e:
+            raise BuildFileError(f"{source}: block at {p}: {e}") from None
+        out.pop(p, None)  # type: ignore[arg-type]
+        if st.name != "air":
+            out[p] = str(st)  # type: ignore[index]
+        if len(out) > MAX_BLOCKS:
+            raise BuildFileError(f"{source}: more than {MAX_BLOCKS:,} blocks; a build holds at most {MAX_BLOCKS:,}")
+    return list(out.items())
+
+
+def encode_build(blocks, fmt: str, *, schem_version: int = 3) -> bytes:
+    """A build file's bytes in `fmt` ('mcfunction', 'litematic' or 'schem'), with vanilla ids."""
+    if fmt not in FORMATS:
+        raise BuildFileError(f"unknown build format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    items = check_blocks(blocks)
+    if fmt == "mcfunction":
+        from scicraft_viz.engine.mcfunction import to_mcfunction
+
+        return to_mcfunction(dict(items)).encode("utf-8")
+    from scicraft_viz.engine import schematic
+
+    if fmt == "litematic":
+        return schematic.encode_litematic(items)
+    return schematic.encode_sponge(items, version=schem_version)
+
+
+def format_of_path(path: str | os.PathLike) -> str:
+    fmt = EXTENSIONS.get(Path(path).suffix.lower())
+    if fmt is None:
+        raise BuildFileError(f"cannot tell the format of {path} from its extension; use .mcfunction, "
+                             ".litematic or .schem")
+    return fmt
+
+
+def write_build(blocks, path_or_fmt: str | os.PathLike, *, schem_version: int = 3) -> bytes:
+    """Write a build ({pos: state}, (pos, state) pairs or a World) and return the file's bytes.
+
+    `path_or_fmt` is a format name ('mcfunction', 'litematic', 'schem': nothing is written) or a
+    path whose extension names the format. Sponge schematics are version 3 unless schem_version=2."""
+    if isinstance(path_or_fmt, str) and path_or_fmt in FORMATS:
+        return encode_build(blocks, path_or_fmt, schem_version=schem_version)
+    data = encode_build(blocks, format_of_path(path_or_fmt), schem_version=schem_version)
+    try:
+        Path(path_or_fmt).write_bytes(data)
+    except OSError as e:
+        raise BuildFileError(f"cannot write {path_or_fmt}: {e.strerror or e}") from None
+    return data
+
+
+def convert(src: str | os.PathLike, dst: str | os.PathLike, *, schem_version: int = 3) -> int:
+    """Read any build file and write it in the format of dst's extension; returns the block count."""
+    format_of_path(dst)  # a bad target is refused before the source is read
+    items = read_build(src)
+    write_build(items, dst, schem_version=schem_version)
+    return len(items)

@@ -1,0 +1,398 @@
+"""Schematic codecs: Litematica (.litematic, through litemapy) and Sponge (.schem v1-v3, NBT through nbtlib).
+
+Decoders take an NBT tree that formats.parse_nbt has already checked for size and shape, validate
+what each format requires (declared sizes before allocating, palette indices, entity-free content)
+and return (position, canonical state) pairs; encoders write vanilla block ids."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import math
+
+import numpy as np
+
+from scicraft_viz.engine.blocks import PALETTE, parse_state, split_state, vanilla_state
+from scicraft_viz.engine.formats import MAX_BLOCKS, MAX_PALETTE, MAX_VOLUME, Blocks, Pos
+from scicraft_viz.errors import BuildFileError, InputError
+
+# Minecraft Java 1.20.1; the engine follows 1.20's rules.
+DATA_VERSION = 3465
+_NAME = "scicraft_viz build"
+
+
+def _fail(source: str, what: str) -> BuildFileError:
+    return BuildFileError(f"{source}: {what}")
+
+
+def _get(tag, key: str, kind, source: str, where: str, default=None):
+    """tag[key] checked to be of the NBT type `kind`; a missing key gives `default` unless it is None."""
+    import nbtlib
+
+    if not isinstance(tag, nbtlib.Compound):
+        raise _fail(source, f"{where} is not a compound")
+    if key not in tag:
+        if default is not None:
+            return default
+        raise _fail(source, f"{where}.{key} is missing")
+    value = tag[key]
+    if not isinstance(value, kind):
+        names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+        raise _fail(source, f"{where}.{key} is {type(value).__name__}, expected {names}")
+    return value
+
+
+def sniff(root, source: str) -> str:
+    """Which schematic format an NBT root holds (for files without a telling extension)."""
+    if "Regions" in root and "MinecraftDataVersion" in root:
+        return "litematic"
+    if "Schematic" in root or "BlockData" in root or "Blocks" in root:
+        return "schem"
+    raise _fail(source, "an NBT file that is neither a Litematica (.litematic) nor a Sponge (.schem) schematic")
+
+
+def _fmt_positions(ps: list[Pos], total: int) -> str:
+    s = ", ".join(f"({x}, {y}, {z})" for x, y, z in ps)
+    return s + (f" and {total - len(ps)} more" if total > len(ps) else "")
+
+
+def _resolve(palette: dict[int, str], used: np.ndarray, positions, source: str) -> dict[int, str | None]:
+    """Canonical state for each palette index used (None for air). Blocks outside the palette are
+    refused with one line naming every bad state, where it is and why."""
+    out: dict[int, str | None] = {}
+    bad = []
+    for i in used.tolist():
+        state = palette[i]
+        name = split_state(state)[0]
+        if name in ("air", "cave_air", "void_air"):
+            out[i] = None
+            continue
+        try:
+            out[i] = str(parse_state(state))
+        except InputError as e:
+            known = name in PALETTE or name == "repeater"
+            why = str(e) if known else "not in the palette"
+            ps, total = positions(i)
+            bad.append(f"{state[:100]} at {_fmt_positions(ps, total)}: {why}")
+    if bad:
+        more = f"; and {len(bad) - 8} more" if len(bad) > 8 else ""
+        raise _fail(source, f"{len(bad)} block state(s) cannot be imported: " + "; ".join(bad[:8]) + more
+                    + f" (the palette: {', '.join(sorted(PALETTE))})")
+    return out
+
+
+def _refuse_extras(source: str, **lists) -> None:
+    """Entities, block entities and pending ticks have no place in the engine: refuse, never drop."""
+    found = [f"{len(v)} {k.replace('_', ' ')}" for k, v in lists.items() if v is not None and len(v)]
+    if found:
+        raise _fail(source, f"holds {', '.join(found)}; builds here are blocks only (save the schematic "
+                            "without entities, from an idle circuit)")
+
+
+def _volume(dims, source: str, where: str) -> int:
+    if any(d <= 0 for d in dims):
+        raise _fail(source, f"{where} has size {' x '.join(map(str, dims))}; every side must be at least 1")
+    v = math.prod(dims)
+    if v > MAX_VOLUME:
+        raise _fail(source, f"{where} declares {' x '.join(map(str, dims))} = {v:,} cells; a schematic may hold at "
+                            f"most {MAX_VOLUME:,} cells")
+    return v
+
+
+def _count_blocks(n: int, source: str) -> None:
+    if n > MAX_BLOCKS:
+        raise _fail(source, f"holds {n:,} blocks; a build holds at most {MAX_BLOCKS:,}")
+
+
+# ------------------------------------------------------------------------------------------ sponge
+def decode_varints(data: np.ndarray, count: int, source: str, where: str) -> np.ndarray:
+    """`count` unsigned varints from a byte array (vectorised; at most 5 bytes each)."""
+    b = data.astype(np.uint8, copy=False)
+    ends = np.flatnonzero(b < 0x80)
+    if len(b) and (len(ends) == 0 or ends[-1] != len(b) - 1):
+        raise _fail(source, f"{where} ends in the middle of a varint (truncated)")
+    if len(ends) != count:
+        raise _fail(source, f"{where} holds {len(ends):,} entries; Width x Height x Length is {count:,}")
+    if count == 0:
+        return np.zeros(0, np.int64)
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    lengths = ends - starts + 1
+    if lengths.max() > 5:
+        raise _fail(source, f"{where} holds a varint longer than 5 bytes")
+    k = np.arange(len(b)) - np.repeat(starts, lengths)
+    parts = (b & 0x7F).astype(np.int64) << (7 * k)
+    return np.add.reduceat(parts, starts)
+
+
+def encode_varints(values: np.ndarray) -> bytes:
+    if len(values) == 0 or values.max() < 0x80:
+        return values.astype(np.uint8).tobytes()
+    out = bytearray()
+    for v in values.tolist():
+        while v >= 0x80:
+            out.append((v & 0x7F) | 0x80)
+            v >>= 7
+        out.append(v)
+    return bytes(out)
+
+
+def decode_sponge(root, source: str) -> Blocks:
+    """Blocks of a Sponge schematic (v1, v2 or v3) at Offset + (x, y, z)."""
+    from nbtlib import ByteArray, Compound, Int, IntArray, List, Short
+
+    sch = root["Schematic"] if isinstance(root.get("Schematic"), Compound) else root
+    w = "Schematic"
+    version = int(_get(sch, "Version", Int, source, w))
+    if version not in (1, 2, 3):
+        raise _fail(source, f"Sponge schematic version {version} is not supported (versions 1, 2 and 3 are)")
+    dims = [int(_get(sch, k, Short, source, w)) & 0xFFFF for k in ("Width", "Height", "Length")]
+    width, height, length = dims
+    volume = _volume(dims, source, "the schematic")
+    offset = _get(sch, "Offset", IntArray, source, w, default=IntArray([0, 0, 0]))
+    if len(offset) != 3:
+        raise _fail(source, f"Schematic.Offset has {len(offset)} values, expected 3")
+    ox, oy, oz = (int(v) for v in offset)
+    if version == 3:
+        container = _get(sch, "Blocks", Compound, source, w, default=Compound())
+        if not container:
+            _refuse_extras(source, entities=sch.get("Entities"))
+            return []
+        cw = "Schematic.Blocks"
+        palette_tag = _get(container, "Palette", Compound, source, cw)
+        data = _get(container, "Data", ByteArray, source, cw)
+        block_entities = container.get("BlockEntities")
+        where_data = "Schematic.Blocks.Data"
+    else:
+        palette_tag = _get(sch, "Palette", Compound, source, w)
+        data = _get(sch, "BlockData", ByteArray, source, w)
+        block_entities = sch.get("BlockEntities", sch.get("TileEntities"))
+        where_data = "Schematic.BlockData"
+    for name, lst in (("block entities", block_entities), ("entities", sch.get("Entities"))):
+        if lst is not None and not isinstance(lst, List):
+            raise _fail(source, f"the schematic's {name} are {type(lst).__name__}, expected a list")
+    _refuse_extras(source, block_entities=block_entities, entities=sch.get("Entities"))
+    if len(palette_tag) > MAX_PALETTE:
+        raise _fail(source, f"the palette has {len(palette_tag):,} entries; at most {MAX_PALETTE:,} are allowed")
+    palette: dict[int, str] = {}
+    for state, idx in palette_tag.items():
+        if not isinstance(idx, Int) or not 0 <= int(idx) < 2**31:
+            raise _fail(source, f"palette entry {state[:80]!r} has index {idx!r}; expected an Int >= 0")
+        if int(idx) in palette:
+            raise _fail(source, f"palette index {int(idx)} is given to both {palette[int(idx)][:80]!r} and "
+                                f"{state[:80]!r}")
+        palette[int(idx)] = str(state)
+    indices = decode_varints(np.asarray(data), volume, source, where_data)
+
+    def pos_of(flat: np.ndarray) -> np.ndarray:
+        x = flat % width
+        z = (flat // width) % length
+        y = flat // (width * length)
+        return np.stack([x + ox, y + oy, z + oz], axis=1)
+
+    used = np.unique(indices)
+    missing = [int(i) for i in used if int(i) not in palette]
+    if missing:
+        i = missing[0]
+        flat = np.flatnonzero(indices == i)
+        p = tuple(int(c) for c in pos_of(flat[:1])[0])
+        raise _fail(source, f"palette index {i} at {p} is out of range: the palette has no entry {i} "
+                            f"(it has {len(palette)} entries{', ' + str(sorted(palette)[:8]) if palette else ''})")
+
+    def positions(i: int):
+        flat = np.flatnonzero(indices == i)
+        return [tuple(int(c) for c in row) for row in pos_of(flat[:3])], len(flat)
+
+    states = _resolve(palette, used, positions, source)
+    solid = np.array([i for i, s in states.items() if s is not None], dtype=np.int64)
+    flat = np.flatnonzero(np.isin(indices, solid))
+    _count_blocks(len(flat), source)
+    return [((int(x), int(y), int(z)), states[int(i)]) for (x, y, z), i in zip(pos_of(flat), indices[flat])]
+
+
+def _bounds(items: Blocks) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    if not items:
+        return (0, 0, 0), (1, 1, 1)
+    ps = np.array([p for p, _ in items], dtype=np.int64)
+    lo = ps.min(axis=0)
+    dims = ps.max(axis=0) - lo + 1
+    v = math.prod(int(d) for d in dims)
+    if v > MAX_VOLUME:
+        raise BuildFileError(f"the build spans {' x '.join(str(int(d)) for d in dims)} = {v:,} cells; a schematic may "
+                             f"hold at most {MAX_VOLUME:,} cells (a .mcfunction file has no such limit)")
+    return tuple(int(c) for c in lo), tuple(int(d) for d in dims)  # type: ignore[return-value]
+
+
+def _nbt_bytes(root, root_name: str = "") -> bytes:
+    import nbtlib
+
+    buf = io.BytesIO()
+    nbtlib.File(root, root_name=root_name).write(buf)
+    return gzip.compress(buf.getvalue(), mtime=0)
+
+
+def encode_sponge(items: Blocks, version: int = 3) -> bytes:
+    """A Sponge schematic of the blocks: Offset is the build's lowest corner, so pasting at 0 0 0
+    puts every block back at its own coordinates. Version 3 (WorldEdit 7.3+) unless version=2."""
+    from nbtlib import ByteArray, Compound, Int, IntArray, List, Short
+
+    if version not in (2, 3):
+        raise BuildFileError(f"Sponge schematic version {version} cannot be written (choose 2 or 3)")
+    (x0, y0, z0), (width, height, length) = _bounds(items)
+    palette = {"minecraft:air": 0}
+    indices = np.zeros(width * height * length, dtype=np.int64)
+    for (x, y, z), state in items:
+        v = vanilla_state(state)
+        indices[(x - x0) + (z - z0) * width + (y - y0) * width * length] = palette.setdefault(v, len(palette))
+    data = ByteArray(np.frombuffer(encode_varints(indices), dtype=np.int8))
+    pal = Compound({k: Int(v) for k, v in palette.items()})
+
+    def short(v: int) -> Short:
+        return Short(v - 65536 if v >= 32768 else v)
+
+    sch = Compound({
+        "Version": Int(version), "DataVersion": Int(DATA_VERSION),
+        "Metadata": Compound({"Name": _name_tag()}),
+        "Width": short(width), "Height": short(height), "Length": short(length),
+        "Offset": IntArray([x0, y0, z0]),
+    })
+    if version == 3:
+        sch["Blocks"] = Compound({"Palette": pal, "Data": data, "BlockEntities": List[Compound]()})
+        return _nbt_bytes(Compound({"Schematic": sch}))
+    sch.update({"PaletteMax": Int(len(palette)), "Palette": pal, "BlockData": data,
+                "BlockEntities": List[Compound]()})
+    return _nbt_bytes(sch, "Schematic")
+
+
+def _name_tag():
+    from nbtlib import String
+
+    return String(_NAME)
+
+
+# --------------------------------------------------------------------------------------- litematic
+def _unpack_bits(longs: np.ndarray, count: int, nbits: int) -> np.ndarray:
+    """Litematica's packed indices: `nbits` per entry, low bits first, entries may span two longs."""
+    words = longs.astype(np.int64).view(np.uint64)
+    bit = np.arange(count, dtype=np.uint64) * np.uint64(nbits)
+    w = (bit >> np.uint64(6)).astype(np.int64)
+    off = bit & np.uint64(63)
+    lo = words[w] >> off
+    spill = off + np.uint64(nbits) > np.uint64(64)
+    nxt = words[np.minimum(w + 1, len(words) - 1)]
+    hi = np.where(spill, nxt << ((np.uint64(64) - off) & np.uint64(63)), np.uint64(0))
+    return ((lo | hi) & np.uint64((1 << nbits) - 1)).astype(np.int64)
+
+
+def _litematic_regions(root, source: str) -> list[tuple[str, Pos, Pos, np.ndarray, list]]:
+    """Each region's name, position, signed size, palette indices (x fastest, then z, then y) and
+    palette, after checking what litemapy would otherwise allocate or index blindly."""
+    from nbtlib import Compound, Int, List, LongArray, String
+
+    _get(root, "MinecraftDataVersion", Int, source, "root")
+    _get(root, "Version", Int, source, "root")
+    meta = _get(root, "Metadata", Compound, source, "root")
+    _get(meta, "EnclosingSize", Compound, source, "Metadata")
+    regions = _get(root, "Regions", Compound, source, "root")
+    total = 0
+    out = []
+    for name, reg in regions.items():
+        where = f"Regions.{name[:40]}"
+        if not isinstance(reg, Compound):
+            raise _fail(source, f"{where} is not a compound")
+        pos = _get(reg, "Position", Compound, source, where)
+        size = _get(reg, "Size", Compound, source, where)
+        origin = tuple(int(_get(pos, a, Int, source, where + ".Position")) for a in "xyz")
+        signed = tuple(int(_get(size, a, Int, source, where + ".Size")) for a in "xyz")
+        if 0 in signed:
+            raise _fail(source, f"{where} has size {' x '.join(map(str, signed))}; no side may be 0")
+        dims = [abs(d) for d in signed]
+        total += _volume(dims, source, f"region {name[:40]!r}")
+        if total > MAX_VOLUME:
+            raise _fail(source, f"its regions declare {total:,} cells; a schematic may hold at most {MAX_VOLUME:,}")
+        pal = _get(reg, "BlockStatePalette", List, source, where)
+        if not 1 <= len(pal) <= MAX_PALETTE:
+            raise _fail(source, f"{where}.BlockStatePalette has {len(pal)} entries; expected 1 to {MAX_PALETTE}")
+        for j, entry in enumerate(pal):
+            ew = f"{where}.BlockStatePalette[{j}]"
+            _get(entry, "Name", String, source, ew)
+            props = _get(entry, "Properties", Compound, source, ew, default=Compound())
+            if not all(isinstance(v, String) for v in props.values()):
+                raise _fail(source, f"{ew}.Properties holds a value that is not a string")
+        extras = {}
+        for key in ("Entities", "TileEntities", "PendingBlockTicks", "PendingFluidTicks"):
+            extras[key] = _get(reg, key, List, source, where, default=List[Compound]())
+        _refuse_extras(source, entities=extras["Entities"], block_entities=extras["TileEntities"],
+                       pending_block_ticks=extras["PendingBlockTicks"], pending_fluid_ticks=extras["PendingFluidTicks"])
+        states = _get(reg, "BlockStates", LongArray, source, where)
+        volume = math.prod(dims)
+        nbits = max(math.ceil(math.log2(len(pal))), 2)
+        expected = math.ceil(volume * nbits / 64)
+        if len(states) != expected:
+            raise _fail(source, f"{where}.BlockStates holds {len(states):,} longs; a {' x '.join(map(str, dims))} "
+                                f"region with {len(pal)} palette entries needs {expected:,}")
+        idx = _unpack_bits(np.asarray(states), volume, nbits)
+        if volume and idx.max() >= len(pal):
+            f = int(np.flatnonzero(idx >= len(pal))[0])
+            wx, wl = dims[0], dims[2]
+            cell = (f % wx, f // (wx * wl), (f // wx) % wl)
+            raise _fail(source, f"palette index {int(idx[f])} at cell {cell} of region {name[:40]!r} is out of range "
+                                f"(the palette has {len(pal)} entries)")
+        out.append((str(name), origin, signed, idx, list(pal)))
+    return out
+
+
+def decode_litematic(root, source: str) -> Blocks:
+    """Blocks of a Litematica schematic, at region position + cell (the schematic's own coordinates).
+
+    Palette entries are read by litemapy; the packed cells are unpacked with numpy (litemapy's own
+    reader walks every cell in Python, 40x slower on a full-size region; tests compare the two)."""
+    import litemapy
+
+    found: dict[Pos, str] = {}
+    for name, (px, py, pz), (sx, sy, sz), idx, pal in _litematic_regions(root, source):
+        try:
+            states = [litemapy.BlockState.from_nbt(e).to_block_state_identifier() for e in pal]
+        except Exception as e:  # an invalid identifier or property name
+            raise _fail(source, f"region {name[:40]!r} has an invalid palette entry ({str(e)[:120]})") from None
+        solid = [j for j, st in enumerate(states) if split_state(st)[0] not in ("air", "cave_air", "void_air")]
+        flat = np.flatnonzero(np.isin(idx, solid))
+        _count_blocks(len(found) + len(flat), source)
+        wx, wl = abs(sx), abs(sz)
+        # cells count from the region's position towards its size; a negative size extends the other way
+        xs = px + flat % wx + (sx + 1 if sx < 0 else 0)
+        zs = pz + (flat // wx) % wl + (sz + 1 if sz < 0 else 0)
+        ys = py + flat // (wx * wl) + (sy + 1 if sy < 0 else 0)
+        for x, y, z, j in zip(xs.tolist(), ys.tolist(), zs.tolist(), idx[flat].tolist()):
+            state = states[j]
+            if found.setdefault((x, y, z), state) != state:
+                raise _fail(source, f"two regions put different blocks at ({x}, {y}, {z}): {found[(x, y, z)][:80]} "
+                                    f"and {state[:80]}")
+    cells: dict[str, list[Pos]] = {}
+    for p, state in found.items():
+        cells.setdefault(state, []).append(p)
+    names = list(cells)
+    resolved = _resolve(dict(enumerate(names)), np.arange(len(names)),
+                        lambda i: (sorted(cells[names[i]], key=_yzx)[:3], len(cells[names[i]])), source)
+    canon = {n: resolved[i] for i, n in enumerate(names)}
+    return sorted(((p, canon[s]) for p, s in found.items()), key=lambda it: _yzx(it[0]))  # type: ignore[misc]
+
+
+def _yzx(p: Pos) -> tuple[int, int, int]:
+    return p[1], p[2], p[0]
+
+
+def encode_litematic(items: Blocks) -> bytes:
+    """A one-region Litematica schematic of the blocks, its region at the build's lowest corner."""
+    import litemapy
+
+    (x0, y0, z0), (width, height, length) = _bounds(items)
+    region = litemapy.Region(x0, y0, z0, width, height, length)
+    cache: dict[str, litemapy.BlockState] = {}
+    for (x, y, z), state in items:
+        b = cache.get(state)
+        if b is None:
+            name, props = split_state(vanilla_state(state))
+            b = cache[state] = litemapy.BlockState(f"minecraft:{name}", **props)
+        region[x - x0, y - y0, z - z0] = b
+    schem = region.as_schematic(name=_NAME, author="scicraft_viz", mc_version=DATA_VERSION)
+    return _nbt_bytes(schem.to_nbt(save_soft=True))

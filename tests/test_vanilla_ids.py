@@ -1,0 +1,107 @@
+"""Every block state the project can write is a real Minecraft Java 1.20 block state.
+
+The reference is PrismarineJS's minecraft-data for 1.20, shipped by the `minecraft-data-latest` package."""
+
+import itertools
+
+import minecraft_data  # the test extra "minecraft-data-latest"
+import pytest
+
+from scicraft_viz import World
+from scicraft_viz.engine.blocks import PALETTE, canonical, parse_state, split_state, vanilla_state
+from scicraft_viz.engine.formats import decode_build, write_build
+
+
+@pytest.fixture(scope="module")
+def vanilla():
+    """{block name: {property: allowed values}} for Java 1.20."""
+    data = minecraft_data("1.20")
+    out = {}
+    for name, block in data.blocks_name.items():
+        props = {}
+        for s in block.get("states", []):
+            props[s["name"]] = tuple(s["values"]) if "values" in s else ("false", "true")
+        out[name] = props
+    return out
+
+
+def every_state():
+    for name, (_, allowed, _) in PALETTE.items():
+        keys = sorted(allowed)
+        for values in itertools.product(*(allowed[k] for k in keys)):
+            body = ",".join(f"{k}={v}" for k, v in zip(keys, values))
+            yield f"{name}[{body}]" if body else name
+
+
+def check_vanilla(state: str, vanilla) -> None:
+    assert state.startswith("minecraft:"), state
+    name, props = split_state(state)
+    assert name in vanilla, f"{name} is not a vanilla 1.20 block"
+    assert set(props) == set(vanilla[name]), (state, vanilla[name])
+    for k, v in props.items():
+        assert v in vanilla[name][k], (state, k, v)
+
+
+def test_every_palette_state_is_written_as_a_vanilla_state(vanilla):
+    states = list(every_state())
+    assert len(states) == 1 + 1 + 1 + 1 + 3**4 * 16 + 4 * 4 * 2 * 2 + 2 + 4 * 2 + 2 + 3 * 4 * 2 * 2
+    for s in states:
+        check_vanilla(vanilla_state(s), vanilla)
+
+
+def test_repeater_is_written_with_the_vanilla_id():
+    assert vanilla_state("redstone_repeater[facing=west,delay=2]") == (
+        "minecraft:repeater[delay=2,facing=west,locked=false,powered=false]")
+    assert vanilla_state("minecraft:redstone_lamp") == "minecraft:redstone_lamp[lit=false]"
+
+
+@pytest.mark.parametrize("text", ["repeater", "minecraft:repeater", "redstone_repeater", "minecraft:redstone_repeater"])
+def test_both_repeater_names_are_read(text):
+    st = parse_state(text + "[facing=east,delay=3]")
+    assert (st.name, st.get("facing"), st.get("delay")) == ("redstone_repeater", "east", "3")
+    # the paper's name stays the agent-facing one
+    assert canonical(text) == "minecraft:redstone_repeater[delay=1,facing=north,locked=false,powered=false]"
+
+
+def _sample_world():
+    w = World(replay=True)
+    for x in range(-2, 6):
+        w.set_block((x, 0, 0), "stone")
+    w.set_block((-2, 1, 0), "stone_button[face=floor,facing=east]")
+    w.set_block((-1, 1, 0), "redstone_wire")
+    w.set_block((0, 1, 0), "repeater[facing=west,delay=4]")
+    w.set_block((1, 1, 0), "redstone_lamp")
+    w.set_block((2, 1, 0), "redstone_torch")
+    w.set_block((3, 1, 0), "glass")
+    w.set_block((4, 1, 0), "redstone_block")
+    w.set_block((5, 1, 0), "lever[face=floor,facing=north]")
+    w.set_block((2, 0, 1), "redstone_wall_torch[facing=south]")
+    w.step(4)
+    return w
+
+
+@pytest.mark.parametrize("fmt", ["mcfunction", "litematic", "schem"])
+def test_every_state_each_writer_emits_is_vanilla(fmt, vanilla):
+    import io
+
+    import nbtlib
+
+    from scicraft_viz.engine.formats import gunzip
+
+    w = _sample_world()
+    data = write_build(w, fmt)
+    if fmt == "mcfunction":
+        written = [line.split()[4] for line in data.decode().splitlines()]
+        assert all("redstone_repeater" not in s for s in written)
+    else:
+        root = nbtlib.File.parse(io.BytesIO(gunzip(data, fmt)))
+        if fmt == "schem":
+            written = list(root["Schematic"]["Blocks"]["Palette"])
+        else:
+            pal = next(iter(root["Regions"].values()))["BlockStatePalette"]
+            written = [str(e["Name"]) + ("[" + ",".join(f"{k}={v}" for k, v in sorted(e["Properties"].items())) + "]"
+                                         if "Properties" in e else "") for e in pal]
+    assert any(s.startswith("minecraft:repeater[") for s in written)
+    for s in written:
+        check_vanilla(s, vanilla)
+    assert sorted(decode_build(data, fmt)) == sorted(w.blocks().items())
