@@ -1,4 +1,5 @@
-"""CLI: `scicraft-viz tasks` and `scicraft-viz evaluate TASK BUILD [--json]` (exit 0 / 1 / 2)."""
+"""CLI: `scicraft-viz tasks` and `scicraft-viz evaluate TASK BUILD... [--json] [--jobs N] [--scheduler ADDRESS]`
+(exit 0 / 1 / 2)."""
 
 import json
 import os
@@ -136,3 +137,100 @@ def test_python_dash_m_entry_point():
 def test_installed_console_script():
     p = subprocess.run(["scicraft-viz", "tasks"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert p.returncode == 0 and len(p.stdout.strip().splitlines()) == 25
+
+
+# ------------------------------------------------------------------------------- many builds
+def many_builds(tmp_path, *, bad=True):
+    """A directory with two passing builds, one failing (sub-directory) and, optionally, an unusable one."""
+    d = tmp_path / "runs"
+    (d / "sub").mkdir(parents=True)
+    shutil.copy(SOL / "A_simultaneous_lights_L1.mcfunction", d / "a1.mcfunction")
+    shutil.copy(SOL / "A_simultaneous_lights_L1.mcfunction", d / "sub" / "c.mcfunction")
+    (d / "b.mcfunction").write_text("setblock 0 4 0 stone\nsetblock 0 5 0 stone_button[face=floor]\n")
+    (d / "notes.txt").write_text("not a build")
+    if bad:
+        (d / "z.mcfunction").write_text("setblock 0 4 0 stone\nsetblock 1 2\n")
+    return d
+
+
+def test_evaluate_many_files_one_line_each_in_order(tmp_path):
+    d = many_builds(tmp_path, bad=False)
+    r = run("evaluate", "A_simultaneous_lights_L1", d / "b.mcfunction", d / "a1.mcfunction")
+    assert r.exit_code == 1, r.output
+    lines = r.stdout.splitlines()
+    assert len(lines) == 2 and lines[1] == f"PASS {d / 'a1.mcfunction'}"
+    assert lines[0] == (f"FAIL {d / 'b.mcfunction'}: lamp_count: 0 redstone_lamps placed, the task needs exactly 4; "
+                        "all_lamps_activate: there are no lamps to observe; simultaneity: no lamp turned on, so no "
+                        "skew can be measured")
+    r = run("evaluate", "A_simultaneous_lights_L1", d / "a1.mcfunction", d / "sub")
+    assert r.exit_code == 0 and r.stdout.splitlines() == [f"PASS {d / 'a1.mcfunction'}",
+                                                          f"PASS {d / 'sub' / 'c.mcfunction'}"]
+
+
+def test_evaluate_directory_exit_2_if_any_build_is_unusable(tmp_path):
+    d = many_builds(tmp_path)
+    r = run("evaluate", "A_simultaneous_lights_L1", d)
+    assert r.exit_code == 2, r.output
+    names = ["a1.mcfunction", "b.mcfunction", "sub/c.mcfunction", "z.mcfunction"]  # sorted paths, .txt skipped
+    lines = r.stdout.splitlines()
+    assert [ln.split()[1].rstrip(":") for ln in lines] == [str(d / n) for n in names]
+    assert [ln.split()[0] for ln in lines] == ["PASS", "FAIL", "PASS", "ERROR"]
+    z = d / "z.mcfunction"
+    assert lines[3] == f"ERROR {z}: {z}:2: expected 'setblock X Y Z STATE' (5 words), got 3 words"
+    r = run("evaluate", "A_simultaneous_lights_L1", d, "--json")
+    assert r.exit_code == 2
+    objs = [json.loads(ln) for ln in r.stdout.splitlines()]
+    assert [o["passed"] for o in objs] == [True, False, True, False]
+    assert objs[0]["task_id"] == "A_simultaneous_lights_L1" and objs[0]["build"] == str(d / "a1.mcfunction")
+    assert objs[3] == {"build": str(d / "z.mcfunction"), "passed": False,
+                       "error": f"{d / 'z.mcfunction'}:2: expected 'setblock X Y Z STATE' (5 words), got 3 words"}
+    missing = tmp_path / "missing.mcfunction"
+    r = run("evaluate", "A_simultaneous_lights_L1", d / "a1.mcfunction", missing)
+    assert r.exit_code == 2 and r.stdout.splitlines()[1] == f"ERROR {missing}: build file {missing} does not exist"
+
+
+def test_evaluate_directory_without_builds_exit_2(tmp_path):
+    r = run("evaluate", "A_simultaneous_lights_L1", tmp_path)
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.strip() == f"error: no build files (.mcfunction, .litematic, .schem) in {tmp_path}"
+
+
+def test_evaluate_on_a_dask_scheduler_by_address(tmp_path):
+    from distributed import LocalCluster
+
+    d = many_builds(tmp_path)
+    serial = run("evaluate", "A_simultaneous_lights_L1", d, "--json")
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster:
+        r = run("evaluate", "A_simultaneous_lights_L1", d, "--json", "--scheduler", cluster.scheduler_address)
+    assert r.exit_code == 2 and r.stdout == serial.stdout
+
+
+def test_evaluate_unreachable_scheduler_exit_2(tmp_path):
+    d = many_builds(tmp_path, bad=False)
+    r = run("evaluate", "A_simultaneous_lights_L1", d, "--scheduler", "tcp://127.0.0.1:9")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.startswith("error: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+
+
+def test_the_program_runs_one_usual_build_on_the_plain_python_kernels(tmp_path):
+    big = tmp_path / "big.mcfunction"  # past the size limit: the compiled engine
+    big.write_text("# padding\n" * 7000 + (SOL / "A_simultaneous_lights_L1.mcfunction").read_text())
+    code = ("import sys\nfrom scicraft_viz import cli\nsys.argv = ['scicraft-viz', 'evaluate', "
+            "'A_simultaneous_lights_L1', sys.argv[1]]\ntry:\n    cli.run()\nexcept SystemExit as e:\n"
+            "    code = e.code\nfrom scicraft_viz.engine import kernels\nprint(code, kernels.JIT)\n")
+    env = {k: v for k, v in _env().items() if k != "SCICRAFT_NOJIT"}
+    for build, jit in ((SOL / "A_simultaneous_lights_L1.mcfunction", False), (big, True)):
+        p = subprocess.run([sys.executable, "-c", code, str(build)], capture_output=True, text=True, cwd=ROOT,
+                           env=env, timeout=300)
+        assert p.stdout.splitlines()[-1] == f"0 {jit}", p.stderr[-2000:]
+
+
+def test_task_validation_imports_no_format_checker_libraries():
+    code = ("import importlib.util, sys\nfrom scicraft_viz import tasks\n"
+            "tasks.load_text(open(sys.argv[1]).read(), 'a.yaml')\n"
+            "from scicraft_viz.validation import FORMAT_LIBRARIES\n"
+            "print(sorted(m for m in FORMAT_LIBRARIES if m in sys.modules), 'jsonschema' in sys.modules)\n"
+            "import jsonschema\nprint(jsonschema.Draft202012Validator({'format': 'iri'}).is_valid('x'))\n")
+    p = subprocess.run([sys.executable, "-c", code, str(ROOT / "tasks" / "A_simultaneous_lights_L1.yaml")],
+                       capture_output=True, text=True, cwd=ROOT, env=_env(), timeout=300)
+    assert p.stdout.splitlines() == ["[] True", "True"], p.stderr[-2000:]

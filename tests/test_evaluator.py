@@ -377,7 +377,7 @@ def test_timer_started_at_build_time_is_not_a_response():
     ("setblock 0 4 0 redstone_repeater[delay=5]\n", "b.mcfunction:1: redstone_repeater property 'delay' cannot be '5'"),
     ("setblock 0 4 0 diamond_block\n", "unknown block 'diamond_block'"),
     ("setblock 0 4 0 redstone_lamp[power=3]\n", "redstone_lamp has no property 'power'"),
-    ("setblock 0 99999999 0 stone\n", "outside the Minecraft world"),
+    ("setblock 0 99999999 0 stone\n", "b.mcfunction:1: coordinate 99999999 is outside the world"),
     ("setblock 0 4 0 stone\n/\n", "b.mcfunction:2: expected 'setblock X Y Z STATE', got '/'"),
 ])
 def test_bad_build_files(text, words):
@@ -419,3 +419,112 @@ def test_untrusted_build_files_evaluate_or_fail_cleanly(lines):
         assert isinstance(r.passed, bool) and r.checks[-1].name == "trial_budget"
         for c in r.checks:
             assert c.passed or c.reason
+
+
+# ------------------------------------------------------------------------------- many builds
+SOLUTIONS = tasks.tasks_dir() / "solutions"
+
+
+def slow_world(t, text):
+    """The build as the evaluator once made it: floor and build placed block by block, no template."""
+    from scicraft_viz.engine.mcfunction import parse_mcfunction
+    from scicraft_viz.errors import PlacementError
+
+    last = {}
+    for pos, state in parse_mcfunction(text):
+        last.pop(pos, None)
+        last[pos] = state
+    w = t.initial_world(replay=False)
+    for _, (pos, state) in sorted(enumerate(last.items()), key=ev._order_key):
+        try:
+            w.set_block(pos, state)
+        except PlacementError:
+            pass
+    return w
+
+
+def verdict(r):
+    d = r.to_dict()
+    del d["build"], d["warnings"]  # only the text path names its source and reports refused placements
+    return d
+
+
+def broken(text, drop, delay_line):
+    """A reference build with some lines dropped and one repeater's delay changed."""
+    lines = [ln for ln in text.splitlines() if ln.startswith("setblock")]
+    keep = [ln for i, ln in enumerate(lines) if i % max(2, len(lines) // max(1, drop)) != 1 or drop == 0]
+    reps = [i for i, ln in enumerate(keep) if "delay=" in ln]
+    if reps:
+        i = reps[delay_line % len(reps)]
+        d = int(keep[i].split("delay=")[1][0])
+        keep[i] = keep[i].replace(f"delay={d}", f"delay={d % 4 + 1}")
+    return "\n".join(keep) + "\n"
+
+
+@pytest.mark.parametrize("family", "ABCDE")
+def test_evaluate_many_equals_one_by_one_on_reference_and_broken_builds(family):
+    tid = {f: i for i in tasks.task_ids() for f in i[0]}[family]  # the family's L5 task
+    t = tasks.load(tid)
+    text = (SOLUTIONS / f"{tid}.mcfunction").read_text()
+    builds = [text, broken(text, 3, 0), broken(text, 0, 1), "setblock 0 4 0 stone_button[face=floor]\n"]
+    many = ev.evaluate_many(t, builds, sources=[f"b{i}" for i in range(4)])
+    one = [ev.evaluate(t, b, source=f"b{i}") for i, b in enumerate(builds)]
+    assert [r.to_dict() for r in many] == [r.to_dict() for r in one]
+    assert many[0].passed and not many[1].passed and not many[3].passed
+    # and the same as the slow path: the world built block by block, every tick of the control run simulated
+    assert [verdict(r) for r in many] == [verdict(ev.evaluate(t, slow_world(t, b))) for b in builds]
+
+
+_small = ["A_simultaneous_lights_L1", "B_branch_reach_L1", "C_sequential_activation_L2",
+          "D_equal_delay_distribution_L1", "E_pulse_shaping_L1", "E_pulse_shaping_L2"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(_small), st.integers(0, 6), st.integers(0, 5))
+def test_evaluate_many_equals_the_slow_path_on_mutated_builds(tid, drop, delay_line):
+    t = tasks.load(tid)
+    b = broken((SOLUTIONS / f"{tid}.mcfunction").read_text(), drop, delay_line)
+    (r,) = ev.evaluate_many(t, [b])
+    assert verdict(r) == verdict(ev.evaluate(t, slow_world(t, b)))
+
+
+def test_evaluate_many_keeps_or_raises_build_errors():
+    t = task("A")
+    good, bad = small_a_build(), "setblock 0 4 0 stone\nsetblock 1 2\n"
+    out = ev.evaluate_many(t, [good, bad, good], sources=["g1", "bad.mcfunction", "g2"], errors="keep")
+    assert [type(x).__name__ for x in out] == ["Result", "BuildError", "Result"]
+    assert str(out[1]).startswith("bad.mcfunction:2:") and out[0].passed and out[2].build == "g2"
+    with pytest.raises(ev.BuildError, match="bad.mcfunction:2:"):
+        ev.evaluate_many(t, [good, bad], sources=["g1", "bad.mcfunction"])
+    with pytest.raises(ValueError, match="2 builds but 1 sources"):
+        ev.evaluate_many(t, [good, good], sources=["x"])
+
+
+def test_plain_python_kernels_give_the_same_verdicts():
+    """The program evaluates one build of usual size with the plain-Python kernels (they start faster
+    than the compiled engine): every reference build and broken variant must score the same."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from scicraft_viz import solutions
+
+    cases = []
+    for tid in tasks.task_ids():
+        t = tasks.load(tid)
+        cases.append((tid, (SOLUTIONS / f"{tid}.mcfunction").read_text()))
+        for kind in ("missing_wire", "wrong_delay"):
+            got = solutions.broken_variant(t, kind)
+            if got is not None:
+                cases.append((tid, "".join(f"setblock {x} {y} {z} {s}\n" for (x, y, z), s in got[0].items())))
+    code = ("import json, sys\nfrom scicraft_viz import tasks\nfrom scicraft_viz.tasks import evaluator as ev\n"
+            "from scicraft_viz.engine import kernels\nassert not kernels.JIT\n"
+            "print(json.dumps([ev.evaluate(tasks.load(t), b).to_dict() for t, b in json.load(sys.stdin)]))\n")
+    p = subprocess.run([sys.executable, "-c", code], input=json.dumps(cases), capture_output=True, text=True,
+                       env=dict(os.environ, SCICRAFT_NOJIT="1"), timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    plain = json.loads(p.stdout)
+    compiled = [json.loads(json.dumps(ev.evaluate(tasks.load(t), b).to_dict())) for t, b in cases]
+    assert len(cases) > 50 and sum(r["passed"] for r in compiled) == 25
+    assert plain == compiled

@@ -1,12 +1,14 @@
 """Task files: the 25 canonical tasks, schema validation messages, loading and the generator."""
 
 import copy
+import os
 from pathlib import Path
 
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from task_helpers import doc_paths
 
 from scicraft_viz import tasks
 
@@ -238,7 +240,8 @@ def test_yaml_syntax_and_duplicate_keys_are_refused(tmp_path):
     with pytest.raises(tasks.TaskValidationError, match="duplicate key 'task_id'"):
         tasks.load(p)
     p.write_text("- just\n- a list\n")
-    with pytest.raises(tasks.TaskValidationError, match=r"broken.yaml: \(top level\): .* is not of type 'object'"):
+    with pytest.raises(tasks.TaskValidationError,
+                       match=r"broken.yaml: \(top level\): the document is a list, not a mapping of task fields"):
         tasks.load(p)
 
 
@@ -262,19 +265,10 @@ _values = st.one_of(st.none(), st.booleans(), st.integers(-5, 100), st.floats(al
                     st.dictionaries(st.text(max_size=4), st.integers(), max_size=2))
 
 
-def _paths(doc, prefix=()):
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            yield prefix + (k,)
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            yield prefix + (i,)
-            yield from _paths(v, prefix + (i,))
 
 
 _BASE = {i: canonical_doc(i) for i in ("B_branch_reach_L2", "C_sequential_activation_L1", "E_pulse_shaping_L2")}
-_ALL_PATHS = {i: list(_paths(d)) for i, d in _BASE.items()}
+_ALL_PATHS = {i: list(doc_paths(d)) for i, d in _BASE.items()}
 
 
 @settings(max_examples=200, deadline=None)
@@ -328,3 +322,185 @@ def test_region_and_initial_world():
     floor = t.initial_blocks()
     assert len(floor) == 21 * 21 and set(floor.values()) == {"minecraft:stone"}
     assert {p[1] for p in floor} == {3}
+
+
+# ------------------------------------------------------------------------------- ids from untrusted input
+@pytest.mark.parametrize("task_id,message", [
+    ("/etc/passwd", "task id '/etc/passwd' looks like a path; only a task id is accepted here"),
+    ("../tasks/A_simultaneous_lights_L1", "looks like a path"),
+    ("tasks/A_simultaneous_lights_L1.yaml", "looks like a path"),
+    ("A_simultaneous_lights_L1/..", "looks like a path"),
+    ("..", "looks like a path"),
+    (".hidden", "looks like a path"),
+    ("C:\\tasks\\x", "looks like a path"),
+    ("A" * 121, "has 121 characters, more than the limit of 120"),
+    ("A_simultaneous_lights_L1\n", "has characters other than printable ASCII"),
+    ("A_simultaneous_lights_L1\u2028", "has characters other than printable ASCII"),
+    ("A_simultäneous", "has characters other than printable ASCII"),
+    ("", "the task id is empty"),
+    ("A_simultaneous_lights_L9", "unknown task id 'A_simultaneous_lights_L9' (did you mean A_simultaneous_lights_L"),
+    (None, "a task id must be a string, got NoneType"),
+    (["A_simultaneous_lights_L1"], "a task id must be a string, got list"),
+])
+def test_load_by_id_refuses_everything_but_a_known_id(task_id, message):
+    with pytest.raises(tasks.TaskNotFoundError) as ei:
+        tasks.load_by_id(task_id)
+    assert message in str(ei.value) and "\n" not in str(ei.value) and len(str(ei.value)) < 300
+
+
+def test_load_by_id_never_reads_a_file_outside_the_task_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "A_outside.yaml").write_text(tasks.dump_yaml(tasks.generate_task("A", 3, task_id="A_outside")))
+    assert tasks.load("A_outside.yaml").n == 3  # a program's own caller may pass a path
+    with pytest.raises(tasks.TaskNotFoundError, match="unknown task id 'A_outside'"):
+        tasks.load_by_id("A_outside")
+    assert tasks.load_by_id("E_pulse_shaping_L5").n == 64
+
+
+def test_load_by_id_takes_the_task_directory_stems_and_canonical_ids(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCICRAFT_TASKS_DIR", str(tmp_path))
+    (tmp_path / "A_custom.yaml").write_text(tasks.dump_yaml(tasks.generate_task("A", 5, task_id="A_custom")))
+    assert tasks.load_by_id("A_custom").n == 5
+    t = tasks.load_by_id("C_sequential_activation_L2")  # no file: generated
+    assert t.source == "<generated C_sequential_activation_L2>" and t.n == 8
+
+
+# ------------------------------------------------------------------------------- the cache
+def test_cached_tasks_are_copies_and_follow_the_file(tmp_path):
+    assert tasks.model._YAML_LOADER is (yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader)
+    p = tmp_path / "A_mine.yaml"
+    p.write_text(tasks.dump_yaml(tasks.generate_task("A", 3, task_id="A_mine")))
+    a = tasks.load(p)
+    a.doc["contract"]["tolerance_ticks"] = 7
+    a.contract["num_outputs"] = 99
+    b = tasks.load(p)
+    assert b.contract["tolerance_ticks"] == 1 and b.contract["num_outputs"] == 3 and b.doc is not a.doc
+    p.write_text(tasks.dump_yaml(tasks.generate_task("A", 12, task_id="A_mine", tolerance=2)))
+    c = tasks.load(p)
+    assert c.n == 12 and c.contract["tolerance_ticks"] == 2
+    g = tasks.load_by_id("B_branch_reach_L1")
+    g.doc["outputs"]["lamps"]["quantity"] = 0
+    assert tasks.load_by_id("B_branch_reach_L1").n == 4
+
+
+# ------------------------------------------------------------------------------- numbers
+@pytest.mark.parametrize("task_id,path,value,expected", [
+    ("A_simultaneous_lights_L1", ("contract", "tolerance_ticks"), ".nan",
+     "contract.tolerance_ticks: nan is not a finite number"),
+    ("A_simultaneous_lights_L1", ("contract", "tolerance_ticks"), ".inf",
+     "contract.tolerance_ticks: inf is not a finite number"),
+    ("E_pulse_shaping_L1", ("contract", "tau_ticks"), "-.inf", "contract.tau_ticks: -inf is not a finite number"),
+    ("C_sequential_activation_L1", ("contract", "delays_ticks"), "[1, .nan, 1]",
+     "contract.delays_ticks[1]: nan is not a finite number"),
+    ("A_simultaneous_lights_L1", ("evaluation_metrics", "simultaneity", "weight"), ".NaN",
+     "evaluation_metrics.simultaneity.weight: nan is not a finite number"),
+    ("A_simultaneous_lights_L1", ("metadata", "estimated_difficulty_score"), "1.0e+400",
+     "metadata.estimated_difficulty_score: inf is not a finite number"),
+    ("E_pulse_shaping_L1", ("relaxation", "value"), ".nan", "relaxation.value: nan is not a finite number"),
+    ("A_simultaneous_lights_L1", ("harness", "trial_budget"), "1001",
+     "harness.trial_budget: 1001 is greater than the maximum of 1000"),
+    ("A_simultaneous_lights_L1", ("world", "anchor"), "[0, 4, 1000000000]",
+     "world.anchor[2]: 1000000000 is greater than the maximum of 30000000"),
+    ("A_simultaneous_lights_L1", ("contract", "tolerance_ticks"), "100001",
+     "contract.tolerance_ticks: 100001 is greater than the maximum of 100000"),
+    ("A_simultaneous_lights_L1", ("outputs", "lamps", "quantity"), "9" * 5000,
+     "invalid YAML: Exceeds the limit (4300 digits) for integer string conversion"),
+])
+def test_every_number_is_finite_and_in_range(task_id, path, value, expected):
+    doc = canonical_doc(task_id)
+    text = tasks.dump_yaml(_mutate(doc, path, "@@"))
+    text = text.replace("'@@'", value)
+    with pytest.raises(tasks.TaskValidationError) as ei:
+        tasks.load_text(text, "t.yaml")
+    assert any(p.startswith("t.yaml: ") and expected in p for p in ei.value.problems), ei.value.problems
+
+
+def test_contract_timings_that_need_too_long_a_recording_are_refused():
+    doc = canonical_doc("C_sequential_activation_L1")
+    doc["contract"]["delays_ticks"] = [50000, 50000, 50000]
+    del doc["harness"]["record_game_ticks"]
+    assert tasks.validate(doc, "t.yaml") == [
+        "t.yaml: harness.record_game_ticks: the contract's timings need 300106 game ticks of recording, more than "
+        "the limit of 100000"]
+
+
+# ------------------------------------------------------------------------------- hostile YAML
+BILLION_LAUGHS = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' + "".join(
+    f"{c}: &{c} [{', '.join([f'*{p}'] * 9)}]\n" for p, c in zip("abcdefgh", "bcdefghi"))
+
+
+@pytest.mark.parametrize("text,expected", [
+    (BILLION_LAUGHS, "t.yaml: line 1: anchors and aliases (& and *) are not allowed in a task file"),
+    ("task_id: A_x\nfamily: *x\n", "t.yaml: line 2: anchors and aliases (& and *) are not allowed in a task file"),
+    ("x: !!python/object/apply:os.system ['true']\n",
+     "t.yaml: line 1: tags (such as 'tag:yaml.org,2002:python/object/apply:os.system') are not allowed"),
+    ("x: !!timestamp 12\n", "t.yaml: line 1: tags (such as 'tag:yaml.org,2002:timestamp') are not allowed"),
+    ("[" * 33 + "]" * 33, "t.yaml: line 1: nested more than 32 levels deep"),
+    ("[" * 200_000 + "]" * 200_000, "t.yaml: (top level): 400000 characters, more than the limit of 262144"),
+    ("[" * 100_000 + "]" * 100_000, "t.yaml: line 1: nested more than 32 levels deep"),
+])
+def test_hostile_yaml_is_refused_before_it_is_built(text, expected):
+    with pytest.raises(tasks.TaskValidationError) as ei:
+        tasks.load_text(text, "t.yaml")
+    assert str(ei.value).startswith(expected), str(ei.value)
+
+
+def test_messages_quote_a_bounded_excerpt_and_count_the_rest():
+    doc = canonical_doc()
+    doc["task_name"] = "x" * 100_000
+    (line,) = tasks.validate(doc, "t.yaml")
+    assert line.startswith("t.yaml: task_name: has 100000 characters, more than the limit of 200")
+    doc = canonical_doc()
+    doc["task_id"] = "\u2028" * 300
+    problems = tasks.validate(doc, "t.yaml")
+    assert problems[-1] == "t.yaml: task_id: has 300 characters, more than the limit of 120"
+    assert problems[0].startswith("t.yaml: task_id: '\\u2028\\u2028") and problems[0].endswith("pattern '^A_'")
+    assert all(len(p) < 600 and "\u2028" not in p for p in problems)
+    doc = canonical_doc()
+    doc["requirements"] = list(range(60))
+    problems = tasks.validate(doc, "t.yaml")
+    assert len(problems) == tasks.model.MAX_PROBLEMS + 1
+    assert problems[0] == "t.yaml: requirements[0]: 0 is not of type 'string'"
+    assert problems[-1] == "t.yaml: (top level): 10 more problems"
+
+
+def test_task_files_that_are_not_small_regular_utf8_files_are_refused(tmp_path):
+    big = tmp_path / "big.yaml"
+    with open(big, "wb") as f:
+        f.truncate(10**12)  # sparse: reading it would take a terabyte
+    with pytest.raises(tasks.TaskValidationError, match=r"big.yaml: \(top level\): 1000000000000 bytes, more than "
+                                                        r"the limit of 262144 bytes for a task file"):
+        tasks.load(big)
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)  # no writer: opening it must not wait for one
+    with pytest.raises(tasks.TaskNotFoundError, match="fifo.yaml is not a regular file"):
+        tasks.load(fifo)
+    with pytest.raises(tasks.TaskNotFoundError, match="task file /dev/zero is not a regular file"):
+        tasks.load("/dev/zero")
+    with pytest.raises(tasks.TaskNotFoundError, match=f"task file {tmp_path} is not a regular file"):
+        tasks.load(tmp_path)
+    latin = tmp_path / "latin.yaml"
+    latin.write_bytes(b"task_id: A_caf\xe9\n")
+    with pytest.raises(tasks.TaskValidationError, match=r"latin.yaml: \(top level\): not UTF-8 text \(byte 14\)"):
+        tasks.load(latin)
+
+
+@pytest.mark.parametrize("path,value", [
+    (("requirements",), ["x"] * 10**6),
+    (("task_description",), "x" * 10**7),
+    (("metadata", "notes"), {f"k{i}": i for i in range(200_000)}),
+])
+def test_documents_bigger_than_a_task_file_are_refused_before_the_schema(path, value):
+    """A trajectory header carries a task as JSON: it may be no bigger than a task file could be."""
+    doc = _mutate(canonical_doc(), path, value)
+    assert tasks.validate(doc, "h.jsonl") == [
+        "h.jsonl: (top level): more values or text than a task file of 262144 bytes can hold"]
+
+
+def test_documents_nested_deeper_than_a_task_file_are_refused():
+    deep: list = []
+    for _ in range(40):
+        deep = [deep]
+    doc = _mutate(canonical_doc(), ("metadata", "deep"), deep)
+    (line,) = tasks.validate(doc, "h.jsonl")
+    assert line.startswith("h.jsonl: metadata.deep[0][0]") and line.endswith(": nested more than 32 levels deep")

@@ -35,6 +35,7 @@ from scicraft_viz.tasks.model import (
     generate_task,
     load,
     load_all,
+    load_by_id,
     load_text,
     parse_yaml,
     schema,

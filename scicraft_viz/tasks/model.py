@@ -7,6 +7,11 @@ verification-trial budget). Structure is checked with JSON Schema (`schemas/task
 the few cross-field rules a schema cannot express (lamp count = num_outputs, len(delays) = N-1,
 ...) are checked after it and reported in the same `file: field: problem` form.
 
+Task files are untrusted input: limited in size, read by libyaml without anchors, aliases or tags,
+every number finite and in range (docs/limits.md). `load(id_or_path)` is for a program's own caller;
+an id from a page address, a trajectory or an MCP client goes through `load_by_id`, which never
+reads a path.
+
     >>> from scicraft_viz import tasks
     >>> tasks.task_ids()[:2]
     ['A_simultaneous_lights_L1', 'A_simultaneous_lights_L2']
@@ -22,14 +27,23 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
+import reprlib
+import stat
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
-import jsonschema
 import yaml
+
+from scicraft_viz.validation import jsonschema as _jsonschema
+
+if TYPE_CHECKING:
+    import jsonschema
 
 Pos = tuple[int, int, int]
 
@@ -39,6 +53,16 @@ LEVELS = ("L1", "L2", "L3", "L4", "L5")
 LEVEL_N = {"L1": 4, "L2": 8, "L3": 16, "L4": 32, "L5": 64}
 UNIT_GAME_TICKS = {"redstone": 2, "game": 1}
 UNIT_ABBREV = {"redstone": "rt", "game": "gt"}
+
+# Limits on task input (see docs/limits.md). The canonical task files are under 7 KB and nest 6 levels deep.
+MAX_TASK_FILE_BYTES = 256 * 1024  # larger files are refused before they are read
+MAX_TASK_ID_LENGTH = 120  # also the schema's maxLength for task_id
+MAX_YAML_DEPTH = 32  # libyaml's composer recurses in C: deep nesting must be refused before it runs
+MAX_EXCERPT = 200  # characters of a task's content quoted in one message
+MAX_PROBLEMS = 50  # problems listed for one document; the rest are counted
+MAX_RECORD_GAME_TICKS = 100_000  # the schema's maximum for harness.record_game_ticks
+
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when PyYAML was built with it
 
 PALETTE = [
     "minecraft:stone_button",
@@ -179,6 +203,31 @@ E_RELAXATION_REASON = (
 
 
 # ---------------------------------------------------------------------------------------- errors
+def _clip(text: str, limit: int = MAX_EXCERPT) -> str:
+    """At most `limit` characters of `text` (plus a count of what was cut), control and line-separator
+    characters escaped, so a message stays one bounded line whatever a file contains."""
+    n = len(text)
+    text = text[: limit + 1]
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    if n > limit or len(text) > limit:
+        text = f"{text[:limit]}... ({n} characters)"
+    return text
+
+
+_repr = reprlib.Repr()
+_repr.maxstring = _repr.maxother = _repr.maxlong = MAX_EXCERPT
+_repr.maxlevel = 3
+
+
+def _short(value: Any) -> str:
+    """A bounded repr of a value taken from a document (repr of a huge value is never built)."""
+    try:
+        return _clip(_repr.repr(value))
+    except ValueError:  # an integer beyond Python's digit limit for str()
+        return f"an integer of {value.bit_length()} bits" if isinstance(value, int) else "a value"
+
+
 class TaskError(ValueError):
     """A task that cannot be loaded."""
 
@@ -331,7 +380,7 @@ def schema() -> dict:
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema())
+    return _jsonschema().Draft202012Validator(schema())
 
 
 def _field(path) -> str:
@@ -342,34 +391,77 @@ def _field(path) -> str:
 
 
 def _describe(err: jsonschema.ValidationError) -> tuple[str, str]:
-    """(field, problem) in plain words for one schema error."""
+    """(field, problem) in plain words for one schema error, quoting at most MAX_EXCERPT characters."""
     path = list(err.absolute_path)
     if err.validator == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         return _field(path + [missing]), "required field is missing"
     if err.validator == "additionalProperties":
-        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})), key=repr)
         if extra:
             return _field(path + [extra[0]]), "unknown field (not part of the task schema)"
     if err.validator == "const":
-        return _field(path), f"{err.instance!r} must be {err.validator_value!r}"
+        return _field(path), f"{_short(err.instance)} must be {err.validator_value!r}"
     if err.validator == "enum":
-        return _field(path), f"{err.instance!r} is not one of {', '.join(map(str, err.validator_value))}"
+        return _field(path), f"{_short(err.instance)} is not one of {', '.join(map(str, err.validator_value))}"
     if err.validator == "pattern" and path and path[-1] == "task_id":
-        return _field(path), f"{err.instance!r} does not match the family/id pattern {err.validator_value!r}"
+        return _field(path), f"{_short(err.instance)} does not match the family/id pattern {err.validator_value!r}"
     if err.validator == "contains":
         return _field(path), f"must contain {err.validator_value}"
+    if err.validator == "type" and not path:
+        return _field(path), f"the document is a {type(err.instance).__name__}, not a mapping of task fields"
+    if err.validator == "type":
+        return _field(path), f"{_short(err.instance)} is not of type {err.validator_value!r}"
+    if err.validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        word = {"minimum": "less than the minimum of", "maximum": "greater than the maximum of",
+                "exclusiveMinimum": "less than or equal to the minimum of",
+                "exclusiveMaximum": "greater than or equal to the maximum of"}[err.validator]
+        return _field(path), f"{_short(err.instance)} is {word} {err.validator_value}"
+    if err.validator in ("maxLength", "maxItems", "maxProperties"):
+        what = "characters" if err.validator == "maxLength" else "entries"
+        return _field(path), f"has {len(err.instance)} {what}, more than the limit of {err.validator_value}"
     return _field(path), err.message
+
+
+def _nonfinite_problems(doc: Any, source: str) -> list[str]:
+    """NaN and infinities anywhere (they pass every minimum/maximum check); and, for a document that did not
+    come through parse_yaml (a trajectory header, a caller's dict), the size a task file could have: nesting,
+    values and text beyond a task file's limits are refused before the schema builds messages from them."""
+    out: list[str] = []
+    stack: list[tuple[Any, tuple]] = [(doc, ())]
+    values = chars = 0
+    while stack and len(out) < MAX_PROBLEMS:
+        obj, path = stack.pop()
+        if isinstance(obj, (dict, list, tuple)):
+            values += len(obj)  # counted before the children are stacked, so a huge list is never copied
+        if len(path) > MAX_YAML_DEPTH:
+            return [f"{source}: {_clip(_field(path[:MAX_YAML_DEPTH]))}: nested more than {MAX_YAML_DEPTH} levels deep"]
+        if values > MAX_TASK_FILE_BYTES // 2 or chars > MAX_TASK_FILE_BYTES:
+            return [f"{source}: (top level): more values or text than a task file of {MAX_TASK_FILE_BYTES} bytes "
+                    "can hold"]
+        if isinstance(obj, float) and not math.isfinite(obj):
+            out.append(f"{source}: {_clip(_field(path))}: {obj} is not a finite number")
+        elif isinstance(obj, str):
+            chars += len(obj)
+        elif isinstance(obj, dict):
+            chars += sum(len(k) for k in obj if isinstance(k, str))
+            stack.extend((v, path + (k,)) for k, v in obj.items())
+        elif isinstance(obj, (list, tuple)):
+            stack.extend((v, path + (i,)) for i, v in enumerate(obj))
+    return sorted(out)
 
 
 def _schema_problems(doc: Any, source: str) -> list[str]:
     errors = []
-    for err in _validator().iter_errors(doc):
-        # if/then wrappers: report the leaves
-        leaves = [err] if not err.context else list(err.context)
-        for leaf in leaves:
-            fld, what = _describe(leaf)
-            errors.append(f"{source}: {fld}: {what}")
+    try:
+        for err in _validator().iter_errors(doc):
+            # if/then wrappers: report the leaves
+            leaves = [err] if not err.context else list(err.context)
+            for leaf in leaves:
+                fld, what = _describe(leaf)
+                errors.append(f"{source}: {_clip(fld)}: {_clip(what, 2 * MAX_EXCERPT)}")
+    except ValueError:  # jsonschema's own message could not show an integer beyond Python's digit limit
+        errors.append(f"{source}: (top level): an integer too large to be a task parameter")
     # stable, de-duplicated
     seen: dict[str, None] = {}
     for e in sorted(errors):
@@ -426,6 +518,10 @@ def _consistency_problems(doc: dict, source: str) -> list[str]:
             bad("world.initial.floor.y", f"{floor['y']} is outside the build region (anchor y {ay}, radius {r})")
     if "relaxation" in doc and not doc["relaxation"]["field"].startswith("contract."):
         bad("relaxation.field", "must name a contract field, e.g. contract.on_window_ticks")
+    record = doc["harness"]["record_game_ticks"]
+    if record > MAX_RECORD_GAME_TICKS:  # only a computed default can get here: the schema bounds a given one
+        bad("harness.record_game_ticks", f"the contract's timings need {record} game ticks of recording, more than "
+            f"the limit of {MAX_RECORD_GAME_TICKS}")
     return out
 
 
@@ -471,11 +567,15 @@ def _apply_defaults(doc: dict) -> dict:
 
 
 def validate(doc: Any, source: str = "<task>") -> list[str]:
-    """Every problem of a task document as `source: field: what` lines (empty when valid)."""
-    problems = _schema_problems(doc, source)
-    if problems:
-        return problems
-    return _consistency_problems(_apply_defaults(doc), source)
+    """Every problem of a task document as `source: field: what` lines (empty when valid); at most
+    MAX_PROBLEMS of them, then one line counting the rest."""
+    source = _clip(source)
+    problems = _nonfinite_problems(doc, source) or _schema_problems(doc, source)
+    if not problems:
+        problems = _consistency_problems(_apply_defaults(doc), source)
+    if len(problems) > MAX_PROBLEMS:
+        problems = problems[:MAX_PROBLEMS] + [f"{source}: (top level): {len(problems) - MAX_PROBLEMS} more problems"]
+    return problems
 
 
 def from_dict(doc: Any, source: str = "<task>") -> Task:
@@ -486,8 +586,9 @@ def from_dict(doc: Any, source: str = "<task>") -> Task:
     return Task(_apply_defaults(doc), source)
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """SafeLoader that refuses duplicate keys (a silent override is almost always a mistake)."""
+class _UniqueKeyLoader(_YAML_LOADER):  # type: ignore[misc,valid-type]
+    """The safe loader (libyaml's when installed) that refuses duplicate keys: a silent override is
+    almost always a mistake."""
 
 
 def _construct_mapping(loader, node, deep=False):
@@ -498,26 +599,63 @@ def _construct_mapping(loader, node, deep=False):
             dup = key in seen
         except TypeError:
             raise yaml.constructor.ConstructorError(
-                None, None, f"unhashable key {key!r}", key_node.start_mark) from None
+                None, None, f"unhashable key {_short(key)}", key_node.start_mark) from None
         if dup:
             raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r}", key_node.start_mark)
+                None, None, f"duplicate key {_short(key)}", key_node.start_mark)
         seen.add(key)
     return loader.construct_mapping(node, deep=deep)
 
 
 _UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
+_OPEN_EVENTS = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_CLOSE_EVENTS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+
+
+def _check_events(text: str, source: str) -> None:
+    """Refuse anchors, aliases, explicit tags and deep nesting before anything is built. Aliases let a few
+    KB expand to gigabytes ("billion laughs"), and libyaml's composer recurses in C, so deep nesting could
+    crash the process. The event parser itself keeps its own stack, so this scan is safe on any text."""
+    depth = 0
+    for ev in yaml.parse(text, Loader=_YAML_LOADER):
+        if isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None) is not None:
+            raise TaskValidationError([f"{source}: line {ev.start_mark.line + 1}: anchors and aliases (& and *) "
+                                       "are not allowed in a task file"])
+        if getattr(ev, "tag", None) is not None:  # PyYAML's constructors crash on some mistyped explicit tags
+            raise TaskValidationError([f"{source}: line {ev.start_mark.line + 1}: tags (such as {_short(ev.tag)}) "
+                                       "are not allowed in a task file"])
+        if isinstance(ev, _OPEN_EVENTS):
+            depth += 1
+            if depth > MAX_YAML_DEPTH:
+                raise TaskValidationError([f"{source}: line {ev.start_mark.line + 1}: nested more than "
+                                           f"{MAX_YAML_DEPTH} levels deep"])
+        elif isinstance(ev, _CLOSE_EVENTS):
+            depth -= 1
+
 
 def parse_yaml(text: str, source: str = "<task>") -> Any:
+    """The YAML document in `text` as plain data. Refuses texts over MAX_TASK_FILE_BYTES characters,
+    anchors/aliases, explicit tags, nesting beyond MAX_YAML_DEPTH and duplicate keys (TaskValidationError)."""
+    source = _clip(source)
+    if not isinstance(text, str):
+        raise TaskValidationError([f"{source}: (top level): task text must be a string, got {type(text).__name__}"])
+    if len(text) > MAX_TASK_FILE_BYTES:
+        raise TaskValidationError([f"{source}: (top level): {len(text)} characters, more than the limit of "
+                                   f"{MAX_TASK_FILE_BYTES} for a task"])
     try:
+        _check_events(text, source)
         return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+    except TaskValidationError:
+        raise
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         where = f"line {mark.line + 1}" if mark is not None else "(top level)"
-        raise TaskValidationError([f"{source}: {where}: invalid YAML: {e.problem or e.context}"]) from None
+        raise TaskValidationError([f"{source}: {where}: invalid YAML: {_clip(str(e.problem or e.context))}"]) from None
     except yaml.YAMLError as e:
-        raise TaskValidationError([f"{source}: (top level): invalid YAML: {e}"]) from None
+        raise TaskValidationError([f"{source}: (top level): invalid YAML: {_clip(str(e))}"]) from None
+    except ValueError as e:  # e.g. an integer longer than Python's digit limit
+        raise TaskValidationError([f"{source}: (top level): invalid YAML: {_clip(str(e))}"]) from None
     except RecursionError:
         raise TaskValidationError([f"{source}: (top level): invalid YAML: nested too deeply"]) from None
 
@@ -538,9 +676,9 @@ def tasks_dir() -> Path:
 
 def _display(path: Path) -> str:
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+        return _clip(str(path.resolve().relative_to(Path.cwd().resolve())))
+    except (ValueError, OSError, RuntimeError):
+        return _clip(str(path))
 
 
 def canonical_ids() -> list[str]:
@@ -554,31 +692,131 @@ def task_ids() -> list[str]:
     return ids or canonical_ids()
 
 
-def load(id_or_path: str | os.PathLike) -> Task:
-    """Load a task by id (from tasks_dir(), or generated if it is a canonical id) or by file path."""
-    s = str(id_or_path)
-    p = Path(s)
-    looks_like_path = s.endswith((".yaml", ".yml")) or os.sep in s or "/" in s
-    if looks_like_path or p.is_file():
-        if not p.is_file():
-            raise TaskNotFoundError(f"task file {s} does not exist")
-        try:
-            text = p.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise TaskNotFoundError(f"cannot read task file {s}: {e}") from None
-        return load_text(text, _display(p))
-    f = tasks_dir() / f"{s}.yaml"
-    if f.is_file():
-        return load_text(f.read_text(encoding="utf-8"), _display(f))
-    if s in canonical_ids():
-        fam, lvl = s[0], s[-2:]
-        return from_dict(canonical_task(fam, lvl), f"<generated {s}>")
-    known = task_ids()
+# Parsed and validated documents, keyed by what identifies a file's content (path, inode, mtimes, size) or
+# by canonical id; callers get a fresh copy, so changing a Task never changes the cache.
+_CACHE: OrderedDict[tuple, tuple[dict, str]] = OrderedDict()
+_CACHE_SIZE = 256
+_CACHE_LOCK = threading.Lock()
+
+
+def _copy_doc(obj: Any) -> Any:
+    # documents are plain JSON-like data; this is several times faster than copy.deepcopy
+    if isinstance(obj, dict):
+        return {k: _copy_doc(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_copy_doc(v) for v in obj]
+    return obj
+
+
+def _cached(key: tuple, make) -> Task:
+    with _CACHE_LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None:
+            _CACHE.move_to_end(key)
+    if hit is None:
+        task = make()
+        hit = (_copy_doc(task.doc), task.source)
+        with _CACHE_LOCK:
+            _CACHE[key] = hit
+            while len(_CACHE) > _CACHE_SIZE:
+                _CACHE.popitem(last=False)
+    return Task(_copy_doc(hit[0]), hit[1])
+
+
+def _read_task_file(path: str | os.PathLike) -> Task:
+    """A task file, refused unless it is a regular file of at most MAX_TASK_FILE_BYTES bytes of UTF-8."""
+    p = Path(path)
+    shown = _clip(str(path))
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise TaskNotFoundError(f"task file {shown} does not exist") from None
+    except (OSError, ValueError) as e:
+        raise TaskNotFoundError(f"cannot read task file {shown}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise TaskNotFoundError(f"task file {shown} is not a regular file")
+        if st.st_size > MAX_TASK_FILE_BYTES:
+            raise TaskValidationError([f"{_display(p)}: (top level): {st.st_size} bytes, more than the limit of "
+                                       f"{MAX_TASK_FILE_BYTES} bytes for a task file"])
+        # the working directory is part of the key because messages name the file relative to it
+        key = ("file", os.getcwd(), str(p), st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size)
+
+        def make() -> Task:
+            with os.fdopen(os.dup(fd), "rb") as f:
+                data = f.read(MAX_TASK_FILE_BYTES + 1)
+            source = _display(p)
+            if len(data) > MAX_TASK_FILE_BYTES:  # grew after the check
+                raise TaskValidationError([f"{source}: (top level): more than the limit of {MAX_TASK_FILE_BYTES} "
+                                           "bytes for a task file"])
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise TaskValidationError([f"{source}: (top level): not UTF-8 text (byte {e.start})"]) from None
+            return load_text(text, source)
+
+        return _cached(key, make)
+    except OSError as e:
+        raise TaskNotFoundError(f"cannot read task file {shown}: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+
+
+def _load_by_id(task_id: str, what: str = "task") -> Task:
+    """The task file tasks_dir()/ID.yaml, else the generated canonical task, else TaskNotFoundError."""
+    f = tasks_dir() / f"{task_id}.yaml"
+    if os.path.isfile(f):
+        return _read_task_file(f)
+    if task_id in canonical_ids():
+        return _cached(("canonical", task_id), lambda: from_dict(canonical_task(task_id[0], task_id[-2:]),
+                                                                  f"<generated {task_id}>"))
+    return _unknown(task_id, what)
+
+
+def _unknown(task_id: str, what: str = "task") -> NoReturn:
     import difflib
 
-    close = difflib.get_close_matches(s, known, n=1)
+    known = task_ids()
+    close = difflib.get_close_matches(task_id, known, n=1) if len(task_id) <= MAX_TASK_ID_LENGTH else []
     hint = f" (did you mean {close[0]}?)" if close else ""
-    raise TaskNotFoundError(f"unknown task {s!r}{hint}; run 'scicraft-viz tasks' to list the {len(known)} tasks")
+    raise TaskNotFoundError(f"unknown {what} {_short(task_id)}{hint}; run 'scicraft-viz tasks' to list the "
+                            f"{len(known)} tasks")
+
+
+def load_by_id(task_id: str) -> Task:
+    """Load a task by its id only, for ids that come from untrusted input (a page address, a trajectory,
+    an MCP client): never read as a path. Accepts the stems of tasks_dir()'s files and the canonical ids;
+    anything else (a path, '..', an over-long or non-printable string) raises TaskNotFoundError."""
+    if not isinstance(task_id, str):
+        raise TaskNotFoundError(f"a task id must be a string, got {type(task_id).__name__}")
+    if not task_id:
+        raise TaskNotFoundError("the task id is empty; run 'scicraft-viz tasks' to list the tasks")
+    if len(task_id) > MAX_TASK_ID_LENGTH:
+        raise TaskNotFoundError(f"task id {_short(task_id)} has {len(task_id)} characters, more than the limit "
+                                f"of {MAX_TASK_ID_LENGTH}")
+    if not (task_id.isascii() and task_id.isprintable()):
+        raise TaskNotFoundError(f"task id {_short(task_id)} has characters other than printable ASCII")
+    if "/" in task_id or "\\" in task_id or ".." in task_id or task_id.startswith(".") or os.path.isabs(task_id):
+        raise TaskNotFoundError(f"task id {_short(task_id)} looks like a path; only a task id is accepted here "
+                                "(see 'scicraft-viz tasks')")
+    return _load_by_id(task_id, "task id")
+
+
+def load(id_or_path: str | os.PathLike) -> Task:
+    """Load a task by id (from tasks_dir(), or generated if it is a canonical id) or by file path.
+
+    For a program's own caller (command-line arguments, code): anything that looks like a path is read
+    as one. Ids from untrusted input go through `load_by_id`. Parsed files are cached by path, inode,
+    modification time and size; every call returns its own copy."""
+    s = os.fspath(id_or_path) if isinstance(id_or_path, os.PathLike) else id_or_path
+    if not isinstance(s, str):
+        raise TaskNotFoundError(f"a task id or path must be a string, got {type(s).__name__}")
+    looks_like_path = isinstance(id_or_path, os.PathLike) or s.endswith((".yaml", ".yml")) or os.sep in s or "/" in s
+    if looks_like_path or os.path.isfile(s):
+        return _read_task_file(s)
+    return _load_by_id(s)
 
 
 def load_all() -> list[Task]:
@@ -831,7 +1069,8 @@ def canonical_task(family: str, level: str) -> dict:
 
 # ---------------------------------------------------------------------------------------- YAML out
 class _Dumper(yaml.SafeDumper):
-    pass
+    def ignore_aliases(self, data) -> bool:  # task files may not contain anchors or aliases
+        return True
 
 
 def _repr_str(dumper, s: str):
