@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from scicraft_viz import gallery, tasks
 from scicraft_viz.agents.env import SciCraftEnv
-from scicraft_viz.agents.trajectory import TrajectoryWriter, make_header, parse_text
+from scicraft_viz.agents.trajectory import TrajectoryWriter, make_header, parse_text, read
 
 L1 = tasks.load("A_simultaneous_lights_L1")
 
@@ -262,3 +262,165 @@ def test_hostile_arguments_never_raise(calls):
         assert isinstance(r["ok"], bool) and isinstance(r["tick"], int)
         assert r["ok"] or (isinstance(r["error"], str) and r["error"].startswith((tool, "the episode")))
         json.dumps(r, allow_nan=False)
+
+
+# ---------------------------------------------------------------------------------------- no stimulus without a trial
+@pytest.mark.parametrize("state, message", [
+    ("stone_button[face=floor,powered=true]",
+     "set-block: minecraft:stone_button cannot be placed with powered=true at [0, 5, 0]: place it unpowered "
+     "(powered=false) and press it with activate-button, which uses a verification trial"),
+    ("redstone_repeater[facing=west,powered=true]",
+     "set-block: minecraft:redstone_repeater cannot be placed with powered=true at [0, 5, 0]: place it unpowered "
+     "(powered=false) and its input powers it"),
+])
+def test_powered_placements_are_refused_and_light_nothing(state, message):
+    env = SciCraftEnv(L1)
+    small(env)
+    env.get_event_stream()
+    r = env.set_block((0, 5, 0), state)
+    assert r == {"ok": False, "error": message, "tick": 80}
+    assert env.get_block_state((0, 5, 0))["block"] == "minecraft:stone_button[face=floor,facing=north,powered=false]"
+    assert env.get_event_stream()["events"] == [] and env.trials_used == 0
+    assert env.set_block((0, 5, 0), "stone_button[face=floor,powered=false]")["ok"]  # explicit false is fine
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["stone_button[face=floor,facing={f}]", "redstone_repeater[facing={f},delay=2]",
+                        "stone_button[face=wall,facing={f}]"]),
+       st.sampled_from(["north", "south", "east", "west"]), st.booleans())
+def test_no_placement_lights_the_lamp_without_a_trial(template, facing, powered):
+    """Next to a lamp, no placement of a button or repeater, powered or not, lights it: only a trial may."""
+    env = SciCraftEnv(L1)
+    env.set_block((0, 4, 0), "stone")
+    env.set_block((1, 4, 0), "redstone_lamp")
+    state = template.format(f=facing)
+    if powered:
+        state = state[:-1] + ",powered=true]"
+    r = env.set_block((0, 5, 0), state)
+    assert r["ok"] is not powered
+    assert not any(e["kind"] == "state" and e["new"] == 1 for e in env.get_event_stream()["events"])
+    assert env.get_block_state((1, 4, 0))["block"] == "minecraft:redstone_lamp[lit=false]"
+
+
+# ---------------------------------------------------------------------------------------- bounds
+def test_budget_is_bounded_and_trials_are_not_all_kept():
+    from scicraft_viz.agents.env import KEEP_TRIALS, MAX_BUDGET
+
+    with pytest.raises(ValueError) as e:
+        SciCraftEnv(L1, budget=MAX_BUDGET + 1)
+    assert str(e.value) == "the trial budget must be 1..1000, got 1001"
+    env = SciCraftEnv(L1, budget=MAX_BUDGET, observe_ticks=30)
+    small(env)
+    for k in range(1, 13):
+        r = env.activate_button()
+        assert (r["trial"], r["trials_left"]) == (k, MAX_BUDGET - k)
+        env.set_block((5, 4, 5), "stone")  # lets the press end
+    assert env.trials_used == 12 and len(env.trials) == KEEP_TRIALS == 4
+    assert [t.number for t in env.trials] == [9, 10, 11, 12]
+
+
+# ---------------------------------------------------------------------------------------- text that is not Unicode
+def test_lone_surrogates_are_refused_with_a_clear_message(tmp_path):
+    path = tmp_path / "s.jsonl"
+    with SciCraftEnv.recording(L1, path) as env:
+        assert env.set_block((0, 4, 0), "stone\ud800") == {
+            "ok": False, "tick": 0,
+            "error": "set-block: arguments.block (character 6, U+D800) holds a lone surrogate, which is not valid "
+                     "Unicode text"}
+        assert env.call("get-event-stream", {"lim\udfffit": 1})["error"] == (
+            "get-event-stream: arguments: a key (character 4, U+DFFF) holds a lone surrogate, which is not valid "
+            "Unicode text")
+        assert env.call("set\ud800block", {})["error"].startswith("unknown tool 'set\\\\ud800block'")
+        assert env.reason("thinking \udc80 aloud")
+        assert env.set_block((0, 4, 0), "stone")["ok"]
+    t = read(path)
+    assert t.ok and [s.tool for s in t.steps] == ["set-block"] and t.reasoning[0].text == "thinking \\udc80 aloud"
+    with pytest.raises(ValueError) as e:
+        SciCraftEnv.recording(L1, tmp_path / "n.jsonl", actor_name="m\udcff")
+    assert str(e.value) == ("the actor name (character 2, U+DCFF) holds a lone surrogate, which is not valid Unicode "
+                            "text")
+    assert not (tmp_path / "n.jsonl").exists()
+
+
+# ---------------------------------------------------------------------------------------- the record never diverges
+class FailingFile(io.StringIO):
+    """A stream that accepts `lines` lines, then fails like a full disk."""
+
+    name = "full.jsonl"
+
+    def __init__(self, lines: int):
+        super().__init__()
+        self.left = lines
+
+    def write(self, s):
+        if self.left <= 0:
+            raise OSError(28, "No space left on device")
+        self.left -= 1
+        return super().write(s)
+
+
+def replayed_world(text: str):
+    from scicraft_viz.agents.replay import Replay
+
+    rp = Replay(parse_text(text, "record"), L1)
+    assert rp.matches, rp.report()
+    return rp.final_world()
+
+
+@pytest.mark.parametrize("lines", [3, 4, 5, 6, 7])
+def test_a_failed_write_undoes_the_call_and_stops_the_episode(lines):
+    f = FailingFile(lines)  # the header, then lines - 1 calls
+    env = SciCraftEnv(L1)
+    env.recorder = TrajectoryWriter(f, make_header(L1))
+    calls = [("set-block", {"pos": [0, 4, 0], "block": "stone"}),
+             ("set-block", {"pos": [0, 5, 0], "block": "stone_button[face=floor]"}),
+             ("set-block", {"pos": [1, 4, 0], "block": "redstone_wire"}),
+             ("set-block", {"pos": [2, 4, 0], "block": "redstone_lamp"}),
+             ("activate-button", {}), ("get-event-stream", {}), ("submit", {})]
+    results = [env.call(tool, args) for tool, args in calls]
+    stop = ("the episode is stopped: the trajectory file full.jsonl cannot be written (No space left on device); "
+            "the last call was undone and nothing more is accepted")
+    assert [r["ok"] for r in results] == [True] * (lines - 1) + [False] * (len(calls) - lines + 1)
+    assert {r["error"] for r in results[lines - 1:]} == {stop}
+    world = replayed_world(f.getvalue())
+    assert world.blocks() == env.world.blocks() and world.tick == env.world.tick
+    assert env.trials_used == sum(1 for tool, _ in calls[: lines - 1] if tool == "activate-button")
+    assert env.submitted is None and env.steps == lines - 1
+    assert env.get_block_state((0, 4, 0))["error"] == stop
+
+
+def test_file_size_limit_cuts_no_line_and_the_record_equals_the_world(tmp_path):
+    """RLIMIT_FSIZE in a child process: writes beyond the limit fail with EFBIG."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "limited.jsonl"
+    code = f"""
+import json, resource
+from scicraft_viz import tasks
+from scicraft_viz.agents.env import SciCraftEnv
+t = tasks.load("A_simultaneous_lights_L1")
+warm = SciCraftEnv(t)  # the engine compiles on first use; numba's cache files must not hit the limit
+warm.set_block((0, 4, 0), "stone")
+env = SciCraftEnv.recording(t, {str(path)!r})
+resource.setrlimit(resource.RLIMIT_FSIZE, (1200, 1200))
+out = []
+for x in range(-5, 6):
+    out.append(env.set_block((x, 4, 0), "stone"))
+print(json.dumps({{"results": out, "blocks": sorted(map(list, env.world.blocks())), "tick": env.world.tick}}))
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    child = json.loads(proc.stdout)
+    oks = [r["ok"] for r in child["results"]]
+    n = oks.index(False)
+    assert n >= 1 and oks == [True] * n + [False] * (11 - n)
+    assert child["results"][n]["error"] == (
+        f"the episode is stopped: the trajectory file {path} cannot be written (File too large); the last call was "
+        "undone and nothing more is accepted")
+    text = path.read_text()
+    assert len(text.encode()) <= 1200 and text.endswith("\n")
+    t = parse_text(text, "limited")
+    assert t.ok and len(t.steps) == n
+    world = replayed_world(text)
+    assert sorted(map(list, world.blocks())) == child["blocks"] and world.tick == child["tick"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -18,12 +19,16 @@ from pathlib import Path
 import anyio
 import jsonschema
 import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from typer.testing import CliRunner
 
 from scicraft_viz import evaluator, mcp_server, tasks, trajectory
+from scicraft_viz.agents.conditions import task_document
 from scicraft_viz.agents.env import TOOLS, SciCraftEnv
 from scicraft_viz.agents.replay import Replay
 from scicraft_viz.cli import app
@@ -85,7 +90,9 @@ def test_reference_solution_over_stdio_replays_to_the_same_verdict(tmp_path):
     assert schemas["set-block"]["required"] == ["pos", "block"]
     assert set(schemas["scan-redstone-area"]["properties"]) == {"center", "radius", "from", "to"}
     assert [r.uri for r in resources.resources] == ["scicraft://task"]
-    assert tasks.load_text(doc.contents[0].text).doc == tasks.load(task_id).doc
+    # the baseline condition's document: the task's statement and contract, none of its metadata
+    assert yaml.safe_load(doc.contents[0].text) == task_document(tasks.load(task_id), "baseline")
+    assert "metadata" not in yaml.safe_load(doc.contents[0].text)
 
     n_blocks = len(solution_calls(task_id))
     trial = calls[n_blocks][2]
@@ -356,8 +363,11 @@ def test_cli_refuses_unusable_options_in_one_line(tmp_path):
     cases = [
         (["--task", "Z_nope_L9"], "error: unknown task 'Z_nope_L9'; run 'scicraft-viz tasks' to list the 25 tasks"),
         (["--task", "A_simultaneous_lights_L1", "--budget", "0"],
-         "error: A_simultaneous_lights_L1 with a budget of 0 trials: harness.trial_budget: 0 is less than the minimum "
-         "of 1"),
+         "error: the trial budget must be 1..1000, got 0"),
+        (["--task", "A_simultaneous_lights_L1", "--budget", "1000000"],
+         "error: the trial budget must be 1..1000, got 1000000"),
+        (["--task", "A_simultaneous_lights_L1", "--condition", "oracle"],
+         "error: unknown condition 'oracle'; choose one of baseline, hint"),
         (["--task", "A_simultaneous_lights_L1", "--transport", "sse"],
          "error: unknown transport 'sse'; choose stdio or streamable-http"),
         (["--task", "A_simultaneous_lights_L1", "--actor-kind", "robot", "--trajectory", str(tmp_path)],
@@ -379,3 +389,174 @@ def test_cli_refuses_unusable_options_in_one_line(tmp_path):
             assert res.output.strip().splitlines() == [message]
     assert existing.read_text() == "keep me\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["taken.jsonl"]
+
+
+# ---------------------------------------------------------------------------------------- a clean experiment
+def test_no_stimulus_without_a_trial_and_the_condition_over_stdio(tmp_path):
+    """Over the SDK's client: a pressed button cannot be placed, so nothing lights with 0 trials used; the
+    hint condition's instructions and task resource carry the hint, recorded in the header."""
+    path = tmp_path / "hint.jsonl"
+
+    async def session():
+        async with Client(stdio_params("A_simultaneous_lights_L1", path, "--condition", "hint")) as client:
+            init = client.instructions
+            doc = await client.read_resource(mcp_server.TASK_URI)
+            out = [await client.call_tool(tool, args) for tool, args in [
+                ("set-block", {"pos": [0, 4, 0], "block": "stone"}),
+                ("set-block", {"pos": [1, 4, 0], "block": "redstone_lamp"}),
+                ("set-block", {"pos": [0, 5, 0], "block": "stone_button[face=floor,powered=true]"}),
+                ("set-block", {"pos": [0, 5, 0], "block": "redstone_repeater[facing=east,powered=true]"}),
+                ("get-event-stream", {}), ("scan-redstone-area", {})]]
+            return init, doc, out
+
+    init, doc, out = anyio.run(session)
+    hint = ("Hint (SciCrafter paper, Table 4): Strong-Power-Support-Block - a direction to investigate, not a "
+            "mechanism.")
+    assert init.endswith("\n\n" + hint)
+    assert yaml.safe_load(doc.contents[0].text)["hint"] == hint
+    assert [r.is_error for r in out] == [False, False, True, True, False, False]
+    assert out[2].content[0].text == (
+        "set-block: minecraft:stone_button cannot be placed with powered=true at [0, 5, 0]: place it unpowered "
+        "(powered=false) and press it with activate-button, which uses a verification trial")
+    assert out[3].content[0].text.startswith("set-block: minecraft:redstone_repeater cannot be placed with "
+                                             "powered=true at [0, 5, 0]")
+    events = out[4].structured_content["events"]
+    assert not [e for e in events if e["kind"] == "state" and e["new"] == 1]
+    assert [c["block"] for c in out[5].structured_content["components"]] == ["minecraft:redstone_lamp[lit=false]"]
+    t = trajectory.read(path)
+    assert t.ok and t.condition == "hint" and t.trials_used == 0 and len(t.steps) == 6
+
+
+def _rpc(proc, obj: dict | None = None, raw: str | None = None) -> dict | None:
+    line = raw if raw is not None else json.dumps(obj)
+    proc.stdin.write((line + "\n").encode())
+    proc.stdin.flush()
+    if obj is not None and "id" not in obj:
+        return None
+    return json.loads(proc.stdout.readline())
+
+
+def test_lone_surrogate_over_raw_stdio_is_answered(tmp_path):
+    """A client that sends a lone surrogate (legal as a JSON escape) gets a tool error, not silence."""
+    path = tmp_path / "s.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "scicraft_viz", "serve-mcp", "--task", "A_simultaneous_lights_L1",
+                             "--trajectory", str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, cwd=str(ROOT))
+    try:
+        init = _rpc(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}})
+        assert init["result"]["serverInfo"]["name"] == "scicraft-viz"
+        _rpc(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        bad = _rpc(proc, raw='{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"set-block",'
+                             '"arguments":{"pos":[0,4,0],"block":"stone\\ud800"}}}')
+        good = _rpc(proc, {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                           "params": {"name": "set-block", "arguments": {"pos": [0, 4, 0], "block": "stone"}}})
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+    assert bad["id"] == 2 and bad["result"]["isError"] is True
+    assert bad["result"]["content"][0]["text"] == ("set-block: arguments.block (character 6, U+D800) holds a lone "
+                                                   "surrogate, which is not valid Unicode text")
+    assert good["result"]["structuredContent"]["ok"] is True
+    t = trajectory.read(path)
+    assert t.ok and [s.args["block"] for s in t.steps] == ["stone"]
+
+
+# Run before a file-size limit is set in a child process: the engine compiles its kernels on first use, and
+# numba's cache files must not be what hits the limit.
+WARM_UP = ("from scicraft_viz import tasks; from scicraft_viz.agents.env import SciCraftEnv; "
+           "e = SciCraftEnv(tasks.load('A_simultaneous_lights_L1')); e.set_block((0, 4, 0), 'stone'); "
+           "e.set_block((0, 5, 0), 'stone_button[face=floor]'); e.activate_button(); e.get_event_stream(); "
+           "e.scan_redstone_area(); e.submit(); ")
+
+
+def test_a_full_trajectory_file_stops_the_episode_with_a_clear_tool_error(tmp_path):
+    """The server under a file-size limit: the call that cannot be recorded is undone and answered with an
+    error naming the file; every later call is refused the same way; the file replays cleanly."""
+    path = tmp_path / "full.jsonl"
+    code = WARM_UP + ("import resource, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (1500, 1500)); "
+                      "from scicraft_viz.cli import app; sys.argv[0] = 'scicraft-viz'; app()")
+    params = StdioServerParameters(command=sys.executable, args=[
+        "-c", code, "serve-mcp", "--task", "A_simultaneous_lights_L1", "--trajectory", str(path)], cwd=str(ROOT))
+
+    async def session():
+        async with Client(params) as client:
+            return [await client.call_tool("set-block", {"pos": [x, 4, 0], "block": "stone"}) for x in range(-8, 9)]
+
+    out = anyio.run(session)
+    errors = [r.is_error for r in out]
+    n = errors.index(True)
+    assert n >= 1 and errors == [False] * n + [True] * (len(out) - n)
+    stop = (f"the episode is stopped: the trajectory file {path} cannot be written (File too large); the last call "
+            "was undone and nothing more is accepted")
+    assert {r.content[0].text for r in out[n:]} == {stop}
+    t = trajectory.read(path)
+    assert t.ok and len(t.steps) == n
+    assert Replay(t).matches
+
+
+def test_refused_starts_leave_no_file_and_create_at_most_one_directory(tmp_path):
+    runner = CliRunner()
+    target = tmp_path / "run.jsonl"
+    cases = [
+        (["--trajectory", str(target), "--condition", "oracle"], "error: unknown condition 'oracle'; choose one of "
+                                                                   "baseline, hint"),
+        (["--trajectory", str(target), "--budget", "5000"], "error: the trial budget must be 1..1000, got 5000"),
+        (["--trajectory", str(tmp_path / "a" / "b" / "c") + "/"],
+         re.escape(f"error: cannot write the trajectory file {tmp_path / 'a' / 'b' / 'c'}/A_simultaneous_lights_L1__")
+         + "[0-9a-f]{12}" + re.escape(f".jsonl: the directory {tmp_path / 'a' / 'b'} does not exist (only the last "
+                                      "level of a trajectory path is created)")),
+    ]
+    for args, message in cases:
+        res = runner.invoke(app, ["serve-mcp", "--task", "A_simultaneous_lights_L1", *args], env={"COLUMNS": "300"})
+        assert res.exit_code == 2, res.output
+        lines = res.output.strip().splitlines()
+        assert len(lines) == 1 and (lines[0] == message or re.fullmatch(message, lines[0])), lines
+    assert list(tmp_path.iterdir()) == []
+    env = mcp_server.open_env(tasks.load("A_simultaneous_lights_L1"), str(tmp_path / "new") + "/", run_id="r1")
+    env.close()
+    assert [p.name for p in (tmp_path / "new").iterdir()] == ["A_simultaneous_lights_L1__r1.jsonl"]
+
+
+LONE_SURROGATES = st.sampled_from(["\ud800", "\udbff", "\udc00", "\udfff"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(LONE_SURROGATES | st.characters()),
+                    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=6), kids, max_size=4),
+                    max_leaves=12),
+       st.sampled_from(["tools/call", "resources/read", "ping"]))
+def test_incoming_lines_are_cleaned_of_lone_surrogates(payload, method):
+    """Whatever a client sends, the line the SDK reads is valid UTF-8; a clean line passes unchanged; a tool call
+    that held a lone surrogate is marked with where it was."""
+    from scicraft_viz.agents.env import surrogate_at
+
+    params = {"name": "set-block", "arguments": {"block": payload}} if method == "tools/call" else {"x": payload}
+    line = json.dumps({"jsonrpc": "2.0", "id": 7, "method": method, "params": params}) + "\n"
+    out = mcp_server.clean_line(line)
+    out.encode("utf-8")
+    obj = json.loads(out)
+    assert surrogate_at(obj) is None
+    sent = json.loads(line)["params"]  # what the server reads: an escaped high+low pair is one character
+    if surrogate_at(sent) is None:
+        assert out == line
+    elif method == "tools/call":
+        assert obj["params"]["_meta"][mcp_server.INVALID_TEXT] == surrogate_at(sent["arguments"], "arguments")
+
+
+def test_a_start_whose_header_cannot_be_written_leaves_no_file(tmp_path):
+    """Under a file-size limit smaller than the header: the start is refused in one line, no 0-byte file is
+    left behind, and the same command works once the limit is gone."""
+    path = tmp_path / "run.jsonl"
+    code = WARM_UP + ("import resource, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100)); "
+                      "from scicraft_viz.cli import app; sys.argv[0] = 'scicraft-viz'; app()")
+    args = ["serve-mcp", "--task", "A_simultaneous_lights_L1", "--trajectory", str(path)]
+    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL, cwd=str(ROOT))
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [f"error: cannot write the trajectory file {path}: File too large"]
+    assert not path.exists()
+    proc = subprocess.run([sys.executable, "-m", "scicraft_viz", *args], capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL, cwd=str(ROOT))
+    assert proc.returncode == 0, proc.stderr
+    assert trajectory.read(path).ok

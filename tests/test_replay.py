@@ -187,3 +187,30 @@ def test_replay_of_a_fresh_recording(tmp_path):
     rp = Replay(read(p))
     assert rp.matches, rp.report()
     assert rp.trials[0].press_tick == 12 and rp.steps[-1].tick == 52
+
+
+def test_replay_holds_a_bounded_number_of_full_trials(tmp_path):
+    """A run with many trials: each keeps its summary, at most FULL_TRIALS keep trace and build, and any
+    other is rebuilt on demand, identical to what the run recorded."""
+    from scicraft_viz.agents import replay as replay_mod
+    from scicraft_viz.agents.env import SciCraftEnv
+
+    task = tasks.load("A_simultaneous_lights_L1")
+    path = tmp_path / "many.jsonl"
+    with SciCraftEnv.recording(task, path, budget=40, observe_ticks=30) as env:
+        for p, s in [((0, 4, 0), "stone"), ((0, 5, 0), "stone_button[face=floor]"),
+                     ((1, 4, 0), "redstone_wire[east=side,west=side]"), ((2, 4, 0), "redstone_lamp")]:
+            env.set_block(p, s)
+        for k in range(30):
+            env.activate_button()
+            env.set_block((5, 4, 5 - k % 3), "stone")
+    rp = replay_mod.replay_file(path)
+    assert rp.matches and len(rp.trials) == 30 and [t.lit for t in rp.trials] == [1] * 30
+    assert len(rp._held) == replay_mod.FULL_TRIALS == 16
+    assert sorted(rp._held) == list(range(15, 31))
+    first = rp.trials[0]
+    assert 1 not in rp._held
+    assert first.build == rp.blocks_at(first.position - 1)
+    assert first.trace.first_on((2, 4, 0)) == first.press_tick and first.on_ticks() == [0]
+    assert len(rp._held) == 16 and 1 in rp._held and 15 not in rp._held
+    assert [t.position for t in rp.trials[:2]] == [4, 6]

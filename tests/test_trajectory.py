@@ -180,7 +180,7 @@ def test_invalid_utf8_and_unreadable_file(tmp_path):
 def test_unknown_task_in_header():
     h = dict(HEADER, task_id="Z_nothing")
     t = parse_text(text(h, step(0)), "z.jsonl")
-    assert messages(t)[0].startswith("z.jsonl:1: task 'Z_nothing' cannot be loaded: unknown task 'Z_nothing'")
+    assert messages(t)[0].startswith("z.jsonl:1: task 'Z_nothing' cannot be loaded: unknown task id 'Z_nothing';")
 
 
 def test_trials_beyond_the_budget():
@@ -264,3 +264,56 @@ def test_damaged_file_keeps_the_undamaged_lines(at, cut, insert):
     good = GOOD.split("\n")
     if lines[:2] == good[:2]:
         assert t.header == HEADER and t.steps[0].index == 0
+
+
+# ---------------------------------------------------------------------------------------- version 2: condition, usage
+def test_version_1_files_still_load_as_baseline_runs_without_usage():
+    files = sorted(EXAMPLES.glob("*.jsonl"))
+    assert files
+    for p in files:
+        t = read(p)
+        assert t.ok, t.report()
+        assert t.header["version"] == 1 and t.condition == "baseline"
+        assert all(s.usage is None for s in t.steps)
+        assert t.usage_totals() == {"input_tokens": 0, "output_tokens": 0, "latency_s": 0.0, "turns": 0}
+
+
+def test_usage_is_written_per_model_turn_and_summed(tmp_path):
+    path = tmp_path / "u.jsonl"
+    h = make_header(L1, actor_name="m", condition="hint")
+    with TrajectoryWriter(path, h) as w:
+        w.reasoning("plan", {"model": "m", "input_tokens": 120, "output_tokens": 30, "latency_s": 1.25})
+        w.step("set-block", {"pos": [0, 4, 0], "block": "stone"}, {"ok": True, "tick": 20})
+        w.step("get-block-state", {"pos": [0, 4, 0]}, {"ok": True, "tick": 20},
+               {"model": "m", "input_tokens": 200, "output_tokens": 8, "total_tokens": None, "latency_s": 0.5})
+    t = read(path)
+    assert t.ok and t.header["version"] == 2 and t.condition == "hint"
+    assert t.steps[1].usage == {"model": "m", "input_tokens": 200, "output_tokens": 8, "latency_s": 0.5}
+    assert t.steps[0].usage is None and t.reasoning[0].usage["input_tokens"] == 120
+    assert t.usage_totals() == {"input_tokens": 320, "output_tokens": 38, "latency_s": 1.75, "turns": 2}
+    assert json.loads(path.read_text().splitlines()[3]) == t.steps[1].to_json() | {"wall_s": t.steps[1].wall_s}
+    bad = dict(step(0), usage={"input_tokens": -1})
+    assert messages(parse_text(text(HEADER, bad), "b.jsonl")) == [
+        "b.jsonl:2: usage.input_tokens: -1 is less than the minimum of 0"]
+    bad = dict(HEADER, condition="Hint!")
+    assert messages(parse_text(text(bad), "c.jsonl"))[0].startswith("c.jsonl:1: condition: 'Hint!' does not match")
+
+
+PATH_REFUSED = "looks like a path; only a task id is accepted here (see 'scicraft-viz tasks')"
+
+
+@pytest.mark.parametrize("task_id, why", [
+    ("/etc/passwd", f"task id '/etc/passwd' {PATH_REFUSED}"),
+    ("../tasks/A_simultaneous_lights_L1.yaml", f"task id '../tasks/A_simultaneous_lights_L1.yaml' {PATH_REFUSED}"),
+    ("tasks/A_simultaneous_lights_L1.yaml", f"task id 'tasks/A_simultaneous_lights_L1.yaml' {PATH_REFUSED}"),
+    ("A_simultaneous_lights_L1.yaml", "unknown task id 'A_simultaneous_lights_L1.yaml' (did you mean "
+                                      "A_simultaneous_lights_L1?); run 'scicraft-viz tasks' to list the 25 tasks"),
+])
+def test_a_task_id_that_is_a_path_is_never_read(task_id, why):
+    from scicraft_viz.agents.replay import Replay
+
+    t = parse_text(text(dict(HEADER, task_id=task_id), step(0)), "p.jsonl")
+    assert messages(t) == [f"p.jsonl:1: task {task_id!r} cannot be loaded: {why}"]
+    rp = Replay(t)
+    assert rp.steps == [] and "root:" not in rp.report()
+    assert rp.problems[-1].message == f"cannot replay: {why}"

@@ -30,6 +30,7 @@ class RunSummary:
     level: str | None
     actor_kind: str | None
     actor_name: str | None
+    condition: str
     run_id: str | None
     steps: int
     trials_used: int
@@ -78,7 +79,7 @@ def summarize_run(traj: Trajectory, diagnose_failures: bool = True, check_replay
     final = traj.final
     s = RunSummary(
         source=traj.source, task_id=traj.task_id, family=family, level=level,
-        actor_kind=traj.actor.get("kind"), actor_name=traj.actor.get("name"),
+        actor_kind=traj.actor.get("kind"), actor_name=traj.actor.get("name"), condition=traj.condition,
         run_id=traj.header.get("run_id") if traj.header else None, steps=len(traj.steps),
         trials_used=traj.trials_used, budget=traj.budget, submitted=final is not None, passed=traj.passed,
         rejected=sum(1 for st in traj.steps if not st.ok), problems=problems)
@@ -158,7 +159,7 @@ def figures(runs: list[RunSummary]) -> dict:
         import plotly.graph_objects as go
     except ImportError:  # pragma: no cover - depends on the installation
         raise ImportError("the charts need plotly: pip install plotly") from None
-    from scicraft_viz.diagnose import CATEGORIES, TAXONOMY
+    from scicraft_viz.diagnose import CATEGORIES, REGISTRY
 
     rows = by_family_level(runs)
     fams = sorted({r["family"] for r in rows})
@@ -174,10 +175,10 @@ def figures(runs: list[RunSummary]) -> dict:
     success.update_layout(title="Success rate per family and level", xaxis_title="level", yaxis_title="family")
 
     counts = failure_modes(runs)
-    names = sorted(counts, key=lambda m: (TAXONOMY.get(m, ("", 9))[1], m))
-    colors = {1: "#d62728", 2: "#ff7f0e", 3: "#9467bd", 0: "#7f7f7f"}
-    cats = [TAXONOMY[m][1] if m in TAXONOMY else 0 for m in names]
-    modes = go.Figure(go.Bar(x=[TAXONOMY[m][2] if m in TAXONOMY else m for m in names],
+    names = sorted(counts, key=lambda m: (REGISTRY[m].category if m in REGISTRY else 9, m))
+    colors = {1: "#d62728", 2: "#ff7f0e", 3: "#9467bd", 4: "#1c7ed6", 0: "#7f7f7f"}
+    cats = [REGISTRY[m].category if m in REGISTRY else 0 for m in names]
+    modes = go.Figure(go.Bar(x=[REGISTRY[m].title if m in REGISTRY else m for m in names],
                              y=[counts[m] for m in names], marker_color=[colors[c] for c in cats],
                              hovertext=[CATEGORIES[c] for c in cats]))
     modes.update_layout(title="Failure modes found in failed runs", yaxis_title="runs")

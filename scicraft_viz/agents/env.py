@@ -29,16 +29,19 @@ calls reproduces every result tick for tick. docs/trajectory.md has the full def
 from __future__ import annotations
 
 import json
+from collections import deque
 from dataclasses import dataclass
 from numbers import Integral
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scicraft_viz import __version__
 from scicraft_viz.engine.blocks import parse_state
-from scicraft_viz.engine.trace import Trace
-from scicraft_viz.engine.world import Event
 from scicraft_viz.errors import InputError
 from scicraft_viz.tasks import Task
+
+if TYPE_CHECKING:
+    from scicraft_viz.engine.trace import Trace
+    from scicraft_viz.engine.world import Event, World
 
 Pos = tuple[int, int, int]
 
@@ -48,6 +51,10 @@ REDSTONE = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wa
 PALETTE_ALIAS = {"redstone_wall_torch": "redstone_torch"}
 DEFAULT_TICKS_PER_ACTION = 20
 DEFAULT_MAX_EVENTS = 5000
+# The paper's budget is 50. Bounded so that a run (and its replay) cannot grow without limit.
+MAX_BUDGET = 1000
+# Full trials (trace and build) an environment keeps: the last ones, which a live view shows.
+KEEP_TRIALS = 4
 MAX_SCAN_RADIUS = 64
 _ARGS = {
     "set-block": ("pos", "block"),
@@ -58,6 +65,8 @@ _ARGS = {
     "submit": (),
 }
 _REQUIRED = {"set-block": ("pos", "block"), "get-block-state": ("pos",)}
+# calls that change the world, the event cursor or the episode (the rest only read)
+_EFFECTS = ("set-block", "activate-button", "get-event-stream", "submit")
 
 
 def event_json(e: Event) -> dict:
@@ -103,6 +112,31 @@ class ArgumentError(ValueError):
     """A call's arguments cannot be used; the message is returned as the call's error."""
 
 
+def surrogate_at(obj: Any, where: str = "arguments") -> str | None:
+    """Where a lone UTF-16 surrogate hides in a JSON-like value (such text cannot be written as
+    UTF-8), or None."""
+    if isinstance(obj, str):
+        for i, ch in enumerate(obj):
+            if "\ud800" <= ch <= "\udfff":
+                return f"{where} (character {i + 1}, U+{ord(ch):04X})"
+        return None
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            hit = surrogate_at(k, f"{where}: a key") or surrogate_at(v, f"{where}.{surrogate_free(k)}")
+            if hit:
+                return hit
+    elif isinstance(obj, (list, tuple)):
+        for i, v in enumerate(obj):
+            hit = surrogate_at(v, f"{where}[{i}]")
+            if hit:
+                return hit
+    return None
+
+
+def surrogate_free(text: Any) -> str:
+    return str(text).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 @dataclass
 class TrialRecord:
     """One verification trial: when and where the button was pressed and what was recorded."""
@@ -123,10 +157,15 @@ class SciCraftEnv:
     `recorder` (a `trajectory.TrajectoryWriter`) receives every call as it happens."""
 
     def __init__(self, task: Task, recorder=None, *, ticks_per_action: int = DEFAULT_TICKS_PER_ACTION,
-                 observe_ticks: int | None = None, max_events: int = DEFAULT_MAX_EVENTS, budget: int | None = None):
-        for name, v, lo in (("ticks_per_action", ticks_per_action, 0), ("max_events", max_events, 1)):
+                 observe_ticks: int | None = None, max_events: int = DEFAULT_MAX_EVENTS, budget: int | None = None,
+                 condition: str | None = None, keep_trials: int = KEEP_TRIALS):
+        from scicraft_viz.agents.conditions import check_condition
+
+        for name, v, lo in (("ticks_per_action", ticks_per_action, 0), ("max_events", max_events, 1),
+                            ("keep_trials", keep_trials, 1)):
             if not isinstance(v, Integral) or isinstance(v, bool) or v < lo:
                 raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
+        self.condition = check_condition(condition)
         self.task = task
         self.recorder = recorder
         self.ticks_per_action = int(ticks_per_action)
@@ -135,9 +174,19 @@ class SciCraftEnv:
             raise ValueError(f"observe_ticks must be at least 1, got {observe_ticks!r}")
         self.max_events = int(max_events)
         self.budget = int(task.trial_budget if budget is None else budget)
-        self.world = task.initial_world(replay=True)
-        self._cursor = self.world.events_total
-        self.trials: list[TrialRecord] = []
+        if not 1 <= self.budget <= MAX_BUDGET:
+            raise ValueError(f"the trial budget must be 1..{MAX_BUDGET}, got {self.budget}")
+        # Built on first use: starting the engine (numba, the task's initial world) is most of a server's
+        # start-up, and nothing before the first call needs it.
+        self._world: World | None = None
+        self._cursor = 0
+        # the last few trials in full; older ones are only counted (a long run must not grow without bound)
+        self.trials: deque[TrialRecord] = deque(maxlen=int(keep_trials))
+        self._trials_used = 0
+        # with a stream as the record (not a file to read back): the calls that changed the world or the
+        # event cursor, so that a failed write can be undone exactly
+        self._effects: list[tuple[str, dict]] = []
+        self.stopped: str | None = None
         self.steps = 0
         self.done = False
         self.submitted: dict | None = None
@@ -153,6 +202,18 @@ class SciCraftEnv:
             "submit": self._submit,
         }
 
+    @property
+    def world(self) -> World:
+        """The episode's world (the task's initial world until the first call changes it)."""
+        if self._world is None:
+            self._world = self.task.initial_world(replay=True)
+            self._cursor = self._world.events_total
+        return self._world
+
+    @world.setter
+    def world(self, world: World) -> None:
+        self._world = world
+
     # ------------------------------------------------------------------ configuration
     def settings(self) -> dict:
         """The settings a replay needs (written to the trajectory header's `env`)."""
@@ -160,11 +221,12 @@ class SciCraftEnv:
                 "max_events": self.max_events, "engine": f"scicraft_viz {__version__}"}
 
     @classmethod
-    def from_settings(cls, task: Task, settings: dict | None, recorder=None, budget: int | None = None):
+    def from_settings(cls, task: Task, settings: dict | None, recorder=None, budget: int | None = None,
+                      condition: str | None = None, keep_trials: int = KEEP_TRIALS):
         s = dict(settings or {})
         return cls(task, recorder, ticks_per_action=s.get("ticks_per_action", DEFAULT_TICKS_PER_ACTION),
                    observe_ticks=s.get("observe_ticks"), max_events=s.get("max_events", DEFAULT_MAX_EVENTS),
-                   budget=budget)
+                   budget=budget, condition=condition, keep_trials=keep_trials)
 
     @classmethod
     def recording(cls, task: Task, path, *, actor_kind: str = "model", actor_name: str | None = None,
@@ -175,7 +237,7 @@ class SciCraftEnv:
 
         env = cls(task, **env_kw)
         header = make_header(task, actor_kind=actor_kind, actor_name=actor_name, run_id=run_id, started=started,
-                             budget=env.budget, env=env.settings(), setting=setting)
+                             budget=env.budget, env=env.settings(), setting=setting, condition=env.condition)
         env.recorder = TrajectoryWriter(path, header, overwrite=overwrite, clock=clock)
         return env
 
@@ -192,7 +254,7 @@ class SciCraftEnv:
     # ------------------------------------------------------------------ the calls
     @property
     def trials_used(self) -> int:
-        return len(self.trials)
+        return self._trials_used
 
     @property
     def trials_left(self) -> int:
@@ -221,20 +283,39 @@ class SciCraftEnv:
     def submit(self) -> dict:
         return self.call("submit", {})
 
-    def reason(self, text: str) -> None:
-        """Record a reasoning note; it lines up with the next call."""
-        if self.recorder is not None:
-            self.recorder.reasoning(text)
+    def reason(self, text: str, usage: dict | None = None) -> bool:
+        """Record a reasoning note (with the usage of the model turn that wrote it); it lines up with
+        the next call. False (and the episode stops) if it cannot be written."""
+        if self.recorder is None or self.stopped:
+            return self.recorder is None
+        hit = surrogate_at(str(text), "the note")
+        text = surrogate_free(text) if hit else str(text)
+        try:
+            self.recorder.reasoning(text, usage)
+        except OSError as e:
+            self._stop(e)
+            return False
+        return True
 
-    def call(self, tool: str, args: dict | None = None) -> dict:
-        """Run one call by its tool name. Unknown tools and non-object arguments are refused at the
-        protocol level (not recorded: they never reach the environment); every other call is
-        recorded, accepted or not."""
+    def call(self, tool: str, args: dict | None = None, usage: dict | None = None) -> dict:
+        """Run one call by its tool name. Unknown tools, non-object arguments and text that is not
+        valid Unicode are refused at the protocol level (not recorded: they never reach the
+        environment); every other call is recorded, accepted or not. `usage` (model, tokens,
+        latency of the turn that issued the call) goes into the record as it is.
+
+        If the record cannot be written, the call is undone (the world is rebuilt from the calls
+        that were recorded), its result is an error naming the file, and every later call is
+        refused: the world never holds anything the record lacks."""
         args = {} if args is None else args
-        if tool not in self._handlers:
-            return self._error(f"unknown tool {tool!r}; the tools are {', '.join(TOOLS)}")
+        if not isinstance(tool, str) or tool not in self._handlers:
+            return self._error(f"unknown tool {surrogate_free(tool)[:60]!r}; the tools are {', '.join(TOOLS)}")
+        if self.stopped:
+            return self._error(self.stopped)
         if not isinstance(args, dict):
             return self._error(f"{tool}: arguments must be a JSON object, got {type(args).__name__}")
+        bad = surrogate_at(args)
+        if bad:
+            return self._error(f"{tool}: {bad} holds a lone surrogate, which is not valid Unicode text")
         try:
             args = jsonable(args)
         except (ValueError, RecursionError) as e:
@@ -248,11 +329,51 @@ class SciCraftEnv:
             except (ArgumentError, InputError) as e:
                 result = self._error(f"{tool}: {e}")
         result = jsonable(result)
-        self.last_error = result.get("error")
+        changed = bool(result.get("ok")) and tool in _EFFECTS
+        if changed and tool != "submit" and self._file() is None:
+            self._effects.append((tool, args))
         if self.recorder is not None:
-            self.recorder.step(tool, args, result)
+            try:
+                self.recorder.step(tool, args, result, usage)
+            except OSError as e:
+                if changed and tool != "submit" and self._file() is None:
+                    self._effects.pop()
+                return self._stop(e, undo=changed)
+        self.last_error = result.get("error")
         self.steps += 1
         return result
+
+    def _stop(self, e: OSError, undo: bool = False) -> dict:
+        """The record could not be written: undo the unrecorded call and refuse every later one."""
+        where = getattr(e, "filename", None) or getattr(self.recorder, "path", None) or "of this run"
+        self.stopped = (f"the episode is stopped: the trajectory file {where} cannot be written "
+                        f"({getattr(e, 'strerror', None) or e}); the last call was undone and nothing more is accepted")
+        if undo:
+            self._rebuild()
+        self.last_error = self.stopped
+        return self._error(self.stopped)
+
+    def _file(self):
+        return getattr(self.recorder, "path", None) if self.recorder is not None else None
+
+    def _rebuild(self) -> None:
+        """The state after exactly the recorded calls (the simulation is deterministic): read back from
+        the trajectory file, or, for a stream, from the calls kept for this purpose."""
+        twin = SciCraftEnv(self.task, ticks_per_action=self.ticks_per_action, observe_ticks=self.observe_ticks,
+                           max_events=self.max_events, budget=self.budget, condition=self.condition,
+                           keep_trials=self.trials.maxlen or KEEP_TRIALS)
+        path = self._file()
+        if path is not None:
+            from scicraft_viz.agents.trajectory import read
+
+            calls = [(s.tool, s.args) for s in read(path, self.task).steps]
+        else:
+            calls = self._effects
+        for tool, args in calls:
+            twin.call(tool, args)
+        self.world, self._cursor, self.trials, self._trials_used = twin.world, twin._cursor, twin.trials, \
+            twin._trials_used
+        self.done, self.submitted = False, None
 
     # ------------------------------------------------------------------ argument checks
     def _error(self, message: str) -> dict:
@@ -299,6 +420,12 @@ class SciCraftEnv:
         if name not in self._allowed:
             raise ArgumentError(f"minecraft:{st.name} is not in this task's palette (allowed: "
                                 f"{', '.join(sorted(self._allowed))})")
+        if "powered" in st.given and st.get("powered") == "true":
+            # A player places these unpowered; a powered one would stimulate the circuit without a trial.
+            how = ("press it with activate-button, which uses a verification trial" if st.name == "stone_button"
+                   else "its input powers it")
+            raise ArgumentError(f"minecraft:{st.name} cannot be placed with powered=true at {list(p)}: place it "
+                                f"unpowered (powered=false) and {how}")
         before = self.world.events_total
         self.world.set_block(p, str(st))
         self.world.step(self.ticks_per_action)
@@ -385,9 +512,10 @@ class SciCraftEnv:
         self.world.use(b)
         trace = self.world.record(self.observe_ticks)
         events = self.world.events_since(before)
-        self.trials.append(TrialRecord(len(self.trials) + 1, self.steps, b, t, trace, build))
+        self._trials_used += 1
+        self.trials.append(TrialRecord(self._trials_used, self.steps, b, t, trace, build))
         shown = events[: self.max_events]
-        return {"ok": True, "trial": len(self.trials), "trials_left": self.trials_left, "button": list(b),
+        return {"ok": True, "trial": self._trials_used, "trials_left": self.trials_left, "button": list(b),
                 "press_tick": t, "observe_ticks": self.observe_ticks, "events": [event_json(e) for e in shown],
                 "truncated": len(events) - len(shown), "tick": self.world.tick}
 

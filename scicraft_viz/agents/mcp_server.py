@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +31,8 @@ from mcp.server import Server
 from mcp.shared.exceptions import MCPError
 
 from scicraft_viz import __version__
-from scicraft_viz.agents.env import DEFAULT_MAX_EVENTS, MAX_SCAN_RADIUS, TOOLS, SciCraftEnv
+from scicraft_viz.agents.conditions import briefing, task_yaml
+from scicraft_viz.agents.env import DEFAULT_MAX_EVENTS, MAX_SCAN_RADIUS, TOOLS, SciCraftEnv, surrogate_at
 from scicraft_viz.tasks import Task
 
 SERVER_NAME = "scicraft-viz"
@@ -106,37 +109,114 @@ def tool_list(env: SciCraftEnv) -> list[types.Tool]:
 
 
 def instructions(env: SciCraftEnv) -> str:
-    """What an agent is told when it connects: the task's own description and the rules of the calls."""
-    t = env.task
-    req = "\n".join(f"- {r}" for r in t.doc.get("requirements", []))
-    return (
-        f"SciCrafter task {t.id}: {t.name}\n\n{t.doc.get('task_description', '').strip()}\n\n"
-        f"Requirements:\n{req}\n\n"
-        f"Build region: {_region(t)} (radius {t.radius} around the anchor {list(t.anchor)}); a stone floor fills "
-        f"y={t.floor[1]}. Palette: {', '.join(sorted(b.removeprefix('minecraft:') for b in t.allowed_blocks))}.\n"
-        f"Verification trials: {env.budget} (each accepted activate-button uses one).\n"
-        f"Time passes only through actions: set-block lets {env.ticks_per_action} game ticks pass, activate-button "
-        f"{env.observe_ticks}; reads take none. 1 redstone tick = 2 game ticks.\n"
-        "Calls return raw state changes only; the verdict comes with submit, which ends the episode. "
-        f"The full task document is the resource {TASK_URI}."
-    )
+    """What an agent is told when it connects: the briefing of the episode's condition."""
+    return briefing(env.task, env.condition, budget=env.budget, ticks_per_action=env.ticks_per_action,
+                    observe_ticks=env.observe_ticks, resource=TASK_URI)
+
+
+class EngineStart:
+    """Starts the engine (`prepare`, then the environment's initial world) once, in a background thread
+    when the client confirms the handshake or lists the tools, so that `initialize` is answered before
+    the engine's start-up; a call that arrives first waits for it (or does it itself)."""
+
+    def __init__(self, env: SciCraftEnv, prepare: Callable[[], None] | None = None):
+        self.env, self.prepare = env, prepare
+        self._lock = threading.Lock()
+        self._done = False
+
+    def run(self) -> None:
+        with self._lock:
+            if not self._done:
+                if self.prepare is not None:
+                    self.prepare()
+                self.env.world  # noqa: B018  # builds the initial world
+                self._done = True
+
+    def in_background(self) -> None:
+        if not self._done:
+            threading.Thread(target=self._try, name="scicraft-engine-start").start()
+
+    def _try(self) -> None:
+        try:
+            self.run()
+        except Exception:  # noqa: BLE001  # the first call runs it again and reports what went wrong
+            pass
 
 
 class EnvTools:
     """The MCP surface of one `SciCraftEnv`: tool listing and calls, no logic of its own."""
 
-    def __init__(self, env: SciCraftEnv):
+    def __init__(self, env: SciCraftEnv, engine: EngineStart | None = None):
         self.env = env
         self.tools = tool_list(env)
+        self.engine = engine or EngineStart(env)
 
-    def call(self, name: str, arguments: dict | None) -> types.CallToolResult:
+    def call(self, name: str, arguments: dict | None, meta: dict | None = None) -> types.CallToolResult:
+        self.engine.run()
         args = {} if arguments is None else arguments
         too_big = _oversized(args)
-        if too_big:
+        bad_text = (meta or {}).get(INVALID_TEXT) if isinstance(meta, dict) else None
+        if bad_text:
+            result = {"ok": False, "error": f"{name}: {bad_text} holds a lone surrogate, which is not valid Unicode "
+                                            "text", "tick": self.env.world.tick}
+        elif too_big:
             result = {"ok": False, "error": f"{name}: {too_big}", "tick": self.env.world.tick}
         else:
             result = self.env.call(name, args)
         return to_call_result(result)
+
+
+# A request whose JSON holds a lone surrogate (a legal escape, but not Unicode text) would be dropped by the SDK's
+# parser, leaving the client waiting. Such a line is cleaned before the SDK reads it (each surrogate becomes U+FFFD)
+# and a tool call is marked, so that it is answered with a tool error naming where the bad text was.
+INVALID_TEXT = "scicraft/invalid_text"
+
+
+def _replace_surrogates(obj: Any) -> Any:
+    if isinstance(obj, str):
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in obj)
+    if isinstance(obj, dict):
+        return {_replace_surrogates(k): _replace_surrogates(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_replace_surrogates(v) for v in obj]
+    return obj
+
+
+def clean_line(line: str) -> str:
+    """One incoming JSON-RPC line, with lone surrogates replaced and a tool call marked (see above)."""
+    if "\\ud" not in line.lower():
+        return line
+    try:
+        obj = json.loads(line)
+    except (ValueError, RecursionError):
+        return line
+    if not isinstance(obj, dict):
+        return line
+    params = obj.get("params")
+    where = None
+    if obj.get("method") == "tools/call" and isinstance(params, dict):
+        where = surrogate_at(params.get("arguments"), "arguments") or surrogate_at(params.get("name"), "the name")
+    if where is None and surrogate_at(obj) is None:
+        return line
+    obj = _replace_surrogates(obj)
+    if where is not None:
+        meta = obj["params"].get("_meta")
+        obj["params"]["_meta"] = {**(meta if isinstance(meta, dict) else {}), INVALID_TEXT: where}
+    return json.dumps(obj) + "\n"
+
+
+class _CleanLines:
+    """The SDK's stdin, line by line through `clean_line`."""
+
+    def __init__(self, lines):
+        self._lines = lines
+
+    def __aiter__(self):
+        return self._gen()
+
+    async def _gen(self):
+        async for line in self._lines:
+            yield clean_line(line)
 
 
 def _oversized(args: Any) -> str | None:
@@ -160,39 +240,41 @@ def to_call_result(result: dict) -> types.CallToolResult:
                                 structured_content=result, is_error=True)
 
 
-def build_server(env: SciCraftEnv) -> Server:
-    """An MCP server (the SDK's low-level `Server`) whose tools act on `env`."""
-    surface = EnvTools(env)
-    task_yaml = _task_yaml(env.task)
+def build_server(env: SciCraftEnv, prepare: Callable[[], None] | None = None) -> Server:
+    """An MCP server (the SDK's low-level `Server`) whose tools act on `env`. The engine starts once the
+    client has confirmed the handshake or listed the tools (`prepare` first, if given), or at the first call."""
+    engine = EngineStart(env, prepare)
+    surface = EnvTools(env, engine)
+    document = task_yaml(env.task, env.condition)
 
     async def on_list_tools(ctx, params) -> types.ListToolsResult:
+        engine.in_background()  # a client of the 2026 protocol sends no `initialized`; it lists the tools first
         return types.ListToolsResult(tools=surface.tools)
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         # Synchronous on purpose: calls run one at a time, in arrival order, which is the trajectory's order.
-        return surface.call(params.name, params.arguments)
+        return surface.call(params.name, params.arguments, params.meta)
 
     async def on_list_resources(ctx, params) -> types.ListResourcesResult:
         return types.ListResourcesResult(resources=[types.Resource(
             name=env.task.id, title=env.task.name, uri=TASK_URI, mime_type="application/yaml",
-            description="The task document (instruction, region, palette, contract, harness)")])
+            description="The task document (statement, region, palette, contract, harness)")])
 
     async def on_read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         if str(params.uri) != TASK_URI:
             raise MCPError(types.INVALID_PARAMS, f"unknown resource {str(params.uri)[:100]!r}; the only one is "
                                                  f"{TASK_URI}")
         return types.ReadResourceResult(contents=[types.TextResourceContents(uri=TASK_URI, mime_type="application/yaml",
-                                                                             text=task_yaml)])
+                                                                             text=document)])
 
-    return Server(SERVER_NAME, version=__version__, title="SciCrafter redstone environment",
-                  instructions=instructions(env), on_list_tools=on_list_tools, on_call_tool=on_call_tool,
-                  on_list_resources=on_list_resources, on_read_resource=on_read_resource)
+    async def on_initialized(ctx, params) -> None:
+        engine.in_background()
 
-
-def _task_yaml(task: Task) -> str:
-    from scicraft_viz.tasks import dump_yaml
-
-    return dump_yaml(task.doc)
+    server = Server(SERVER_NAME, version=__version__, title="SciCrafter redstone environment",
+                    instructions=instructions(env), on_list_tools=on_list_tools, on_call_tool=on_call_tool,
+                    on_list_resources=on_list_resources, on_read_resource=on_read_resource)
+    server.add_notification_handler("notifications/initialized", types.NotificationParams, on_initialized)
+    return server
 
 
 # ---------------------------------------------------------------------------------------- running
@@ -225,16 +307,26 @@ def task_with_budget(task: Task, budget: int | None) -> Task:
 
 def open_env(task: Task, trajectory: str | Path | None = None, *, actor_kind: str = "model",
              actor_name: str | None = None, run_id: str | None = None, overwrite: bool = False,
-             budget: int | None = None, **env_kw) -> SciCraftEnv:
-    """A recording environment for a server. Raises ValueError (TaskError) with a readable message."""
+             budget: int | None = None, condition: str | None = None, interface: str = "mcp",
+             **env_kw) -> SciCraftEnv:
+    """A recording environment for a server. Raises ValueError (TaskError) with a readable message;
+    everything is checked before the trajectory file is created, and a file whose header cannot be
+    written is removed again."""
     import uuid
 
+    from scicraft_viz.agents.conditions import check_condition
+    from scicraft_viz.agents.env import MAX_BUDGET
+
+    check_condition(condition)
+    if budget is not None and not 1 <= budget <= MAX_BUDGET:
+        raise ValueError(f"the trial budget must be 1..{MAX_BUDGET}, got {budget}")
     task = task_with_budget(task, budget)
     run_id = run_id or uuid.uuid4().hex[:12]
     path = trajectory_path(trajectory, task, run_id)
     try:
         return SciCraftEnv.recording(task, path, actor_kind=actor_kind, actor_name=actor_name, run_id=run_id,
-                                     overwrite=overwrite, setting={"interface": "mcp"}, **env_kw)
+                                     overwrite=overwrite, setting={"interface": interface}, condition=condition,
+                                     **env_kw)
     except FileExistsError:
         raise ValueError(f"trajectory file {path} already exists (a run never overwrites another; pass "
                          "--overwrite or choose another path)") from None
@@ -253,20 +345,26 @@ def check_port(port: int) -> None:
             raise ValueError(f"port {port} on {HTTP_HOST} cannot be used: {e.strerror or e}") from None
 
 
-def serve(env: SciCraftEnv, transport: str = "stdio", port: int = DEFAULT_PORT) -> None:
+def serve(env: SciCraftEnv, transport: str = "stdio", port: int = DEFAULT_PORT,
+          prepare: Callable[[], None] | None = None) -> None:
     """Serve `env` until the client goes away (stdio) or the process is stopped (HTTP); closes the
-    trajectory file at the end."""
+    trajectory file at the end. `prepare` runs before the engine starts (see `build_server`)."""
     import anyio
 
     if transport not in TRANSPORTS:
         raise ValueError(f"unknown transport {transport!r}; choose {' or '.join(TRANSPORTS)}")
-    server = build_server(env)
+    server = build_server(env, prepare)
     try:
         if transport == "stdio":
+            import io
+
             from mcp.server.stdio import stdio_server
 
+            stdin = _CleanLines(anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8",
+                                                                 errors="replace")))
+
             async def main() -> None:
-                async with stdio_server() as (read, write):
+                async with stdio_server(stdin=stdin) as (read, write):
                     await server.run(read, write, server.create_initialization_options())
 
             anyio.run(main)

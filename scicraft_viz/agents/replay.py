@@ -18,6 +18,7 @@ raises for a bad trajectory: problems of the file and mismatches are collected a
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,9 @@ Pos = tuple[int, int, int]
 BADGES = ("ok", "rejected", "popped", "mismatch")
 # Properties a builder chooses; the rest (power, lit, powered, locked, dust sides) the world derives.
 CHECKPOINT = 32
+# Trials whose full trace and build a replay holds at once (the most recently used); any other is
+# rebuilt on demand by replaying the calls up to its press, so memory does not grow with the budget.
+FULL_TRIALS = 16
 
 
 @dataclass
@@ -129,25 +133,29 @@ class ReplayStep:
 
 @dataclass
 class TrialView:
-    """One verification trial: its trace, the lamp timeline against the contract (the verdict is
-    for the viewer; the agent never saw it) and the build at the press."""
+    """One verification trial: the lamp timeline against the contract (the verdict is for the
+    viewer; the agent never saw it), and its full trace and the build at the press (`trace`,
+    `build`: held for the most recent trials, rebuilt on demand for the others)."""
 
     number: int
     step: int
     press_tick: int
     button: Pos
-    trace: Any
-    build: dict[Pos, str]
     checks: list
     measured: dict
+    lamps: list[Pos]
+    lit: int
+    first_on: list[int | None]
+    position: int = 0
+    replay: Any = field(default=None, repr=False, compare=False)
 
     @property
-    def lamps(self) -> list[Pos]:
-        return list(self.trace.lamp_positions)
+    def trace(self):
+        return self.replay._full(self).trace
 
     @property
-    def lit(self) -> int:
-        return int(np.asarray(self.trace.lamp_lit).any(axis=0).sum()) if len(self.trace.lamp_positions) else 0
+    def build(self) -> dict[Pos, str]:
+        return self.replay._full(self).build
 
     @property
     def passed(self) -> bool:
@@ -155,12 +163,7 @@ class TrialView:
 
     def on_ticks(self) -> list[int | None]:
         """First lit game tick of each lamp relative to the press (None: never)."""
-        lit = np.asarray(self.trace.lamp_lit)
-        out = []
-        for j in range(lit.shape[1] if lit.ndim == 2 else 0):
-            hits = np.flatnonzero(lit[:, j])
-            out.append(int(hits[0]) if hits.size else None)
-        return out
+        return list(self.first_on)
 
 
 class Replay:
@@ -176,6 +179,7 @@ class Replay:
         self.env: SciCraftEnv | None = None
         self._initial: dict[Pos, str] = {}
         self._checkpoints: dict[int, dict[Pos, str]] = {}
+        self._held: OrderedDict[int, TrialRecord] = OrderedDict()
         if self.task is None:
             try:
                 self.task = traj.task()
@@ -184,7 +188,7 @@ class Replay:
                                              f"cannot replay: {str(e).splitlines()[0][:200]}"))
                 return
         try:
-            self.env = SciCraftEnv.from_settings(self.task, traj.env_settings, budget=traj.budget)
+            self.env = SciCraftEnv.from_settings(self.task, traj.env_settings, budget=traj.budget, keep_trials=1)
         except (ValueError, TypeError) as e:
             self.problems.append(Problem(traj.source, 1, f"cannot replay: the header's env settings are unusable: "
                                                          f"{e}"))
@@ -199,7 +203,7 @@ class Replay:
         self._checkpoints[-1] = dict(prev)
         for s in self.trajectory.steps:
             before_total = env.world.events_total
-            trials_before = len(env.trials)
+            trials_before = env.trials_used
             new = env.call(s.tool, s.args)
             popped = [tuple(e.pos) for e in env.world.events_since(before_total) if e.kind == "popped"]
             if s.tool in ("set-block", "activate-button") and new.get("ok"):
@@ -210,19 +214,42 @@ class Replay:
                 changes = {}
             rs = ReplayStep(s.index, s.line, s.tool, s.args, s.result, new, env.world.tick, popped, changes,
                             _compare(s.result, new))
-            if len(env.trials) > trials_before:
+            if env.trials_used > trials_before:
                 rs.trial = env.trials[-1].number
-                self.trials.append(self._trial_view(env.trials[-1], s.index))
+                self.trials.append(self._trial_view(env.trials[-1], s.index, len(self.steps)))
             self.steps.append(rs)
             if len(self.steps) % CHECKPOINT == 0:
                 self._checkpoints[len(self.steps) - 1] = dict(prev)
 
-    def _trial_view(self, rec: TrialRecord, step: int) -> TrialView:
+    def _trial_view(self, rec: TrialRecord, step: int, position: int) -> TrialView:
         from scicraft_viz.tasks.evaluator import contract_checks
 
         tr = rec.trace
-        checks, measured = contract_checks(self.task, list(tr.lamp_positions), np.asarray(tr.lamp_lit))
-        return TrialView(rec.number, step, rec.press_tick, rec.button, tr, rec.build, checks, measured)
+        lit = np.asarray(tr.lamp_lit, dtype=bool)
+        checks, measured = contract_checks(self.task, list(tr.lamp_positions), lit)
+        first = [int(h[0]) if h.size else None for h in (np.flatnonzero(lit[:, j]) for j in range(lit.shape[1]))] \
+            if lit.ndim == 2 else []
+        self._hold(rec)
+        return TrialView(rec.number, step, rec.press_tick, rec.button, checks, measured, list(tr.lamp_positions),
+                         sum(v is not None for v in first), first, position, self)
+
+    def _hold(self, rec: TrialRecord) -> None:
+        self._held[rec.number] = rec
+        self._held.move_to_end(rec.number)
+        while len(self._held) > FULL_TRIALS:
+            self._held.popitem(last=False)
+
+    def _full(self, tv: TrialView) -> TrialRecord:
+        """A trial's full record: held, or rebuilt by replaying the calls up to its press."""
+        rec = self._held.get(tv.number)
+        if rec is None:
+            env = SciCraftEnv.from_settings(self.task, self.trajectory.env_settings, budget=self.trajectory.budget,
+                                            keep_trials=1)
+            for s in self.trajectory.steps[: tv.position + 1]:
+                env.call(s.tool, s.args)
+            rec = env.trials[-1]
+        self._hold(rec)
+        return rec
 
     # ------------------------------------------------------------------ queries
     @property

@@ -25,13 +25,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-import jsonschema
+from scicraft_viz.validation import jsonschema as _jsonschema
+
+if TYPE_CHECKING:
+    import jsonschema
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "trajectory.schema.json"
 FORMAT = "scicraft-trajectory"
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)  # 2 added header.condition and step.usage; version 1 files still load
 TOOLS = ("set-block", "get-block-state", "get-event-stream", "scan-redstone-area", "activate-button", "submit")
 ACTOR_KINDS = ("model", "human", "script")
 LINE_TYPES = ("header", "step", "reasoning")
@@ -46,7 +50,7 @@ def schema() -> dict:
 @lru_cache(maxsize=4)
 def _validator(kind: str) -> jsonschema.Draft202012Validator:
     s = schema()
-    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{kind}", "$defs": s["$defs"]})
+    return _jsonschema().Draft202012Validator({"$ref": f"#/$defs/{kind}", "$defs": s["$defs"]})
 
 
 # ---------------------------------------------------------------------------------------- records
@@ -70,14 +74,18 @@ class Step:
     args: dict
     result: dict
     line: int = 0
+    usage: dict | None = None
 
     @property
     def ok(self) -> bool:
         return bool(self.result.get("ok"))
 
     def to_json(self) -> dict:
-        return {"type": "step", "step": self.index, "wall_s": self.wall_s, "tool": self.tool, "args": self.args,
-                "result": self.result}
+        d = {"type": "step", "step": self.index, "wall_s": self.wall_s, "tool": self.tool, "args": self.args,
+             "result": self.result}
+        if self.usage:
+            d["usage"] = self.usage
+        return d
 
 
 @dataclass
@@ -86,12 +94,15 @@ class Reasoning:
     text: str
     wall_s: float | None = None
     line: int = 0
+    usage: dict | None = None
 
     def to_json(self) -> dict:
         d: dict[str, Any] = {"type": "reasoning", "step": self.before_step}
         if self.wall_s is not None:
             d["wall_s"] = self.wall_s
         d["text"] = self.text
+        if self.usage:
+            d["usage"] = self.usage
         return d
 
 
@@ -126,6 +137,23 @@ class Trajectory:
     def env_settings(self) -> dict:
         return dict(self.header.get("env", {})) if self.header else {}
 
+    @property
+    def condition(self) -> str:
+        """The experimental condition (version-1 files, which predate conditions, are baseline runs)."""
+        return self.header.get("condition", "baseline") if self.header else "baseline"
+
+    def usage_totals(self) -> dict:
+        """Tokens and latency summed over the lines that carry usage (each model turn's usage is on
+        exactly one line); `turns` counts those lines, 0 when the producer knew no usage."""
+        out = {"input_tokens": 0, "output_tokens": 0, "latency_s": 0.0, "turns": 0}
+        for u in [s.usage for s in self.steps] + [r.usage for r in self.reasoning]:
+            if u:
+                out["turns"] += 1
+                for k in ("input_tokens", "output_tokens", "latency_s"):
+                    out[k] += u.get(k) or 0
+        out["latency_s"] = round(out["latency_s"], 3)
+        return out
+
     def reasoning_before(self, index: int) -> list[Reasoning]:
         return [r for r in self.reasoning if r.before_step == index]
 
@@ -147,14 +175,15 @@ class Trajectory:
         return sum(1 for s in self.steps if s.tool == "activate-button" and s.ok)
 
     def task(self):
-        """The task the run was made for: the embedded document, else the task id. Raises TaskError."""
+        """The task the run was made for: the embedded document, else the task id (only a known
+        task id: a file's content never decides what else is read). Raises TaskError."""
         from scicraft_viz import tasks
 
         if self.header is None:
             raise tasks.TaskError(f"{self.source}: no header, so the task is unknown")
         if isinstance(self.header.get("task"), dict):
             return tasks.from_dict(self.header["task"], f"{self.source}: header.task")
-        return tasks.load(self.header["task_id"])
+        return tasks.load_by_id(self.header["task_id"])
 
     def report(self) -> str:
         head = f"{self.source}: {len(self.steps)} step(s)"
@@ -289,7 +318,7 @@ def parse_lines(lines, source: str = "<trajectory>", task=None) -> Trajectory:
         if kind == "header":
             t.header = obj
         elif kind == "reasoning":
-            t.reasoning.append(Reasoning(obj["step"], obj["text"], obj.get("wall_s"), num))
+            t.reasoning.append(Reasoning(obj["step"], obj["text"], obj.get("wall_s"), num, obj.get("usage")))
         else:
             idx = obj["step"]
             expected = t.steps[-1].index + 1 if t.steps else 0
@@ -304,7 +333,8 @@ def parse_lines(lines, source: str = "<trajectory>", task=None) -> Trajectory:
                 after = f"follows step {t.steps[-1].index}" if t.steps else "is the first step"
                 t.problems.append(Problem(source, num, f"step {idx} {after}: {idx - expected} step(s) missing"))
             seen_steps.add(idx)
-            t.steps.append(Step(idx, float(obj["wall_s"]), obj["tool"], obj["args"], obj["result"], num))
+            t.steps.append(Step(idx, float(obj["wall_s"]), obj["tool"], obj["args"], obj["result"], num,
+                                obj.get("usage")))
     if t.header is None and not any("header" in p.message for p in t.problems):
         t.problems.append(Problem(source, None, "missing header: the file has no header line"))
     _check_against_task(t, task)
@@ -368,10 +398,19 @@ def now_iso() -> str:
 
 def make_header(task, *, actor_kind: str = "model", actor_name: str | None = None, run_id: str | None = None,
                 started: str | None = None, budget: int | None = None, env: dict | None = None,
-                embed_task: bool | None = None, setting: dict | None = None, notes: str | None = None) -> dict:
+                embed_task: bool | None = None, setting: dict | None = None, notes: str | None = None,
+                condition: str | None = None) -> dict:
     """A header line for a run on `task`. Generated tasks (no file) are embedded by default."""
+    from scicraft_viz.agents.conditions import check_condition
+    from scicraft_viz.agents.env import surrogate_at
+
     if actor_kind not in ACTOR_KINDS:
         raise ValueError(f"actor kind must be one of {', '.join(ACTOR_KINDS)}, got {actor_kind!r}")
+    for what, v in (("the actor name", actor_name), ("the run id", run_id), ("the notes", notes),
+                    ("the setting", setting)):
+        bad = surrogate_at(v, what)
+        if bad:
+            raise ValueError(f"{bad} holds a lone surrogate, which is not valid Unicode text")
     h: dict[str, Any] = {"type": "header", "format": FORMAT, "version": VERSION, "task_id": task.id}
     if embed_task is None:
         embed_task = _needs_embedding(task)
@@ -381,6 +420,7 @@ def make_header(task, *, actor_kind: str = "model", actor_name: str | None = Non
     h["run_id"] = run_id or uuid.uuid4().hex[:12]
     h["started"] = started or now_iso()
     h["budget"] = int(task.trial_budget if budget is None else budget)
+    h["condition"] = check_condition(condition)
     if env:
         h["env"] = dict(env)
     if setting:
@@ -403,9 +443,28 @@ def _needs_embedding(task) -> bool:
         return True
 
 
+class TrajectoryWriteError(OSError):
+    """A line could not be written (full disk, file-size limit, closed file); nothing of it was kept."""
+
+
+def prepare_directory(path: Path) -> None:
+    """Create the file's directory if only its last level is missing; refuse to create more."""
+    parent = path.parent
+    if parent.is_dir():
+        return
+    if parent.exists():
+        raise TrajectoryWriteError(f"{parent} is not a directory")
+    if not parent.parent.is_dir():
+        raise TrajectoryWriteError(f"the directory {parent.parent} does not exist (only the last level of a "
+                                   "trajectory path is created)")
+    parent.mkdir()
+
+
 class TrajectoryWriter:
     """Append-only writer: every line is written and flushed as it happens, so a run that is
-    killed keeps every call it made. `clock` returns seconds (default: time.monotonic)."""
+    killed keeps every call it made. A line is written whole or not at all: if writing fails, the
+    file is cut back to the previous line and `TrajectoryWriteError` names the file. A file whose
+    header cannot be written is removed again. `clock` returns seconds (default: time.monotonic)."""
 
     def __init__(self, target: str | os.PathLike | IO[str], header: dict, *, overwrite: bool = False,
                  clock=None, fsync: bool = False):
@@ -419,30 +478,64 @@ class TrajectoryWriter:
             self.path = None
         else:
             self.path = Path(target)
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._f = open(self.path, "w" if overwrite else "x", encoding="utf-8")
+            prepare_directory(self.path)
+            # unbuffered: what write() reports written is in the file, so a failed line can be cut off exactly
+            self._f = open(self.path, "wb" if overwrite else "xb", buffering=0)
             self._own = True
         self.steps = 0
-        self._line(header)
+        try:
+            self._line(header)
+        except OSError:
+            if self._own:
+                self._f.close()
+                self.path.unlink(missing_ok=True)
+            raise
 
     def _line(self, obj: dict) -> None:
-        self._f.write(json.dumps(obj, separators=(",", ":"), ensure_ascii=False) + "\n")
-        self._f.flush()
-        if self._fsync and self._own:
-            os.fsync(self._f.fileno())
+        text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False) + "\n"
+        where = self.path or getattr(self._f, "name", "the trajectory stream")
+        if not self._own:
+            try:
+                self._f.write(text)
+                self._f.flush()
+            except (OSError, ValueError) as e:
+                raise TrajectoryWriteError(getattr(e, "errno", None), getattr(e, "strerror", None) or str(e),
+                                           str(where)) from e
+            return
+        data = text.encode("utf-8")
+        start = self._f.tell()
+        try:
+            view = memoryview(data)
+            while view:
+                n = self._f.write(view)
+                view = view[n:]
+            if self._fsync:
+                os.fsync(self._f.fileno())
+        except OSError as e:
+            try:
+                self._f.truncate(start)
+                self._f.seek(start)
+            except OSError:
+                pass
+            raise TrajectoryWriteError(e.errno, f"{e.strerror or e}", str(where)) from e
 
     def elapsed(self) -> float:
         return round(max(0.0, self._clock() - self._t0), 3)
 
-    def step(self, tool: str, args: dict, result: dict) -> int:
+    def step(self, tool: str, args: dict, result: dict, usage: dict | None = None) -> int:
         i = self.steps
-        self._line({"type": "step", "step": i, "wall_s": self.elapsed(), "tool": tool, "args": args,
-                    "result": result})
+        line = {"type": "step", "step": i, "wall_s": self.elapsed(), "tool": tool, "args": args, "result": result}
+        if usage:
+            line["usage"] = {k: v for k, v in usage.items() if v is not None}
+        self._line(line)
         self.steps += 1
         return i
 
-    def reasoning(self, text: str) -> None:
-        self._line({"type": "reasoning", "step": self.steps, "wall_s": self.elapsed(), "text": str(text)})
+    def reasoning(self, text: str, usage: dict | None = None) -> None:
+        line = {"type": "reasoning", "step": self.steps, "wall_s": self.elapsed(), "text": str(text)}
+        if usage:
+            line["usage"] = {k: v for k, v in usage.items() if v is not None}
+        self._line(line)
 
     def close(self) -> None:
         if self._own and not self._f.closed:
