@@ -7,8 +7,9 @@ and diagnosing every gallery device."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
+
+from timing import best
 
 from scicraft_viz import diagnose
 from scicraft_viz.agents import trajectory
@@ -18,13 +19,6 @@ from scicraft_viz.diagnose import gallery
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def best(fn, n: int = 3) -> float:
-    out = []
-    for _ in range(n):
-        t = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t)
-    return min(out)
 
 
 def main() -> None:
