@@ -1,5 +1,5 @@
-"""Explorer speed on the largest reference solutions (64 lamps): opening the explorer, and one
-Step (engine tick + canvas, heatmap and timeline updates).
+"""Explorer speed on the largest reference solutions (64 lamps): opening the explorer, one Step
+(engine tick + canvas, heatmap and timeline updates), and the GIF export of the task's test.
 
 Run: python benchmarks/bench_views.py [--steps N] [--in-process]
 By default the measurements run inside a Jupyter kernel (ipykernel, started here), so widget
@@ -39,7 +39,15 @@ CODE = textwrap.dedent("""
             ex.session.seek(ex.session.start + k)  # replaying a recorded row: no engine
             scrub.append(time.perf_counter() - t)
         lay = ex.session.frame().layout
+        ex.session.run_test()
+        t = time.perf_counter()
+        gif = ex.animation()  # the GIF export of the test's activity: 3D view + timeline, drawn offscreen
+        gif_s = time.perf_counter() - t
+        from PIL import Image
+        import io
+        frames = Image.open(io.BytesIO(gif)).n_frames
         return dict(task=task_id, first=first, opened=opened, step_median=statistics.median(times),
+                    gif_s=gif_s, gif_frames=frames, gif_kb=len(gif) / 1024,
                     step_max=max(times), scrub_median=statistics.median(scrub), blocks=len(lay),
                     lamps=len(ex.session.trace.lamp_positions), vertices=sum(ex.canvas.vertex_count().values()))
 
@@ -99,6 +107,10 @@ def main() -> None:
         note = " (first in kernel: incl. engine JIT load)" if r["first"] else ""
         print(f"{r['task']:34} {r['blocks']:6d} {r['lamps']:5d} {r['vertices']:6d} {r['opened']:7.2f} "
               f"{1000 * r['step_median']:8.1f} {1000 * r['step_max']:7.1f} {1000 * r['scrub_median']:8.1f}{note}")
+    print(f"{'task':34} {'GIF frames':>10} {'GIF s':>6} {'ms/frame':>8} {'KB':>6}")
+    for r in results[1:]:
+        print(f"{r['task']:34} {r['gif_frames']:10d} {r['gif_s']:6.2f} {1000 * r['gif_s'] / r['gif_frames']:8.1f} "
+              f"{r['gif_kb']:6.0f}")
     worst_step = max(r["step_median"] for r in results[1:])
     warm_open = max(r["opened"] for r in results[1:] if not r["first"])
     print(f"worst median step+update: {1000 * worst_step:.1f} ms (target < 100 ms); "

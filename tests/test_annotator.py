@@ -307,3 +307,103 @@ def test_time_limit_must_be_positive():
     with pytest.raises(ValueError, match="time_limit_s must be a positive number of seconds or None, got 0"):
         Annotator("A_simultaneous_lights_L1", time_limit_s=0)
     assert tasks.load("A_simultaneous_lights_L1").trial_budget == 50
+
+
+def test_the_page_takes_task_ids_only_never_a_path(tmp_path):
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("id: leaked\nname: top secret\n", encoding="utf-8")
+    for value in ("/etc/passwd", str(secret), "../tasks/A_simultaneous_lights_L1.yaml"):
+        page = annotator_page(f"task={value}", out_dir=tmp_path)
+        assert not isinstance(page, Annotator)
+        assert page.value.startswith("<div class='scv-page-error'") and "task id" in page.value, page.value
+        assert "root:" not in page.value and "top secret" not in page.value
+    ok = annotator_page("task=B_branch_reach_L1", out_dir=tmp_path)
+    assert isinstance(ok, Annotator) and ok.task.id == "B_branch_reach_L1"
+
+
+def test_undo_puts_back_what_an_edit_changed_through_recorded_calls(tmp_path):
+    a = started(tmp_path)
+    floor = (0, 3, 0)
+    assert a.env.world.get_block(floor) == "minecraft:stone"
+    click_place(a, (0, 4, 0), "redstone_wire")
+    click_place(a, (1, 4, 0), "redstone_wire")
+    assert a.env.world.get_block((1, 4, 0)).startswith("minecraft:redstone_wire")
+    a.palette.choose("stone", tool="remove")
+    a.canvas.click_face(floor, (0, 1, 0))  # removing the floor block: the dust on it pops off
+    assert a.env.world.get_block(floor) == "minecraft:air"
+    assert a.env.world.get_block((0, 4, 0)) == "minecraft:air"
+    calls = a.env.steps
+    a.undo_button.click()
+    assert a.last_message == "undid the last edit (2 block(s) put back)"
+    assert a.env.world.get_block(floor) == "minecraft:stone"
+    assert a.env.world.get_block((0, 4, 0)).startswith("minecraft:redstone_wire")
+    assert a.env.steps == calls + 2  # the stone, then the dust on it: two set-block calls
+    a.undo_button.click()
+    assert a.env.world.get_block((1, 4, 0)) == "minecraft:air"
+    a.undo_button.click()
+    assert a.env.world.get_block((0, 4, 0)) == "minecraft:air"
+    assert a.undo_button.disabled
+    assert a.undo() is None and a.last_message == "nothing to undo"
+    steps = [s for s in lines(a.path) if s.get("type") == "step"]
+    assert [s["args"]["block"].removeprefix("minecraft:").split("[")[0] for s in steps[-4:]] == [
+        "stone", "redstone_wire", "air", "air"]
+
+
+def test_a_block_on_top_of_a_lamp_is_warned_about(tmp_path):
+    a = started(tmp_path)
+    click_place(a, (2, 4, 2), "redstone_lamp")
+    assert a.last_message == "placed redstone_lamp at (2, 4, 2)" and a.lamp_warning() == ""
+    a.palette.choose("stone")
+    a.canvas.click_face((2, 4, 2), (0, 1, 0))
+    assert a.last_message == ("placed stone at (2, 5, 2). Warning: stone at (2, 5, 2) sits on the lamp at (2, 4, 2): "
+                              "blocks on top of a lamp break the task's rules")
+    assert "color:#d6336c" in a.message.value
+    a.undo_button.click()
+    assert a.lamp_warning() == "" and a.last_message.startswith("undid the last edit")
+
+
+def test_the_consent_form_is_on_the_page(tmp_path):
+    a = Annotator("A_simultaneous_lights_L1", out_dir=tmp_path)
+    assert a.instructions_box.titles == ("Instructions", "Consent form")
+    assert "What is recorded: every action you take on this page" in a.consent_text.value
+    assert "consent form (above)" in a.consent.description
+    own = Annotator("A_simultaneous_lights_L1", out_dir=tmp_path, consent_text="Our lab's form <v2>")
+    assert "Our lab&#x27;s form &lt;v2&gt;" in own.consent_text.value
+
+
+def test_the_documented_voila_command_culls_idle_kernels(tmp_path):
+    """The launch command of README and docs/human_baseline.md, with shorter culling times: the kernel a
+    page load started is shut down once idle with no page connected."""
+    import re
+    import time
+    import urllib.request
+
+    import psutil
+
+    from tests.browser.lab import documented_voila_args, voila
+
+    docs = (ROOT / "docs" / "human_baseline.md").read_text(encoding="utf-8").replace("\\\n", "")
+    assert " ".join(documented_voila_args()) in " ".join(docs.split())  # the same command in both documents
+    culling = {a.split("=")[0]: a.split("=")[1] for a in documented_voila_args() if "KernelManager" in a}
+    assert culling == {"--MappingKernelManager.cull_idle_timeout": "900", "--MappingKernelManager.cull_interval": "60"}
+    fast = {"MappingKernelManager.cull_idle_timeout": "3", "MappingKernelManager.cull_interval": "1"}
+    with voila(tmp_path / "runs", tmp_path / "voila.log", **fast) as (url, proc):
+        page = urllib.request.urlopen(f"{url}/?task=A_simultaneous_lights_L1", timeout=120).read().decode()
+        assert "A_simultaneous_lights_L1" in page
+
+        def kernels():
+            alive = []
+            for p in psutil.Process(proc.pid).children(recursive=True):
+                try:  # a culled kernel that its parent has not reaped yet is a zombie: it is gone
+                    if p.status() != psutil.STATUS_ZOMBIE and "ipykernel_launcher" in " ".join(p.cmdline()):
+                        alive.append(p)
+                except (psutil.NoSuchProcess, psutil.ZombieProcess):
+                    pass
+            return alive
+
+        deadline = time.monotonic() + 60
+        while kernels():
+            assert time.monotonic() < deadline, "the idle kernel was never culled"
+            time.sleep(0.5)
+        log = (tmp_path / "voila.log").read_text()
+        assert re.search(r"Culling 'idle' kernel .* due to 3 seconds of inactivity", log), log[-2000:]

@@ -1,6 +1,7 @@
 """The replay widget and the gallery's diagnosis panel, driven without a browser: the step slider
 drives the canvas, trials show their timeline and diff, findings outline their blocks."""
 
+import io
 import json
 from pathlib import Path
 
@@ -87,3 +88,84 @@ def test_gallery_device_opens_in_the_explorer_with_its_diagnosis():
     f = panel.selected
     assert f.mode == "backwards_repeaters" and ex.canvas.highlighted("finding") == f.positions
     assert "faces toward the button" in panel.detail.value
+
+
+def test_finding_outlines_the_signal_path_and_the_timeline_shows_delay_budgets(viewer):
+    viewer.select_trial(3)
+    d = viewer.findings.diagnosis
+    lamp = d.lamps[0]
+    label = viewer.timeline._label(lamp)
+    row = viewer.timeline.lamps.index(lamp)
+    budget = d.timing[lamp]["budget"]
+    compact, full = d.budget_labels()[lamp]
+    assert compact == f"+{d.timing[lamp]['on']} rt = " + " + ".join(
+        f"{k} {x}" for k, x in budget if k not in ("held", "lamp off-delay"))
+    assert viewer.timeline.figure.layout.yaxis.ticktext[row] == f"{label}  {compact}"
+    assert "delay budget: on +" in viewer.timeline.hover_texts()[row][0]
+    # a gallery finding: the path from the button as far as the signal got, ending beside the guilty repeater
+    ex = open_gallery("backwards_repeaters")
+    panel = ex.diagnosis_panel
+    panel.select(0)
+    f = panel.selected
+    path = ex.canvas.highlighted("finding-path")
+    assert path == panel.diagnosis.path_for(f) and path[0] == (0, 5, 0)
+    r = f.positions[0]
+    assert sum(abs(a - b) for a, b in zip(path[-1], r)) == 1
+
+
+def test_the_trial_panel_follows_the_step(viewer):
+    steps = {t.number: viewer.trial_step(t.number) for t in viewer.replay.trials}
+    viewer.go_to(0)
+    assert viewer.trial_select.value is None and "no trial run yet at this step" in viewer.diff.value
+    assert viewer.timeline.lamps == [] and viewer.findings.diagnosis is None
+    viewer.go_to(steps[2])
+    assert viewer.trial_select.value == 2 and "<b>trial 2</b>" in viewer.diff.value
+    viewer.go_to(steps[2] - 1)  # before trial 2: the panel goes back to trial 1, and the step stays
+    assert viewer.trial_select.value == 1 and viewer.step == steps[2] - 1
+    viewer.go_to(10**6)
+    assert viewer.trial_select.value == 3
+
+
+def test_finding_labels_fit_the_panel_and_cut_at_a_word(viewer):
+    viewer.select_trial(2)
+    for label, _ in viewer.findings.list.options:
+        assert len(label) <= 44 and not label.endswith(("-", " "))
+    f = viewer.findings.selected
+    assert f.explanation in viewer.findings.detail.value.replace("&#x27;", "'")
+
+
+def test_the_replay_exports_the_build_at_the_step_and_the_trial_as_a_gif(viewer, tmp_path):
+    from PIL import Image
+
+    from scicraft_viz.engine.formats import read_build
+
+    viewer.go_to(5)
+    name, data = viewer.exporter.export("schem")
+    assert name == "A_simultaneous_lights_L4_step5.schem"
+    (tmp_path / name).write_bytes(data)
+    back = dict(read_build(tmp_path / name))
+    assert back.keys() == viewer._export_blocks().keys() and len(back) == 6
+    viewer.select_trial(1)
+    name, data = viewer.exporter.export("gif")
+    assert name.endswith(".gif") and "download='" in viewer.exporter.link.value
+    img = Image.open(io.BytesIO(data))
+    assert img.format == "GIF" and img.n_frames == 41  # at least the first 40 ticks after the press
+
+
+def test_the_gallery_opens_pressed_with_what_it_shows_in_words():
+    ex = open_gallery("backwards_repeaters")
+    s = ex.session
+    assert s.presses and s.end == s.presses[-1] + ex.task.record_game_ticks
+    intro = ex.children[-2].value
+    assert f"the button was pressed at tick {s.presses[-1]} and the test recorded: 8 lamp(s) lit during" in intro
+    assert f"shown at tick {s.tick}, when 8 were lit at once" in intro
+    assert s.trace.lamp_lit[s.tick - s.start].sum() == 8
+    assert "8/32 lamps lit" in ex.diagnosis_panel.title.value
+
+
+def test_a_gif_of_no_trial_says_why(viewer):
+    viewer.go_to(0)
+    assert viewer.exporter.export("gif") is None
+    assert viewer.exporter.link.value == (
+        "<span class='scv-download-error' style='font-size:12px;color:#d6336c'>cannot export: no trial is shown: "
+        "choose a trial (or a step after one) to animate it</span>")

@@ -53,7 +53,7 @@ def test_lit_lamp_glows_and_dark_lamp_does_not():
     g = G.build(lit.layout)
     c_lit, c_dark = G.vertex_colors(g, lit), G.vertex_colors(g, dark)
     assert c_lit["glow"].max() > 100 and c_dark["glow"].max() == 0
-    assert c_lit["solid"].mean() > 2 * c_dark["solid"].mean()
+    assert c_lit["lamp"].mean() > 2 * c_dark["lamp"].mean()
 
 
 def test_dust_brightness_follows_power_and_shape_follows_connections():
@@ -150,7 +150,8 @@ def test_camera_presets():
     x, y, z = c.camera.position
     # vertices are shifted so that the build's centre sits where the orbit controls look (the origin)
     assert c._offset == pytest.approx((4.5, 1.5, 4.5))
-    assert c._buffers["solid"].pos_attr.array[:36].min(0) == pytest.approx((-0.5, -1.5, -0.5))
+    solid = c._buffers["solid"]
+    assert solid.pos_attr.array[: solid.n].min(0) == pytest.approx((-0.5, -1.5, -0.5))
     assert abs(x) < 1e-6 and y > 5 and abs(z) < 1e-2
     c.view("front")
     assert c.camera.position[2] > 5 and abs(c.camera.position[0]) < 1e-6 and c.view_buttons.value == "Front"
@@ -169,3 +170,43 @@ def test_look_quaternion_points_the_camera_at_the_target():
         fwd = v + 2 * np.cross(q, np.cross(q, v) + w * v)
         want = np.subtract(target, eye) / np.linalg.norm(np.subtract(target, eye))
         assert fwd == pytest.approx(want, abs=1e-6)
+
+
+def test_adjacent_lit_lamps_stay_separate_blocks():
+    f = frame_from_blocks({(0, 0, 0): "redstone_lamp[lit=true]", (1, 0, 0): "redstone_lamp[lit=true]"})
+    g = G.build(f.layout)
+    mesh = g.meshes["lamp"]
+    left = mesh.positions[g.block[mesh.box] == f.layout.at((0, 0, 0))]
+    right = mesh.positions[g.block[mesh.box] == f.layout.at((1, 0, 0))]
+    assert right[:, 0].min() - left[:, 0].max() == pytest.approx(2 / 16)  # a dark seam between them
+    assert mesh.n_vertices == 2 * 36  # every face kept, so each lamp has its own edges
+    shades = {tuple(c) for c in G.vertex_colors(g, f)["lamp"]}
+    assert len(shades) >= 3  # lit lamps keep their face shading: top, sides and front differ
+
+
+def test_an_unpressed_button_does_not_look_like_stone():
+    f = frame_from_blocks({(0, 0, 0): "stone", (0, 1, 0): "stone_button[face=floor,facing=north]"})
+    g = G.build(f.layout)
+    colors = G.box_colors(g, f)
+    button = colors[g.part == G.P_BUTTON][0]
+    stone = colors[g.part == G.P_STONE][0]
+    assert np.abs(button - stone).max() > 0.25 and button[2] > button[0]  # cyan, not grey
+
+
+@pytest.mark.parametrize("delay", [1, 2, 3, 4])
+def test_repeater_delay_is_counted_by_pips_on_both_sides(delay):
+    f = frame_from_blocks({(0, 0, 0): f"redstone_repeater[delay={delay},facing=north]"})
+    g = G.build(f.layout)
+    assert int((g.part == G.P_REP_PIP).sum()) == 2 * delay
+    mesh = g.meshes["solid"]
+    pips = np.isin(mesh.box, np.flatnonzero(g.part == G.P_REP_PIP))
+    assert mesh.positions[pips][:, 1].max() == pytest.approx((4 + 3 * (delay - 1)) / 16)
+
+
+def test_see_through_lamps_toggle_the_lamp_material():
+    c = Canvas(region=((0, 0, 0), (4, 4, 4)))
+    c.show_blocks({(1, 0, 1): "redstone_lamp"})
+    mat = c._buffers["lamp"].material
+    assert (mat.opacity, mat.depthWrite) == (1.0, True)
+    c.xray.value = True
+    assert (mat.opacity, mat.depthWrite) == (0.3, False)

@@ -88,12 +88,22 @@ def test_stepper_steps_presses_and_counts_in_both_units(ex):
     assert "tick 5 gt</b> · 2.5 rt · press +5 gt (+2.5 rt) · live" in ex.stepper.counter.value
     ex.stepper.back_button.click()
     assert s.tick == 4 and "replaying 0..5" in ex.stepper.counter.value
-    ex.stepper.play.value = 3  # three beats of the play timer
+    now = [100.0]
+    ex.stepper._clock = lambda: now[0]
+    ex.stepper.play.playing = True  # 10 gt/s from tick 4
+    now[0] = 100.3
+    ex.stepper.play.value = 1  # a beat of the play timer, 0.3 s after play started
     assert s.tick == 7
+    now[0] = 101.0
+    ex.stepper.play.value = 2  # a late beat catches up: time decides the tick, not the number of beats
+    assert s.tick == 14
     ex.stepper.play.value = 0  # its stop button: no step
-    assert s.tick == 7
-    ex.stepper.speed.value = 20
-    assert ex.stepper.play.interval == 50
+    assert s.tick == 14
+    ex.stepper.speed.value = 20  # a new speed counts from now
+    now[0] = 101.5
+    ex.stepper.play.value = 1
+    assert s.tick == 24
+    ex.stepper.play.playing = False
     ex.stepper.reset_button.click()
     assert (s.tick, s.end, s.presses) == (0, 0, [])
 
@@ -158,8 +168,9 @@ def test_contract_windows_are_drawn_and_violations_coloured():
     assert tl.figure.data[3].x == ()  # no violated windows
     on_x = [x for x in tl.figure.data[1].x if x is not None]
     assert min(on_x) == press - 0.5 and max(on_x) == press + 4.5  # on-window [t, t+2 rt] of every lamp
-    assert 2 not in tl.cells()
+    assert set(np.unique(tl.cells())) == {0, 1}
     assert "pulse_off_window</b>: ok" in tl.summary.value
+    assert tl.title().endswith("E_pulse_shaping_L2 contract: all lamps within their windows")
 
     broken = Explorer(task=task, build="solution")
     s = broken.session
@@ -170,7 +181,13 @@ def test_contract_windows_are_drawn_and_violations_coloured():
     s.run_test()
     view = contract_view(task, s.trace, s.presses[-1])
     assert view.violations and len(broken.timeline.figure.data[3].x) > 0
-    assert 2 in broken.timeline.cells()
+    # a missed window is an outline: the lamp's cells still say when it was lit, and hovering says what was missed
+    assert set(np.unique(broken.timeline.cells())) == {0, 1}
+    assert broken.timeline.figure.data[3].fill in (None, "none")
+    row = broken.timeline.lamps.index(view.violations[0])
+    on = view.window_of(view.violations[0]).on
+    text = broken.timeline.hover_texts()[row][on - s.start]
+    assert text == "lit<br>must light at +0..+4 gt: met<br>must go dark at +10..+14 gt: MISSED"
     assert broken.canvas.highlighted("violations") == view.violations
     assert "FAIL" in broken.timeline.summary.value
 
@@ -215,3 +232,159 @@ def test_displaying_refreshes_the_figure_snapshots(ex):
     ex._repr_mimebundle_()
     assert ex.timeline.figure._widget_data[0]["z"] is not None
     assert len(ex.timeline.figure._widget_data[0]["y"]) == 4
+
+
+def test_the_timeline_title_says_failing_once_a_lamp_has_missed_its_window():
+    from scicraft_viz.diagnose import gallery
+
+    dev = gallery.device("backwards_repeaters")
+    ex = Explorer(task=dev.task(), world=dev.world())
+    s = ex.session
+    s.press()
+    assert ex.timeline.title().endswith("contract: no window missed yet (test still running)")
+    s.step(20)  # the lit lamps lit at once; the others have already missed the skew window
+    view = contract_view(ex.task, s.trace, s.presses[-1])
+    dark = int((~s.trace.lamp_lit.any(0)).sum())
+    assert dark == 24 and len(view.violations) == 24 and not view.complete
+    assert ex.timeline.title() == ("lamp timeline · A_simultaneous_lights_L4 contract: 24 lamp(s) already missed a "
+                                   "window: FAILING")
+    assert ex.timeline.figure.layout.title.text == ex.timeline.title()
+    assert "failing</span>" in ex.timeline.summary.value
+
+
+def test_the_timeline_zooms_to_the_activity_with_whole_ticks(ex):
+    s = ex.session
+    s.press()
+    s.step(100)
+    tl = ex.timeline
+    lit = s.trace.lamp_lit
+    last = int(s.trace.ticks[np.flatnonzero((lit[1:] != lit[:-1]).any(1))[-1] + 1])
+    pad = max(2, last // 10)
+    assert tl.tick_range() == (0, last + pad)
+    assert tuple(tl.figure.layout.xaxis.range) == (-0.5, last + pad + 0.5)
+    assert tl.figure.layout.xaxis.dtick == 5 and tl.figure.layout.xaxis.tickformat == "d"
+    tl.span.value = "whole"
+    assert tuple(tl.figure.layout.xaxis.range) == (-0.5, 100.5) and tl.figure.layout.xaxis.dtick == 10
+    empty = LampTimeline()
+    empty.show(Session(demo_world()).trace)
+    assert empty.figure.layout.xaxis.dtick == 1  # no fractional ticks on an empty timeline
+
+
+def test_hovering_a_timeline_cell_says_lit_or_dark_in_words(ex):
+    ex.session.press()
+    ex.session.step(3)
+    texts = ex.timeline.hover_texts()
+    assert texts[1] == ["dark", "dark", "lit", "lit"]
+    assert "%{text}" in ex.timeline.figure.data[0].hovertemplate
+    assert "(0 dark" not in ex.timeline.figure.data[0].hovertemplate
+
+
+def test_hovering_the_canvas_describes_the_block(ex):
+    ex.session.press()
+    ex.session.step(4)
+    c = ex.canvas
+    assert c.hover(Pick((1, 4, 0), (1, 5, 0), (0, 1, 0))) == (
+        "(1, 4, 0) redstone_wire[east=side,north=none,power=15,south=side,west=side] · power 15 of 15")
+    assert "power 15 of 15" in c.hover_info.value
+    text = c.hover(Pick((2, 4, 0), (2, 5, 0), (0, 1, 0)))
+    assert text == ("(2, 4, 0) redstone_repeater[delay=1,facing=west,locked=false,powered=true] · input from the west, "
+                    "output to the east, delay 1 rt; powered")
+    assert c.hover(None) == "hover a block to read its position, state and power"
+
+
+def test_keyboard_shortcuts(ex):
+    s = ex.session
+    assert ex.on_key({"key": "ArrowRight"}) == "step" and s.tick == 1
+    assert ex.on_key({"key": "ArrowRight", "shiftKey": True}) == "step" and s.tick == 3
+    assert ex.on_key({"key": "ArrowLeft"}) == "back" and s.tick == 2
+    assert ex.on_key({"key": " "}) == "play" and ex.stepper.play.playing
+    assert ex.on_key({"key": " "}) == "pause" and not ex.stepper.play.playing
+    ex.place((2, 4, 3), "redstone_lamp")
+    assert ex.on_key({"key": "z"}) == "undo" and s.world.get_block((2, 4, 3)) == "minecraft:air"
+    assert ex.on_key({"key": "Z", "shiftKey": True}) == "redo" and "redstone_lamp" in s.world.get_block((2, 4, 3))
+    assert ex.on_key({"key": "q"}) is None
+    assert ex.events.watched_events == ["keydown"] and ex.events.source is ex
+
+
+def all_widgets(w):
+    yield w
+    for child in getattr(w, "children", ()):
+        yield from all_widgets(child)
+
+
+def test_every_control_has_a_tooltip():
+    import ipywidgets as W
+
+    ex = Explorer(task="A_simultaneous_lights_L1", build="solution")
+    controls = (W.Button, W.ToggleButton, W.IntSlider, W.Dropdown, W.Play, W.Select, W.Checkbox)
+    seen = 0
+    for w in all_widgets(ex):
+        if isinstance(w, W.ToggleButtons):
+            assert len(w.tooltips) == len(w.options) and all(w.tooltips), w.options
+            seen += 1
+        elif isinstance(w, controls):
+            assert w.tooltip, f"{type(w).__name__} {getattr(w, 'description', '')!r} has no tooltip"
+            seen += 1
+    assert seen >= 20
+
+
+def test_the_heatmap_names_its_tick_and_explains_its_markers(ex):
+    ex.session.press()
+    ex.session.step(5)
+    assert ex.heatmap.figure.layout.title.text == "dust power on layer y=4 · tick 5 gt"
+    assert "▲ repeater (points to its output)" in ex.heatmap.legend.value
+    ex.session.seek(2)
+    assert ex.heatmap.figure.layout.title.text == "dust power on layer y=4 · tick 2 gt"
+
+
+def test_a_long_evaluator_report_wraps_beside_the_heatmap():
+    ex = Explorer(task="A_simultaneous_lights_L1", build="solution")
+    ex.show_evaluation()
+    assert ex.report.layout.width == "480px" and "overflow-wrap:anywhere" in ex.report.value
+    assert ex.heatmap.layout.flex == "0 0 auto"
+
+
+def test_export_the_build_in_every_format_and_the_test_as_a_gif(tmp_path):
+    import io
+
+    from PIL import Image
+
+    from scicraft_viz.engine.formats import read_build, write_build
+    from scicraft_viz.views.animation import pick_ticks
+
+    ex = Explorer(task="A_simultaneous_lights_L1", build="solution")
+    blocks = ex._export_blocks()
+    assert blocks and not any(p[1] == 3 and st == "minecraft:stone" for p, st in blocks.items())  # no floor
+    for fmt, ext in (("mcfunction", ".mcfunction"), ("litematic", ".litematic"), ("schem", ".schem")):
+        name, data = ex.exporter.export(fmt)
+        assert name == f"A_simultaneous_lights_L1_build{ext}"
+        if fmt == "mcfunction":
+            assert data == write_build(blocks, fmt)
+        assert f"download='{name}'" in ex.exporter.link.value and ";base64," in ex.exporter.link.value
+        (tmp_path / name).write_bytes(data)
+        assert dict(read_build(tmp_path / name)).keys() == blocks.keys()
+    ex.session.run_test()
+    name, data = ex.exporter.export("gif")
+    img = Image.open(io.BytesIO(data))
+    lo, hi = ex.timeline.tick_range()
+    assert name == "A_simultaneous_lights_L1_build.gif" and img.n_frames == len(pick_ticks(lo, max(hi, lo + 40)))
+    img.seek(0)
+    first = np.asarray(img.convert("RGB"))
+    img.seek(img.n_frames // 2)
+    assert not np.array_equal(first, np.asarray(img.convert("RGB")))  # the lamps change as the test runs
+
+
+
+def test_the_counter_shows_a_press_at_once(ex):
+    ex.stepper.press_button.click()
+    assert "press +0 gt (+0 rt) · live" in ex.stepper.counter.value
+
+
+def test_a_window_open_until_the_end_does_not_stretch_the_timeline():
+    ex = Explorer(task="C_sequential_activation_L1", build="solution")
+    s = ex.session
+    s.run_test()
+    lo, hi = ex.timeline.tick_range()
+    view = contract_view(ex.task, s.trace, s.presses[-1])
+    last_on = max(w.on_window[1] for w in view.lamps if w.on_window[1] < view.horizon)
+    assert view.horizon == s.end and lo == s.start == s.presses[-1] and last_on <= hi < s.end - 40

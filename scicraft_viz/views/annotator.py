@@ -27,12 +27,11 @@ from pathlib import Path
 import ipywidgets as W
 
 from scicraft_viz.agents.env import SciCraftEnv, TrialRecord
-from scicraft_viz.engine.blocks import split_state
+from scicraft_viz.engine.blocks import split_state, static_state
 from scicraft_viz.tasks import Task
 from scicraft_viz.views.canvas import Canvas, Pick
-from scicraft_viz.views.frame import layout_from_blocks
 from scicraft_viz.views.palette import Palette
-from scicraft_viz.views.session import Recording
+from scicraft_viz.views.session import Recording, placement_order, recording_of_trial
 from scicraft_viz.views.timeline import LampTimeline
 
 Pos = tuple[int, int, int]
@@ -40,6 +39,20 @@ PARTICIPANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 DEFAULT_TIME_LIMIT_S = 30 * 60
 SYSTEM_NOTE = "[annotator]"  # prefix of reasoning lines the widget writes itself (not the participant's notes)
 ERROR_COLOR = "#d6336c"
+AIR = "minecraft:air"
+CONSENT_TEXT = """\
+Consent to take part in a study of how people build redstone circuits
+
+What you will do: solve one building task on this page within the time limit shown, then submit.
+What is recorded: every action you take on this page (each block placed or removed, each trial,
+the submit) with its time, the notes you choose to type, and the participant id you were given.
+Nothing else is recorded: not your name, not your screen, not your camera or microphone.
+How it is stored: in a file named after the task and your participant id, kept by the experimenter.
+It is used to measure how hard the task is for people and may be published without your name.
+Taking part is voluntary. You may stop at any time without giving a reason; tell the experimenter if
+you want the file of an unfinished session deleted.
+Ticking the consent box below confirms that you have read this, and the instructions, and agree.
+The experimenter may also ask you to sign a written form under their institution's rules."""
 OK_COLOR = "#555"
 
 
@@ -80,10 +93,7 @@ def previous_attempts(out_dir: str | Path, task_id: str, participant: str) -> li
 
 def trial_recording(trial: TrialRecord, locked_at_end: dict[Pos, bool]) -> Recording:
     """Per-tick frames of one trial for the canvas, from the trace the environment recorded."""
-    rec = Recording(trial.trace.start_tick)
-    lay, *_ = layout_from_blocks(trial.build)
-    rec.write(trial.trace, rec.add_layout(lay), locked_at_end)
-    return rec
+    return recording_of_trial(trial.build, trial.trace, locked_at_end)
 
 
 class Annotator(W.VBox):
@@ -96,7 +106,12 @@ class Annotator(W.VBox):
     def __init__(self, task, *, out_dir: str | Path = "runs/human", participant: str | None = None,
                  time_limit_s: float | None = DEFAULT_TIME_LIMIT_S, budget: int | None = None,
                  clock: Callable[[], float] | None = None, show_verdict: bool = False,
-                 canvas_size: tuple[int, int] = (640, 450), env_kw: dict | None = None):
+                 canvas_size: tuple[int, int] = (640, 450), env_kw: dict | None = None,
+                 consent_text: str | None = None,
+                 condition: str | None = None):
+        from scicraft_viz.agents.conditions import check_condition
+
+        self.condition = check_condition(condition)
         if isinstance(task, str):
             from scicraft_viz import tasks
 
@@ -130,8 +145,12 @@ class Annotator(W.VBox):
         self.participant = W.Text(value=participant or "", description="participant", placeholder="e.g. P07",
                                   style={"description_width": "80px"}, layout=W.Layout(width="300px"))
         self.consent = W.Checkbox(value=False, indent=False, layout=W.Layout(width="auto"),
-                                  description="I have read the instructions and the consent form and I agree to "
-                                              "take part")
+                                  tooltip="tick after reading the instructions and the consent form above",
+                                  description="I have read the instructions and the consent form (above) and I "
+                                              "agree to take part")
+        self.consent_text = W.HTML(self._consent_html(consent_text))
+        self.instructions_box.children = (self.instructions, self.consent_text)
+        self.instructions_box.titles = ("Instructions", "Consent form")
         self.start_button = W.Button(description="Start", button_style="success", icon="play",
                                      tooltip="start the timer and show the building area")
         self.start_button.on_click(lambda _: self.start())
@@ -164,10 +183,15 @@ class Annotator(W.VBox):
         self.cancel_button.on_click(lambda _: self.cancel_submit())
         self.notes = W.Textarea(placeholder="optional: what you are thinking or trying (saved with the session)",
                                 layout=W.Layout(width="300px", height="64px"))
-        self.note_button = W.Button(description="Save note", icon="pencil", layout=W.Layout(width="110px"))
+        self.note_button = W.Button(description="Save note", icon="pencil", layout=W.Layout(width="110px"),
+                                    tooltip="save the note with the session (it is not shown to anyone now)")
+        self.undo_button = W.Button(description="Undo", icon="rotate-left", layout=W.Layout(width="90px"),
+                                    tooltip="take back your last placement or removal (as set-block calls)")
+        self.undo_button.on_click(lambda _: self.undo())
+        self.history: list[dict[Pos, str]] = []
         self.note_button.on_click(lambda _: self.save_note())
         side = W.VBox([W.HTML("<b>Palette</b>"), self.palette,
-                       W.HBox([self.trial_button, self.submit_button]),
+                       W.HBox([self.trial_button, self.submit_button, self.undo_button]),
                        W.HBox([self.confirm_button, self.cancel_button]), self.message, self.notes,
                        self.note_button], layout=W.Layout(width="330px", margin="0 0 0 8px"))
 
@@ -186,6 +210,7 @@ class Annotator(W.VBox):
         self.work = W.VBox([W.HBox([self.canvas, side]), self.trial_box], layout=W.Layout(display="none"))
         self.status = W.HBox([self.timer, self.trials, self.clock_tick])
         super().__init__([self.title, self.status, self.done_box, self.instructions_box, self.setup, self.work])
+        self.add_class("scv-annotator")
         self.refresh_status()
         self.canvas.show_blocks(task.initial_blocks(), 0)
         self._say(True, "Read the instructions, enter your participant id, tick the consent box, then Start.")
@@ -194,7 +219,9 @@ class Annotator(W.VBox):
     def _instructions_html(self) -> str:
         t = self.task
         (ax, ay, az), r = t.anchor, t.radius
-        desc = _esc(t.doc.get("task_description", "").strip())
+        from scicraft_viz.agents.conditions import extras, statement
+
+        desc = _esc("\n".join([statement(t), *extras(t, self.condition)]))
         reqs = "".join(f"<li>{_esc(q)}</li>" for q in t.doc.get("requirements", []))
         limit = (f"{_mmss(self.time_limit_s)} (mm:ss); when it runs out, the build is submitted as it stands"
                  if self.time_limit_s else "none")
@@ -215,6 +242,11 @@ class Annotator(W.VBox):
             "ticks.</li>"
             f"<li>Time limit: {limit}.</li>"
             "<li><b>Submit</b> hands in the build. There is no second attempt.</li></ul></div>")
+
+    @staticmethod
+    def _consent_html(text: str | None) -> str:
+        body = _esc(text if text is not None else CONSENT_TEXT)
+        return f"<div class='scv-consent' style='font-size:13px;max-width:980px;white-space:pre-wrap'>{body}</div>"
 
     def _say(self, ok: bool, text: str) -> None:
         color = OK_COLOR if ok else ERROR_COLOR
@@ -287,7 +319,8 @@ class Annotator(W.VBox):
         setting = {"interface": "annotator", "time_limit_s": self.time_limit_s}
         try:
             self.env = SciCraftEnv.recording(self.task, path, actor_kind="human", actor_name=pid, run_id=run_id,
-                                             clock=self._clock, setting=setting, **self._env_kw)
+                                             clock=self._clock, setting=setting, condition=self.condition,
+                                             **self._env_kw)
         except OSError as e:
             self._say(False, f"cannot write the session file {path}: {e.strerror or e}")
             return False
@@ -317,18 +350,70 @@ class Annotator(W.VBox):
 
     def _after(self, result: dict, ok_text: str) -> dict:
         if result.get("ok"):
-            self._say(True, ok_text)
+            warning = self.lamp_warning()
+            if warning:
+                self._say(False, f"{ok_text}. Warning: {warning}")
+            else:
+                self._say(True, ok_text)
         else:
             self._say(False, result.get("error", "refused"))
+        self.undo_button.disabled = not self.history
         self.show_live()
         self.refresh_status()
         return result
+
+    def lamp_warning(self) -> str:
+        """What sits on top of a lamp (the tasks forbid it), in words; empty when nothing does."""
+        if self.env is None:
+            return ""
+        blocks = self.env.world.blocks()
+        on_lamps = [(p, (p[0], p[1] + 1, p[2])) for p, st in blocks.items() if _name(st) == "redstone_lamp"
+                    and (p[0], p[1] + 1, p[2]) in blocks]
+        if not on_lamps:
+            return ""
+        lamp, above = on_lamps[0]
+        more = f" (and {len(on_lamps) - 1} more)" if len(on_lamps) > 1 else ""
+        return (f"{_name(blocks[above])} at {above} sits on the lamp at {lamp}{more}: blocks on top of a lamp break "
+                "the task's rules")
+
+    def _static(self) -> dict[Pos, str]:
+        """Every block as undo must restore it; dust is just dust (its shape follows its neighbours)."""
+        return {p: "minecraft:redstone_wire" if _name(st) == "redstone_wire" else static_state(st)
+                for p, st in self.env.world.blocks().items()}
+
+    def _record_edit(self, before: dict[Pos, str]) -> None:
+        after = self._static()
+        changed = {p: before.get(p, AIR) for p in set(before) | set(after) if before.get(p, AIR) != after.get(p, AIR)}
+        if changed:
+            self.history.append(changed)
+
+    def undo(self) -> dict | None:
+        """Put back what the last placement or removal changed (each change is a set-block call, recorded)."""
+        if not self._ready():
+            return None
+        if not self.history:
+            self._say(False, "nothing to undo")
+            return None
+        edit = self.history.pop()
+        result: dict = {"ok": True}
+        now = self._static()
+        for p, st in placement_order(edit):
+            if now.get(p, AIR) == st:
+                continue
+            result = self.env.set_block(p, st.removeprefix("minecraft:"))
+            if not result.get("ok"):
+                self.history.append(edit)
+                break
+        return self._after(result, f"undid the last edit ({len(edit)} block(s) put back)")
 
     def place(self, pos, state: str) -> dict | None:
         """set-block, as a double-click does."""
         if not self._ready():
             return None
+        before = self._static()
         r = self.env.set_block(pos, state)
+        if r.get("ok"):
+            self._record_edit(before)
         text = ""
         if r.get("ok"):
             p = tuple(r["pos"])
@@ -367,7 +452,10 @@ class Annotator(W.VBox):
                              "delay, or use Run trial")
             return None
         delay = int(props.get("delay", "1")) % 4 + 1
+        before = self._static()
         r = self.env.set_block(pos, f"redstone_repeater[delay={delay},facing={props.get('facing', 'north')}]")
+        if r.get("ok"):
+            self._record_edit(before)
         return self._after(r, f"repeater at {tuple(pos)}: delay {delay}")
 
     def run_trial(self) -> dict | None:
@@ -425,7 +513,7 @@ class Annotator(W.VBox):
         self.finished = True
         self.submit_result = r
         self.clock_tick.playing = False
-        for w in (self.trial_button, self.submit_button, self.note_button, self.notes):
+        for w in (self.trial_button, self.submit_button, self.note_button, self.notes, self.undo_button):
             w.disabled = True
         self.env.close()
         verdict = ""
@@ -528,13 +616,14 @@ def annotator_page(query: str = "", *, task: str = "A_simultaneous_lights_L1", o
     out comes from the keyword defaults. A bad parameter gives a page that says what is wrong."""
     from urllib.parse import parse_qs
 
-    from scicraft_viz.tasks import TaskError
+    from scicraft_viz.tasks import TaskError, load_by_id
 
     params = {k: v[-1] for k, v in parse_qs(query or "", keep_blank_values=True).items()}
-    unknown = sorted(set(params) - {"task", "participant", "minutes"})
+    unknown = sorted(set(params) - {"task", "participant", "minutes", "condition"})
     try:
         if unknown:
-            raise ValueError(f"unknown page parameter {unknown[0]!r} (the parameters are task, participant, minutes)")
+            raise ValueError(f"unknown page parameter {unknown[0]!r} (the parameters are task, participant, minutes, "
+                             "condition)")
         if "minutes" in params:
             try:
                 minutes = float(params["minutes"])
@@ -542,7 +631,11 @@ def annotator_page(query: str = "", *, task: str = "A_simultaneous_lights_L1", o
                 raise ValueError(f"minutes must be a number, got {params['minutes'][:20]!r}") from None
             if not 0 < minutes <= 24 * 60:
                 raise ValueError(f"minutes must be more than 0 and at most 1440, got {params['minutes'][:20]!r}")
-        a = Annotator(params.get("task", task), out_dir=out_dir, participant=params.get("participant"),
+        if "condition" in params:
+            kw["condition"] = params["condition"]
+        # an id from the address is only ever a task id, never a path
+        chosen = load_by_id(params["task"]) if "task" in params else task
+        a = Annotator(chosen, out_dir=out_dir, participant=params.get("participant"),
                       time_limit_s=None if minutes is None else minutes * 60, **kw)
     except (TaskError, ValueError) as e:
         return W.HTML(f"<div class='scv-page-error' style='color:{ERROR_COLOR};font-size:14px'>This session cannot "

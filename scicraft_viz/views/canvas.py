@@ -7,6 +7,7 @@ an edit rewrites the positions in place, and only outgrowing the capacity makes 
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -42,6 +43,32 @@ class Pick:
     def facing(self) -> str | None:
         """The horizontal direction the clicked face looks to (None for top and bottom faces)."""
         return _FACING_OF_NORMAL.get(self.normal)
+
+
+def describe_block(frame: Frame, pos: Pos) -> str:
+    """One line about the block at pos in a frame: position, state, and power in words."""
+    i = frame.layout.at(pos)
+    if i is None:
+        return f"{tuple(pos)} air"
+    state = frame.state(i).removeprefix("minecraft:")
+    name = state.split("[", 1)[0]
+    lay = frame.layout
+    if name == "redstone_wire":
+        power = f"power {int(frame.power[i])} of 15"
+    elif name == "redstone_lamp":
+        power = "lit" if frame.on[i] else "dark"
+    elif name == "redstone_repeater":
+        facing = G.B.DIRECTIONS[int(lay.facing[i])]
+        out = {"north": "south", "south": "north", "east": "west", "west": "east"}.get(facing, "?")
+        power = (f"input from the {facing}, output to the {out}, delay {int(lay.delay[i])} rt; "
+                 + ("powered" if frame.on[i] else "unpowered") + (", locked" if frame.locked[i] else ""))
+    elif name in ("stone_button", "lever"):
+        power = "on" if frame.on[i] else "off"
+    elif name in ("redstone_torch", "redstone_wall_torch"):
+        power = "lit" if frame.on[i] else "off"
+    else:
+        power = ""
+    return f"{tuple(pos)} {state}" + (f" · {power}" if power else "")
 
 
 def pick_from_point(point, normal, modifiers=()) -> Pick | None:
@@ -156,13 +183,15 @@ class Canvas(W.VBox):
                              lo, hi, "glass"),
             "glow": _Buffer(P3.MeshBasicMaterial(vertexColors=vc, transparent=True, opacity=0.75, depthWrite=False,
                                                  blending="AdditiveBlending"), lo, hi, "glow"),
+            "lamp": _Buffer(P3.MeshBasicMaterial(vertexColors=vc, transparent=True, opacity=1.0), lo, hi, "lamp"),
         }
         self._glass_edges = _lines(np.zeros((2, 3)), "#d8f0ff", "glass-edges", 0.55)
         # a faint plane level with the lowest blocks catches clicks where there is no block yet
         self._plane = P3.Mesh(self._quad(float(lo[1])), P3.MeshBasicMaterial(
             color="#3a4250", transparent=True, opacity=0.35, side="DoubleSide", depthWrite=False), name="base")
         plane = self._plane
-        self._pickable = P3.Group(children=[self._buffers["solid"].mesh, self._buffers["glass"].mesh, plane])
+        self._pickable = P3.Group(children=[self._buffers["solid"].mesh, self._buffers["lamp"].mesh,
+                                            self._buffers["glass"].mesh, plane])
         self._outline = outline = _lines(box_outline(lo, hi), "#7f8c9e", "region", 0.3)
         axes = P3.AxesHelper(size=1.5, position=[float(lo[0]), float(lo[1]), float(lo[2])])
         # The page's orbit controls always orbit the origin (pythreejs does not pass them another
@@ -178,22 +207,35 @@ class Canvas(W.VBox):
         self.controls = P3.OrbitControls(controlling=self.camera, target=(0.0, 0.0, 0.0))
         self.picker = P3.Picker(controlling=self._pickable, event="dblclick")
         self.picker.observe(self._on_pick, "point")
-        self.renderer = P3.Renderer(camera=self.camera, scene=self.scene, controls=[self.controls, self.picker],
+        # a second picker follows the mouse: the block under it is described in `hover_info`
+        self.hover_picker = P3.Picker(controlling=self._pickable, event="mousemove")
+        self.hover_picker.observe(self._on_hover, "point")
+        self.renderer = P3.Renderer(camera=self.camera, scene=self.scene,
+                                    controls=[self.controls, self.picker, self.hover_picker],
                                     width=width, height=height, antialias=True)
         self.renderer.layout = W.Layout(width=f"{width}px", height=f"{height}px")
 
         self.view_buttons = W.ToggleButtons(options=[p.capitalize() for p in PRESETS], value="Isometric",
-                                            tooltips=["diagonal view", "from above, north up", "from the south"],
-                                            style=W.ToggleButtonsStyle(button_width="78px"))
+                                            tooltips=["diagonal view from above the south-east",
+                                                      "from above, north up", "from the south"],
+                                            style=W.ToggleButtonsStyle(button_width="92px"))
         self.view_buttons.observe(lambda ch: self.view(ch["new"].lower()), "value")
         self.layer = W.IntSlider(value=int(self.region[1][1]), min=int(self.region[0][1]),
                                  max=int(self.region[1][1]), description="show y ≤",
                                  continuous_update=False, style={"description_width": "initial"},
-                                 layout=W.Layout(width="230px"))
+                                 tooltip="hide every block above this layer to look inside the build",
+                                 layout=W.Layout(width="220px"))
         self.layer.observe(lambda ch: self._rebuild(), "value")
+        self.xray = W.ToggleButton(value=False, description="see-through lamps", icon="eye",
+                                   tooltip="draw lamps translucent to see the dust and repeaters behind them",
+                                   layout=W.Layout(width="170px"))
+        self.xray.observe(lambda ch: self._set_xray(ch["new"]), "value")
+        self.hover_info = W.HTML("<span class='scv-hover' style='font-size:11px;color:#888'>hover a block to read "
+                                 "its position, state and power</span>")
         self.help = W.HTML(f"<span style='font-size:11px;color:#888'>{HELP}</span>")
-        toolbar = W.HBox([self.view_buttons, self.layer])
-        super().__init__([toolbar, self.renderer, self.help])
+        toolbar = W.HBox([self.view_buttons, self.layer, self.xray], layout=W.Layout(flex_flow="row wrap"))
+        super().__init__([toolbar, self.renderer, self.hover_info, self.help])
+        self.add_class("scv-canvas")
         self.view("isometric")
         if frame is not None:
             self.show(frame)
@@ -304,7 +346,8 @@ class Canvas(W.VBox):
             raise ValueError(f"unknown view {preset!r}; choose one of {', '.join(PRESETS)}")
         span = float(max(self._span() + 2, 6.0))
         dist = span * 1.6
-        offset = {"isometric": (0.75, 0.85, 1.0), "top": (0.0, 1.0, 0.0001), "front": (0.0, 0.28, 1.0)}[preset]
+        # isometric looks down steeply enough (about 45 degrees) that a lamp hides little of what is behind it
+        offset = {"isometric": (0.75, 1.3, 1.0), "top": (0.0, 1.0, 0.0001), "front": (0.0, 0.28, 1.0)}[preset]
         d = np.array(offset) / np.linalg.norm(offset) * dist
         self.camera.position = tuple(d.tolist())
         # the orientation as synced state: a lookAt() call made before the page shows the canvas is lost
@@ -351,6 +394,28 @@ class Canvas(W.VBox):
             pick = pick_from_point(np.asarray(point) + self._offset, self.picker.faceNormal, self.picker.modifiers)
         self.picker.point = _NO_POINT
         self.click(pick)
+
+    def _on_hover(self, change) -> None:
+        obj = self.hover_picker.object
+        point = tuple(change["new"])
+        if obj is None or self.hover_picker.distance is None or point == _NO_POINT:
+            self.hover(None)
+            return
+        self.hover(pick_from_point(np.asarray(point) + self._offset, self.hover_picker.faceNormal))
+
+    def hover(self, pick: Pick | None) -> str:
+        """Describe the block under the mouse (`pick.hit`) in `hover_info`; returns the text."""
+        if pick is None or self._frame is None:
+            text = "hover a block to read its position, state and power"
+        else:
+            text = describe_block(self._frame, pick.hit)
+        self.hover_info.value = f"<span class='scv-hover' style='font-size:11px;color:#ccc'>{html.escape(text)}</span>"
+        return text
+
+    def _set_xray(self, on: bool) -> None:
+        mat = self._buffers["lamp"].material
+        mat.opacity = 0.3 if on else 1.0
+        mat.depthWrite = not on
 
     def click(self, pick: Pick | None) -> None:
         """Handle a pick as if it came from a double-click (None: the click hit nothing)."""

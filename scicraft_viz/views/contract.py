@@ -43,6 +43,7 @@ class ContractView:
     lamps: list[LampWindow]
     checks: list = field(default_factory=list)  # evaluator.Check, judged on the rows recorded so far
     complete: bool = False  # the recording covers the task's whole test
+    horizon: int | None = None  # the last tick of the task's test (press + its recorded ticks)
 
     def window_of(self, pos: Pos) -> LampWindow | None:
         for w in self.lamps:
@@ -54,12 +55,21 @@ class ContractView:
     def violations(self) -> list[Pos]:
         return [w.pos for w in self.lamps if w.violated]
 
+    def verdict(self, check) -> str:
+        """'ok', 'FAIL' (whole test recorded), 'failing' (a lamp has already missed its window) or
+        'pending' (nothing has failed yet, but the test is not over)."""
+        if check.passed:
+            return "ok"
+        if self.complete:
+            return "FAIL"
+        return "failing" if self.violations else "pending"
+
     def summary(self) -> str:
         if not self.checks:
             return ""
         parts = []
         for c in self.checks:
-            verdict = "ok" if c.passed else ("pending" if not self.complete else "FAIL")
+            verdict = self.verdict(c)
             parts.append(f"{c.name}: {verdict}")
         return "; ".join(parts)
 
@@ -109,9 +119,15 @@ def contract_view(task, trace: Trace, press: int) -> ContractView:
                 on_w[j] = (prev + delays[k - 1] - tol, prev + delays[k - 1] + tol)
             else:
                 on_w[j] = (press, press)  # more lamps lit than stages: cannot be right
+        # a lamp not lit yet can only fill the next stage: it has missed it once that window has passed
+        nxt = (press, horizon)
+        if order and len(order) - 1 < len(delays):
+            last = order[-1][0]
+            d = delays[len(order) - 1]
+            nxt = (last + d - tol, last + d + tol)
         for j, t in enumerate(on_abs):
             if t is None:
-                on_w[j] = (press, horizon)
+                on_w[j] = nxt
     elif kind == "pulse":
         tau = int(task.to_game(c["tau_ticks"]))
         win = int(task.to_game(c["on_window_ticks"]))
@@ -120,17 +136,16 @@ def contract_view(task, trace: Trace, press: int) -> ContractView:
             off_w[j] = (press + tau - tol, press + tau + tol)
     lamps = []
     for j, p in enumerate(positions):
-        on_s = _status(on_abs[j], on_w[j], min(end, horizon) if on_abs[j] is None else end)
-        if on_abs[j] is None and on_w[j] is not None and end < horizon:
-            on_s = "pending"
+        # a lamp that has not lit by the end of its window has failed at that tick, not at the horizon
+        on_s = _status(on_abs[j], on_w[j], end)
         off_s = None
         if off_w[j] is not None:
             if on_abs[j] is None:
-                off_s = "pending" if end < horizon else "violated"
+                off_s = "violated" if on_s == "violated" or end >= horizon else "pending"
             else:
                 off_s = _status(off_abs[j], off_w[j], end)
                 if again[j] is not None:
                     off_s = "violated"  # lit a second time: one pulse per press
         lamps.append(LampWindow(p, on_abs[j], off_abs[j], on_w[j], off_w[j], on_s, off_s))
     checks, _ = contract_checks(task, positions, lit)
-    return ContractView(task.id, kind, press, task.unit, lamps, checks, complete=end >= horizon)
+    return ContractView(task.id, kind, press, task.unit, lamps, checks, complete=end >= horizon, horizon=horizon)

@@ -19,6 +19,7 @@ from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine.trace import Trace
 from scicraft_viz.views.canvas import Canvas, Pick
 from scicraft_viz.views.contract import contract_view
+from scicraft_viz.views.export import ExportBar
 from scicraft_viz.views.figures import HostsFigures
 from scicraft_viz.views.heatmap import SignalHeatmap
 from scicraft_viz.views.palette import Palette
@@ -27,6 +28,8 @@ from scicraft_viz.views.stepper import Stepper
 from scicraft_viz.views.timeline import LampTimeline
 
 SELECT_COLOR = "#00e5ff"
+KEYS_HELP = ("keys, with the mouse over the explorer: <b>space</b> play / pause · <b>→</b> step · <b>←</b> back · "
+             "<b>shift+→</b> +1 rt · <b>z</b> undo · <b>shift+z</b> redo")
 VIOLATION_COLOR = "#ff3d8b"
 
 
@@ -35,6 +38,16 @@ def solution_path(task_id: str) -> Path:
     from scicraft_viz.tasks import tasks_dir
 
     return tasks_dir() / "solutions" / f"{task_id}.mcfunction"
+
+
+def key_events(widget, handler):
+    """Keydown events over `widget` (ipyevents listens only while the mouse is over it, and keeps the keys
+    from the notebook's own shortcuts), passed to handler(event)."""
+    from ipyevents import Event
+
+    ev = Event(source=widget, watched_events=["keydown"], prevent_default_action=True)
+    ev.on_dom_event(handler)
+    return ev
 
 
 def _task(task):
@@ -67,8 +80,10 @@ class Explorer(HostsFigures, W.VBox):
         order = "first_on" if self.task is not None and self.task.contract_type == "sequential" else "position"
         self.timeline = LampTimeline(order=order, width=canvas_size[0] + 330)
         self.message = W.HTML()
-        self.undo_button = W.Button(description="Undo", icon="rotate-left", layout=W.Layout(width="80px"))
-        self.redo_button = W.Button(description="Redo", icon="rotate-right", layout=W.Layout(width="80px"))
+        self.undo_button = W.Button(description="Undo", icon="rotate-left", layout=W.Layout(width="80px"),
+                                    tooltip="take back the last edit (z)")
+        self.redo_button = W.Button(description="Redo", icon="rotate-right", layout=W.Layout(width="80px"),
+                                    tooltip="do the undone edit again (shift+z)")
         self.undo_button.on_click(lambda _: s.undo())
         self.redo_button.on_click(lambda _: s.redo())
         extra = []
@@ -80,7 +95,10 @@ class Explorer(HostsFigures, W.VBox):
                                             tooltip="run the evaluator on the current build")
             self.evaluate_button.on_click(lambda _: self.show_evaluation())
             extra = [self.test_button, self.evaluate_button]
-        self.report = W.HTML()
+        # the evaluator's report wraps inside a fixed width: a long reason must not squeeze the heatmap
+        self.report = W.HTML(layout=W.Layout(width="480px", overflow="hidden"))
+        self.exporter = ExportBar(self._export_blocks, self._export_name, self.animation)
+        self.keys_help = W.HTML(f"<span style='font-size:11px;color:#888'>{KEYS_HELP}</span>")
         self._drawn: tuple[int, int] | None = None
         self._violations: list = []
 
@@ -98,9 +116,13 @@ class Explorer(HostsFigures, W.VBox):
             header,
             W.HBox([self.canvas, side]),
             W.HBox([self.stepper, *extra]),
+            self.keys_help,
             self.timeline,
             W.HBox([self.heatmap, self.report]),
+            self.exporter,
         ])
+        self.add_class("scv-explorer")
+        self.events = key_events(self, self.on_key)
         self.refresh()
         self.canvas.view("isometric")
         self._show_message()
@@ -183,6 +205,27 @@ class Explorer(HostsFigures, W.VBox):
         self.timeline.set_selected(sel)
 
     # ------------------------------------------------------------------ input
+    def on_key(self, event: dict) -> str | None:
+        """A key pressed with the mouse over the explorer (an ipyevents keydown event); returns what it did."""
+        key, shift = event.get("key"), bool(event.get("shiftKey"))
+        s = self.session
+        if key == " ":
+            self.stepper.toggle_play()
+            return "play" if self.stepper.play.playing else "pause"
+        if key == "ArrowRight":
+            s.step(2 if shift else 1)
+            return "step"
+        if key == "ArrowLeft":
+            s.seek(s.tick - (2 if shift else 1))
+            return "back"
+        if key in ("z", "Z"):
+            if shift or key == "Z":
+                s.redo()
+                return "redo"
+            s.undo()
+            return "undo"
+        return None
+
     def _on_timeline_select(self, tick, lamp) -> None:
         if lamp is not None:
             self.session.selected = lamp
@@ -208,12 +251,35 @@ class Explorer(HostsFigures, W.VBox):
         """Place a block through the session (same rules and messages as a click)."""
         return self.session.place(pos, state)
 
+    # ------------------------------------------------------------------ export
+    def _export_blocks(self) -> dict:
+        """The build as a player made it: the task's unchanged starting blocks (its floor) are left out."""
+        build = self.session.build()
+        if self.task is None:
+            return build
+        initial = self.task.initial_blocks()
+        return {p: st for p, st in build.items() if initial.get(p) != st}
+
+    def _export_name(self) -> str:
+        return f"{self.task.id}_build" if self.task is not None else "explorer_build"
+
+    def animation(self, ticks: list[int] | None = None, **kw) -> bytes:
+        """A GIF of the 3D view and the lamp timeline over the ticks the timeline shows (recorded rows only)."""
+        from scicraft_viz.views.animation import animation_ticks, render_gif
+
+        s = self.session
+        if ticks is None:
+            ticks = animation_ticks(self.timeline.tick_range(), (s.start, s.end))
+        press = [p for p in s.presses if p >= s.start]
+        return render_gif([s.frame(t) for t in ticks], self._timeline_trace(), presses=press,
+                          missed=self._violations, **kw)
+
     def show_evaluation(self):
         """Run the evaluator on the current build and show its report beside the heatmap."""
         result = self.session.evaluate()
         verdict = "PASS" if result.passed else "FAIL"
         color = "#2e9d4f" if result.passed else "#d6336c"
-        self.report.value = (f"<div style='margin-left:10px'><b style='color:{color}'>evaluator: {verdict}</b>"
-                             f"<pre style='font-size:11px;white-space:pre-wrap'>{html.escape(result.report())}</pre>"
-                             "</div>")
+        self.report.value = (f"<div class='scv-report' style='margin-left:10px'><b style='color:{color}'>evaluator: "
+                             f"{verdict}</b><pre style='font-size:11px;white-space:pre-wrap;overflow-wrap:anywhere'>"
+                             f"{html.escape(result.report())}</pre></div>")
         return result

@@ -15,10 +15,13 @@ from scicraft_viz.views.frame import FULL_CUBES, Frame, Layout
 
 # Box parts: each decides how a box is coloured from its block's values.
 (P_STONE, P_LAMP, P_RBLOCK, P_GLASS, P_DUST, P_REP_BASE, P_REP_LIT, P_REP_LOCK, P_STICK, P_TORCH_HEAD,
- P_BUTTON, P_LEVER_BASE, P_LEVER_TIP, P_GLOW_LAMP, P_GLOW_TORCH) = range(15)
+ P_BUTTON, P_LEVER_BASE, P_LEVER_TIP, P_GLOW_LAMP, P_GLOW_TORCH, P_REP_PIP) = range(16)
+N_PARTS = 16
+LAMP_BOX = (1, 0.5, 1, 15, 15.5, 15)  # sixteenths: a lamp drawn a little smaller than its cell
 
-MESHES = ("solid", "glass", "glow")
-_MESH_OF_PART = {P_GLASS: "glass", P_GLOW_LAMP: "glow", P_GLOW_TORCH: "glow"}
+MESHES = ("solid", "glass", "glow", "lamp")
+# lamps have a mesh of their own so that the canvas can make them see-through
+_MESH_OF_PART = {P_GLASS: "glass", P_GLOW_LAMP: "glow", P_GLOW_TORCH: "glow", P_LAMP: "lamp"}
 
 # Faces: +x, -x, +y, -y, +z, -z; corners as (x, y, z) picks of (lo, hi), counter-clockwise seen from
 # outside so that front-face culling keeps them. Shading is baked into vertex colours (top brightest,
@@ -50,8 +53,9 @@ _COLORS = {
     "stick": (0.52, 0.36, 0.18),
     "head_off": (0.32, 0.07, 0.05),
     "head_on": (1.00, 0.30, 0.10),
-    "button": (0.63, 0.63, 0.63),
+    "button": (0.20, 0.72, 0.86),  # not stone grey: an unpressed button must stand out from the floor
     "button_on": (0.98, 0.62, 0.18),
+    "pip": (0.96, 0.96, 0.92),
     "lever_base": (0.45, 0.45, 0.45),
     "lever_off": (0.40, 0.40, 0.40),
     "glow_lamp": (0.60, 0.45, 0.12),
@@ -163,13 +167,17 @@ def _boxes(lay: Layout, visible: np.ndarray):
         return np.flatnonzero(visible & np.isin(kind, ids))
 
     full = (0, 0, 0, 16, 16, 16)
-    for k, part in ((B.STONE, P_STONE), (B.LAMP, P_LAMP), (B.REDSTONE_BLOCK, P_RBLOCK)):
+    for k, part in ((B.STONE, P_STONE), (B.REDSTONE_BLOCK, P_RBLOCK)):
         r = rows_of(k)
         bx.add(r, part, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
     r = rows_of(B.GLASS)
     bx.add(r, P_GLASS, full, org[r], _exposed(lay, r, FULL_CUBES + (B.GLASS,), visible))
+    # Lamps are inset by a sixteenth, all faces kept: a row of lit lamps reads as separate blocks with a
+    # dark seam between them, not as one slab. Their glow stays inside the block for the same reason.
     r = rows_of(B.LAMP)
-    bx.add(r, P_GLOW_LAMP, (-1.5, -1.5, -1.5, 17.5, 17.5, 17.5), org[r])
+    bx.add(r, P_LAMP, LAMP_BOX, org[r])
+    bx.add(r, P_GLOW_LAMP, (0.6, 0.6, 0.6, 15.4, 16.3, 15.4), org[r],
+           np.tile(np.array([False, False, True, False, False, False]), (len(r), 1)))
 
     # Dust: a flat centre plus an arm per connected side; an 'up' side also climbs the next block.
     r = rows_of(B.WIRE)
@@ -204,11 +212,18 @@ def _boxes(lay: Layout, visible: np.ndarray):
         put(P_REP_LIT, (6.0, 2, 13.8, 10.0, 2.4, 15.0))
         put(P_REP_LIT, (7.3, 2, 15.0, 8.7, 2.4, 15.9))
         put(P_REP_LIT, (7, 2, 9.5, 9, 7, 11.5))
+        put(P_REP_LIT, (6.0, 2, 14.2, 10.0, 5.0, 15.6))  # upright arrow head at the output edge
         c = 9.0 - 2.0 * lay.delay[r].astype(np.float32)  # longer delay, torch further from the output
         delay_torch = np.stack([np.full_like(c, 7), np.full_like(c, 2), c - 1, np.full_like(c, 9),
                                 np.full_like(c, 7), c + 1], 1)
         bx.add(r, P_REP_LIT, _orient(delay_torch, d), o)
         put(P_REP_LOCK, (1, 2, 7.7, 15, 2.9, 8.7))
+        # the delay as 1-4 stacked pips on both sides, countable from any side
+        for k in range(4):
+            m = lay.delay[r] > k
+            for x0 in (0.2, 14.4):
+                bx.add(r[m], P_REP_PIP, _orient(np.tile(np.array([x0, 2 + 3 * k, 6.5, x0 + 1.4, 4 + 3 * k, 9.5],
+                                                                   np.float32), (int(m.sum()), 1)), d[m]), o[m])
 
     r = rows_of(B.TORCH)
     bx.add(r, P_STICK, (7, 0, 7, 9, 8, 9), org[r])
@@ -223,7 +238,7 @@ def _boxes(lay: Layout, visible: np.ndarray):
             bx.add(r, part, _orient(np.tile(np.asarray(box, np.float32), (len(r), 1)), d), o)
 
     # Buttons and levers on floor, wall (attached behind, at -facing) or ceiling.
-    for kind_id, parts in ((B.BUTTON, ((P_BUTTON, (5, 0, 6, 11, 2, 10)),)),
+    for kind_id, parts in ((B.BUTTON, ((P_BUTTON, (4.5, 0, 5.5, 11.5, 3, 10.5)),)),
                            (B.LEVER, ((P_LEVER_BASE, (5, 0, 4, 11, 3, 12)), (P_STICK, (7, 3, 7, 9, 9, 9)),
                                       (P_LEVER_TIP, (6.5, 9, 6.5, 9.5, 11, 9.5))))):
         r = rows_of(kind_id)
@@ -262,7 +277,7 @@ def build(lay: Layout, visible: np.ndarray | None = None) -> Geometry:
         visible = np.ones(len(lay), bool)
     rows, parts, boxes, faces = _boxes(lay, np.asarray(visible, bool))
     meshes = {}
-    mesh_of = np.array([MESHES.index(_MESH_OF_PART.get(p, "solid")) for p in range(15)], np.int64)
+    mesh_of = np.array([MESHES.index(_MESH_OF_PART.get(p, "solid")) for p in range(N_PARTS)], np.int64)
     which = mesh_of[parts] if len(parts) else np.zeros(0, np.int64)
     for mi, name in enumerate(MESHES):
         sel = which == mi
@@ -317,14 +332,16 @@ def box_colors(geom: Geometry, frame: Frame) -> np.ndarray:
     put(P_BUTTON, np.where(on[:, None], c["button_on"], c["button"]))
     put(P_LEVER_BASE, c["lever_base"])
     put(P_LEVER_TIP, np.where(on[:, None], c["head_on"], c["lever_off"]))
+    put(P_REP_PIP, c["pip"])
     # glow shells are drawn additively: black adds nothing, so an unlit lamp's shell vanishes
     put(P_GLOW_LAMP, np.where(on[:, None], c["glow_lamp"], 0.0))
     put(P_GLOW_TORCH, np.where(on[:, None], c["glow_torch"], 0.0))
     return col
 
 
-_GLOWING = np.zeros(15, bool)
-_GLOWING[[P_LAMP, P_DUST, P_REP_LIT, P_TORCH_HEAD, P_GLOW_LAMP, P_GLOW_TORCH]] = True
+_GLOWING = np.zeros(N_PARTS, bool)
+# lamps keep their face shading even when lit, so the edges of neighbouring lamps stay visible
+_GLOWING[[P_DUST, P_REP_LIT, P_TORCH_HEAD, P_GLOW_LAMP, P_GLOW_TORCH]] = True
 
 
 def vertex_colors(geom: Geometry, frame: Frame) -> dict[str, np.ndarray]:

@@ -12,7 +12,14 @@ from scicraft_viz.views.figures import HostsFigures
 from scicraft_viz.views.frame import Frame
 
 Pos = tuple[int, int, int]
-DUST_SCALE = [[0.0, "#3b0505"], [1 / 15, "#5a0808"], [0.5, "#b01c10"], [1.0, "#ff3a1a"]]
+# power 0 is a muted brick, clearly not the background; full power is bright red-orange
+DUST_SCALE = [[0.0, "#6e4a4a"], [1 / 15, "#8a3028"], [0.5, "#c8281a"], [1.0, "#ff5a2a"]]
+BACKGROUND = "#262b33"
+LEGEND = ("<div class='scv-heatmap-legend' style='font-size:11px;color:#888;max-width:420px'>"
+          "▮ dust (colour = power 0-15) · <span style='color:#8c8c8c'>■</span> stone · "
+          "<span style='color:#9fd3ff'>□</span> glass · <span style='color:#ffd54a'>■</span> lamp lit / "
+          "<span style='color:#6b4a2b'>■</span> dark · ▲ repeater (points to its output) · ★ torch · "
+          "● button · ◆ lever · <span style='color:#c0140c'>■</span> redstone block; bright red = powered</div>")
 _MARK = {
     B.STONE: ("square", "#8c8c8c"), B.GLASS: ("square-open", "#9fd3ff"), B.REDSTONE_BLOCK: ("square", "#c0140c"),
     B.TORCH: ("star", None), B.WALL_TORCH: ("star", None), B.BUTTON: ("circle", None), B.LEVER: ("diamond", None),
@@ -33,8 +40,10 @@ class SignalHeatmap(HostsFigures, W.VBox):
         self._frame: Frame | None = None
         self._layer_key = None
         self.layer = W.IntSlider(value=y0 if y is None else y, min=y0, max=y1, description="layer y",
+                                 tooltip="which horizontal layer of the build the heatmap shows",
                                  continuous_update=False, layout=W.Layout(width="260px"))
         self.tick_slider = W.IntSlider(value=0, min=0, max=0, description="tick", continuous_update=True,
+                                       tooltip="scrub through the recorded ticks (every view follows)",
                                        layout=W.Layout(width="360px"))
         self.figure = go.FigureWidget(
             data=[
@@ -46,14 +55,18 @@ class SignalHeatmap(HostsFigures, W.VBox):
                 go.Scatter(x=[], y=[], mode="markers", name="blocks", hoverinfo="text", text=[],
                            marker=dict(size=11, line=dict(width=1, color="#222"))),
             ],
-            layout=go.Layout(width=width, height=height, margin=dict(l=40, r=10, t=30, b=35),
-                             title=dict(text="dust power", font=dict(size=13)), showlegend=False,
+            layout=go.Layout(width=width, height=height, margin=dict(l=40, r=40, t=30, b=35),
+                             title=dict(text="dust power", font=dict(size=13), x=0, xref="paper", xanchor="left"),
+                             showlegend=False, modebar=dict(orientation="v"),
                              xaxis=dict(title="x (east →)", dtick=2, constrain="domain"),
                              yaxis=dict(title="z (south ↓)", autorange="reversed", scaleanchor="x", dtick=2),
-                             plot_bgcolor="#1d2128"),
+                             plot_bgcolor=BACKGROUND),
         )
         self.layer.observe(lambda ch: self._redraw(force=True), "value")
-        super().__init__([W.HBox([self.layer]), self.figure, self.tick_slider])
+        self.legend = W.HTML(LEGEND)
+        super().__init__([W.HBox([self.layer]), self.figure, self.tick_slider, self.legend],
+                         layout=W.Layout(flex="0 0 auto", width=f"{width + 10}px"))
+        self.add_class("scv-heatmap")
 
     def _figures(self) -> list:
         return [self.figure]
@@ -110,7 +123,6 @@ class SignalHeatmap(HostsFigures, W.VBox):
                 self._layer_key = key
                 hm.hovertemplate = (f"(%{{x}}, {self.layer.value}, %{{y}})<br>redstone_wire<br>power %{{z}}"
                                     "<extra></extra>")
-                self.figure.layout.title.text = f"dust power on layer y={self.layer.value}"
                 sym = []
                 for i in others:
                     k = int(lay.kind[i])
@@ -121,6 +133,11 @@ class SignalHeatmap(HostsFigures, W.VBox):
             sc.text = [f"{tuple(lay.pos[i].tolist())}<br>{frame.state(i).removeprefix('minecraft:')}"
                        for i in others]
             sc.marker.color = [self._color(frame, i) for i in others]
+            self.figure.layout.title.text = self.title()
+
+    def title(self) -> str:
+        tick = "" if self._frame is None or self._frame.tick is None else f" · tick {self._frame.tick} gt"
+        return f"dust power on layer y={self.layer.value}{tick}"
 
     @staticmethod
     def _color(frame: Frame, i: int) -> str:

@@ -31,18 +31,21 @@ class Palette(W.VBox):
                                     tooltips=["double-click a face to place the chosen block against it",
                                               "double-click a block to remove it",
                                               "double-click a button, lever, repeater or lone dust to use it"],
-                                    style=W.ToggleButtonsStyle(button_width="62px", description_width="48px"))
+                                    style=W.ToggleButtonsStyle(button_width="76px", description_width="48px"))
         self.block = W.ToggleButtons(options=names, value="dust" if "dust" in names else names[0],
-                                     description="block",
-                                     style=W.ToggleButtonsStyle(button_width="96px", description_width="48px"),
+                                     description="block", tooltips=[f"place minecraft:{BLOCKS[b]}" for b in names],
+                                     style=W.ToggleButtonsStyle(button_width="118px", description_width="48px"),
                                      layout=W.Layout(width="300px"))
         self.facing = W.Dropdown(options=["north", "east", "south", "west"], value="west", description="facing",
+                                 tooltip="a repeater takes its input from this side; a wall torch, button or lever "
+                                         "points this way",
                                  style={"description_width": "48px"}, layout=W.Layout(width="190px"))
         self.delay = W.ToggleButtons(options=[1, 2, 3, 4], value=1, description="delay",
                                      tooltips=[f"{d} redstone tick{'s' if d > 1 else ''} = {2 * d} game ticks"
                                                for d in (1, 2, 3, 4)],
                                      style=W.ToggleButtonsStyle(button_width="34px", description_width="48px"))
         self.face = W.Dropdown(options=list(FACES), value="auto", description="face",
+                               tooltip="what a torch, button or lever is attached to (auto: the clicked face)",
                                style={"description_width": "48px"}, layout=W.Layout(width="190px"))
         self.hint = W.HTML()
         for w in (self.block, self.facing, self.delay, self.face, self.tool):

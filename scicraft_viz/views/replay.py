@@ -16,14 +16,18 @@ from __future__ import annotations
 
 import html
 import os
+import textwrap
 
 import ipywidgets as W
+import numpy as np
 
 from scicraft_viz.agents.replay import Replay, replay_file
 from scicraft_viz.agents.trajectory import Trajectory
 from scicraft_viz.diagnose import Diagnosis, Finding, diagnose
+from scicraft_viz.engine.trace import Trace
 from scicraft_viz.views.canvas import Canvas
 from scicraft_viz.views.contract import contract_view
+from scicraft_viz.views.export import ExportBar
 from scicraft_viz.views.timeline import LampTimeline
 
 Pos = tuple[int, int, int]
@@ -34,7 +38,20 @@ POPPED_COLOR = "#ff3d3d"
 DIFF_COLOR = "#cc5de8"
 FINDING_COLOR = "#ff3d8b"
 LAMP_COLOR = "#00e5ff"
-CATEGORY_COLORS = {0: "#868e96", 1: "#d6336c", 2: "#f08c00", 3: "#7048e8"}
+PATH_COLOR = "#ffffff"
+CATEGORY_COLORS = {0: "#868e96", 1: "#d6336c", 2: "#f08c00", 3: "#7048e8", 4: "#1c7ed6"}
+LABEL_CHARS = 44
+
+
+def shorten(text: str, width: int) -> str:
+    """Text cut at the last whole word that fits, with an ellipsis."""
+    return textwrap.shorten(text, width=width, placeholder=" …")
+
+
+def _empty_trace() -> Trace:
+    return Trace(ticks=np.zeros(0, np.int64), lamp_positions=[], lamp_lit=np.zeros((0, 0), bool), dust_positions=[],
+                 dust_power=np.zeros((0, 0), np.uint8), component_positions=[], component_kinds=[],
+                 component_on=np.zeros((0, 0), bool))
 
 
 def _esc(s) -> str:
@@ -54,7 +71,8 @@ class DiagnosisPanel(W.VBox):
         self.canvas = canvas
         self.diagnosis: Diagnosis | None = None
         self.title = W.HTML("<b>Diagnosis</b>")
-        self.list = W.Select(options=[], rows=7, layout=W.Layout(width="100%"))
+        self.list = W.Select(options=[], rows=7, layout=W.Layout(width="calc(100% - 6px)"),
+                             tooltip="choose a finding to outline its blocks in 3D")
         self.detail = W.HTML()
         self.list.observe(lambda ch: self._on_select(ch["new"]), "value")
         super().__init__([self.title, self.list, self.detail], layout=W.Layout(width="100%"))
@@ -78,9 +96,9 @@ class DiagnosisPanel(W.VBox):
             self._outline(None)
 
     @staticmethod
-    def _label(f: Finding) -> str:
-        text = f.explanation if len(f.explanation) <= 90 else f.explanation[:87] + "..."
-        return f"[{f.category_name}] {f.title}: {text}"
+    def _label(f: Finding, width: int = LABEL_CHARS) -> str:
+        """Short enough for the list's width, cut at a word (the full text is shown below the list)."""
+        return shorten(f"{f.title} [{f.category_name}]", width)
 
     @property
     def selected(self) -> Finding | None:
@@ -110,6 +128,9 @@ class DiagnosisPanel(W.VBox):
             return
         self.canvas.highlight(f.positions if f else [], FINDING_COLOR, name="finding")
         self.canvas.highlight(f.lamps if f else [], LAMP_COLOR, name="finding-lamps")
+        # the signal's path from the button to the failing lamp (or as far as it got)
+        path = self.diagnosis.path_for(f) if f is not None and self.diagnosis is not None else []
+        self.canvas.highlight(path, PATH_COLOR, name="finding-path")
 
 
 class ReplayViewer(W.VBox):
@@ -125,6 +146,7 @@ class ReplayViewer(W.VBox):
         self.findings = DiagnosisPanel(self.canvas)
         n = len(rp.steps)
         self.slider = W.IntSlider(value=n - 1, min=-1, max=max(n - 1, -1), description="step",
+                                  tooltip="the world after this call of the trajectory (-1: before the first)",
                                   continuous_update=False, layout=W.Layout(width="560px"))
         self.prev_button = W.Button(icon="step-backward", layout=W.Layout(width="40px"), tooltip="previous step")
         self.next_button = W.Button(icon="step-forward", layout=W.Layout(width="40px"), tooltip="next step")
@@ -132,10 +154,13 @@ class ReplayViewer(W.VBox):
         self.strip = W.HTML(self._strip())
         self.trial_select = W.Dropdown(options=[("no trial", None)] + [
             (f"trial {t.number} (step {t.step}): {t.lit}/{len(t.lamps)} lit", t.number) for t in rp.trials],
-            description="trial", layout=W.Layout(width="360px"))
-        self.diff = W.HTML()
+            description="trial", tooltip="a verification trial: its lamp timeline, build diff and diagnosis",
+            style={"description_width": "36px"}, layout=W.Layout(width="calc(100% - 6px)"))
+        self.diff = W.HTML(layout=W.Layout(overflow="hidden"))
         self.diagnose_button = W.Button(description="Diagnose this step", icon="stethoscope",
-                                        tooltip="diagnose the build after the current step")
+                                        tooltip="diagnose the build after the current step",
+                                        layout=W.Layout(width="auto"))
+        self.exporter = ExportBar(self._export_blocks, self._export_name, self.trial_animation)
         self.header = W.HTML(self._header())
         self.prev_button.on_click(lambda _: self.go_to(self.slider.value - 1))
         self.next_button.on_click(lambda _: self.go_to(self.slider.value + 1))
@@ -143,20 +168,20 @@ class ReplayViewer(W.VBox):
         self.trial_select.observe(lambda ch: self._show_trial(ch["new"]), "value")
         self.diagnose_button.on_click(lambda _: self.diagnose_step())
         side = W.VBox([self.step_info, self.trial_select, self.diff, self.diagnose_button, self.findings],
-                      layout=W.Layout(width="330px", margin="0 0 0 8px"))
+                      layout=W.Layout(width="360px", margin="0 0 0 8px", overflow="hidden"))
+        side.add_class("scv-replay-side")
         super().__init__([
             self.header,
             W.HBox([self.prev_button, self.slider, self.next_button]),
             self.strip,
             W.HBox([self.canvas, side]),
             self.timeline,
+            self.exporter,
         ])
-        self._show_step(self.slider.value)
-        # opening shows the last step and the last trial's timeline; choosing a trial later jumps to it
-        self._jump = False
-        if rp.trials:
-            self.trial_select.value = rp.trials[-1].number
+        self.add_class("scv-replay")
+        # choosing a trial in the list jumps to its step; moving the step shows the latest trial up to it
         self._jump = True
+        self._show_step(self.slider.value)
 
     # ------------------------------------------------------------------ loading
     @staticmethod
@@ -222,6 +247,7 @@ class ReplayViewer(W.VBox):
         blocks = rp.blocks_at(i)
         tick = rp.steps[i].tick if i >= 0 else 0
         self.canvas.show_blocks(blocks, tick)
+        self._follow_trial(i)
         if i < 0:
             self.canvas.highlight([], CHANGED_COLOR, name="changed")
             self.canvas.highlight([], POPPED_COLOR, name="popped")
@@ -240,19 +266,40 @@ class ReplayViewer(W.VBox):
             f"<div style='font-size:12px'>{why}<span style='background:{BADGE_COLORS[badge]};color:white;"
             f"padding:0 4px;border-radius:3px'>{_esc(badge)}</span> {_esc(s.describe())}<br>"
             f"tick {s.tick} gt{mismatch}</div>")
-        if s.trial and s.ok and self.trial_select.value != s.trial:
-            self.trial_select.value = s.trial
+
+    def trial_step(self, number: int) -> int | None:
+        """The step position of a trial's activate-button call."""
+        return next((i for i, st in enumerate(self.replay.steps) if st.trial == number), None)
+
+    def trial_at(self, i: int) -> int | None:
+        """The latest trial run at or before step position i (None before the first)."""
+        done = [t.number for t in self.replay.trials
+                if (at := self.trial_step(t.number)) is not None and at <= i]
+        return done[-1] if done else None
+
+    def _follow_trial(self, i: int) -> None:
+        """The trial panel shows the latest trial at or before the step, never a later one."""
+        number = self.trial_at(i)
+        if self.trial_select.value != number:
+            self._jump = False
+            try:
+                self.trial_select.value = number
+            finally:
+                self._jump = True
 
     # ------------------------------------------------------------------ trials
     def _show_trial(self, number) -> None:
         rp = self.replay
         if number is None:
-            self.diff.value = ""
+            self.diff.value = ("<div style='font-size:12px;color:#888'>no trial run yet at this step</div>"
+                               if rp.trials else "")
             self.canvas.highlight([], DIFF_COLOR, name="diff")
+            self.timeline.show(_empty_trace(), presses=[])
+            self.findings.show(None)
             return
         tv = rp.trials[number - 1]
-        at = next((i for i, st in enumerate(rp.steps) if st.trial == number), None)
-        if at is not None and self.step != at and getattr(self, "_jump", True):
+        at = self.trial_step(number)
+        if at is not None and self.step != at and self._jump:
             self.go_to(at)
         contract = contract_view(self.task, tv.trace, tv.press_tick)
         self.timeline.show(tv.trace, contract=contract, presses=[tv.press_tick])
@@ -267,7 +314,36 @@ class ReplayViewer(W.VBox):
                            f"{verdict} the contract<br>build since {since}: {_esc(d.summary())}"
                            f"<pre style='font-size:10px;margin:2px 0'>{_esc(chr(10).join(rows))}</pre></div>")
         self.canvas.highlight(d.positions, DIFF_COLOR, name="diff")
-        self.findings.show(diagnose(tv.build, self.task), f"at trial {number}")
+        found = diagnose(tv.build, self.task)
+        self.findings.show(found, f"at trial {number}")
+        self.timeline.set_budgets(found.budget_labels())  # where each lamp's ticks went, next to its window
+
+    # ------------------------------------------------------------------ export
+    def _export_blocks(self) -> dict:
+        blocks = self.replay.blocks_at(self.step)
+        if self.task is None:
+            return blocks
+        initial = self.task.initial_blocks()
+        return {p: st for p, st in blocks.items() if initial.get(p) != st}
+
+    def _export_name(self) -> str:
+        return f"{self.task.id if self.task else 'replay'}_step{self.step}"
+
+    def trial_animation(self, number: int | None = None, **kw) -> bytes:
+        """A GIF of a trial (default: the one shown): the build's recorded ticks in 3D above its timeline."""
+        from scicraft_viz.views.animation import animation_ticks, render_gif
+        from scicraft_viz.views.session import recording_of_trial
+
+        number = self.trial_select.value if number is None else number
+        if number is None:
+            raise ValueError("no trial is shown: choose a trial (or a step after one) to animate it")
+        tv = self.replay.trials[number - 1]
+        rec = recording_of_trial(tv.build, tv.trace)
+        t = tv.trace.ticks
+        ticks = animation_ticks(self.timeline.tick_range(), (int(t[0]), int(t[-1])))
+        contract = contract_view(self.task, tv.trace, tv.press_tick)
+        return render_gif([rec.frame(k) for k in ticks], tv.trace, presses=[tv.press_tick],
+                          missed=contract.violations, **kw)
 
     def select_trial(self, number: int | None) -> None:
         self.trial_select.value = number
@@ -290,10 +366,28 @@ def open_gallery(key: str, **explorer_kw):
 
     dev = gallery.device(key)
     ex = Explorer(task=dev.task(), world=dev.world(), **explorer_kw)
+    # open on what the diagnosis describes: the button pressed and the task's test recorded
+    ran = ex.session.run_test()
     panel = DiagnosisPanel(ex.canvas)
+    if ran.ok:
+        s = ex.session
+        tr = s.trace
+        after = tr.ticks >= s.presses[-1]
+        lit = int(tr.lamp_lit[after].any(0).sum())
+        counts = tr.lamp_lit[after].sum(1)
+        best = int(tr.ticks[after][int(np.argmax(counts))])
+        s.seek(best)  # show the moment most lamps are lit, not the dark end of the test
+        state = (f"the button was pressed at tick {s.presses[-1]} and the test recorded: {lit} lamp(s) lit during "
+                 f"the test; shown at tick {best}, when {int(counts.max())} were lit at once. Drag the heatmap's "
+                 "tick slider or click the timeline to look at any tick")
+    else:
+        state = f"not pressed ({_esc(ran.message)}): use Press button, then Step"
     intro = W.HTML(f"<div style='font-size:12px'><b>Gallery: {_esc(dev.title)}</b> (paper case {_esc(dev.case)}) · "
-                   f"{_esc(dev.description)} · paper: {dev.paper_lit}/{dev.paper_lamps} lit</div>")
+                   f"{_esc(dev.description)} · paper: {dev.paper_lit}/{dev.paper_lamps} lit<br>{state}</div>",
+                   layout=W.Layout(max_width="950px"))
     ex.children = (*ex.children, intro, panel)
     ex.diagnosis_panel = panel
-    panel.show(diagnose(dev.world(), dev.task()), f"of {dev.title}")
+    found = diagnose(dev.world(), dev.task())
+    panel.show(found, f"of {dev.title}")
+    ex.timeline.set_budgets(found.budget_labels())
     return ex

@@ -248,6 +248,17 @@ class Recording:
         )
 
 
+def recording_of_trial(build: dict[Pos, str], trace: Trace, locked_at_end: dict[Pos, bool] | None = None) -> Recording:
+    """Per-tick frames of one recorded trial (a build and its trace), for the canvas and animations.
+    Locking at the trace's last tick comes from `locked_at_end`, or else from the build's own states."""
+    rec = Recording(trace.start_tick)
+    lay, *_ = layout_from_blocks(build)
+    if locked_at_end is None:
+        locked_at_end = {p: True for p, st in build.items() if "locked=true" in st}
+    rec.write(trace, rec.add_layout(lay), locked_at_end)
+    return rec
+
+
 class Session(T.HasTraits):
     """A world being explored: stepping, presses, edits with undo/redo, and what was recorded.
 

@@ -4,6 +4,7 @@ Clicking a cell selects that tick and that lamp."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 
 import ipywidgets as W
@@ -15,17 +16,18 @@ from scicraft_viz.views.contract import ContractView
 from scicraft_viz.views.figures import HostsFigures
 
 Pos = tuple[int, int, int]
-OFF, ON, ON_BAD = 0, 1, 2
-CELL_SCALE = [[0.0, "#2a2e36"], [0.33, "#2a2e36"], [0.34, "#ffd54a"], [0.66, "#ffd54a"], [0.67, "#ff3d8b"],
-              [1.0, "#ff3d8b"]]
+OFF, ON = 0, 1
+CELL_SCALE = [[0.0, "#2a2e36"], [0.5, "#2a2e36"], [0.5, "#ffd54a"], [1.0, "#ffd54a"]]
 WINDOW_OK = "rgba(80, 220, 120, 0.22)"
 WINDOW_OFF = "rgba(90, 160, 255, 0.22)"
-WINDOW_BAD = "rgba(255, 61, 139, 0.30)"
+MISSED = "#ff3d8b"
 WINDOW_PENDING = "rgba(200, 200, 200, 0.16)"
+SPANS = (("activity", "activity"), ("whole recording", "whole"))
+_NICE = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000)
 
 
 def _rects(boxes: list[tuple[float, float, float, float]]) -> tuple[list, list]:
-    """Closed outlines of rectangles (x0, x1, y0, y1) separated by None, for one filled Scatter."""
+    """Closed outlines of rectangles (x0, x1, y0, y1) separated by None, for one Scatter."""
     xs: list = []
     ys: list = []
     for x0, x1, y0, y1 in boxes:
@@ -34,13 +36,28 @@ def _rects(boxes: list[tuple[float, float, float, float]]) -> tuple[list, list]:
     return xs, ys
 
 
+def integer_dtick(span: float, max_ticks: int = 14) -> int:
+    """A whole-number tick step that puts at most `max_ticks` labels on an axis of this span."""
+    for d in _NICE:
+        if span / d <= max_ticks:
+            return d
+    return int(span // max_ticks) + 1
+
+
 class LampTimeline(HostsFigures, W.VBox):
     """Shows any Trace (`show(trace, contract=..., presses=..., cursor=...)`). Rows follow
-    `order`: "position" (the trace's order) or "first_on" (the order the lamps lit)."""
+    `order`: "position" (the trace's order) or "first_on" (the order the lamps lit). `span` chooses
+    the x range: "activity" (from the first press to the last lamp change and window) or "whole"."""
 
-    def __init__(self, width: int = 640, unit: str = "game", order: str = "position"):
+    def __init__(self, width: int = 640, unit: str = "game", order: str = "position", span: str = "activity"):
         self.unit = W.ToggleButtons(options=[("game ticks", "game"), ("redstone ticks", "redstone")], value=unit,
-                                    style=W.ToggleButtonsStyle(button_width="110px"))
+                                    tooltips=["x axis in game ticks (20 per second)",
+                                              "x axis in redstone ticks (2 game ticks each)"],
+                                    style=W.ToggleButtonsStyle(button_width="120px"))
+        self.span = W.ToggleButtons(options=list(SPANS), value=span,
+                                    tooltips=["zoom to the press, the lamp changes and the contract's windows",
+                                              "every recorded tick"],
+                                    style=W.ToggleButtonsStyle(button_width="130px"))
         self.order = order
         self._width = width
         self._trace: Trace | None = None
@@ -49,38 +66,45 @@ class LampTimeline(HostsFigures, W.VBox):
         self._cursor: int | None = None
         self._rows: list[int] = []
         self._selected: Pos | None = None
+        self._budgets: dict[Pos, tuple[str, str]] = {}  # lamp -> (compact label, full hover text)
         self._handlers: list[Callable[[int | None, Pos | None], None]] = []
         self.figure = go.FigureWidget(
             data=[
-                go.Heatmap(z=[[0]], x=[0], y=["-"], zmin=0, zmax=2, colorscale=CELL_SCALE, showscale=False,
-                           xgap=0, ygap=1, name="lamps",
-                           hovertemplate="lamp %{y}<br>tick %{x}<br>%{z}<extra></extra>"),
+                go.Heatmap(z=[[0]], x=[0], y=["-"], zmin=0, zmax=1, colorscale=CELL_SCALE, showscale=False,
+                           xgap=0, ygap=1, name="lamps", text=[["dark"]],
+                           hovertemplate="lamp %{y}<br>tick %{x}<br>%{text}<extra></extra>"),
                 go.Scatter(x=[], y=[], fill="toself", mode="lines", line=dict(width=1, color="rgba(80,220,120,.9)"),
                            fillcolor=WINDOW_OK, hoverinfo="skip", name="on window", yaxis="y2"),
                 go.Scatter(x=[], y=[], fill="toself", mode="lines", line=dict(width=1, color="rgba(90,160,255,.9)"),
                            fillcolor=WINDOW_OFF, hoverinfo="skip", name="off window", yaxis="y2"),
-                go.Scatter(x=[], y=[], fill="toself", mode="lines", line=dict(width=1.5, color="#ff3d8b"),
-                           fillcolor=WINDOW_BAD, hoverinfo="skip", name="violated window", yaxis="y2"),
+                # a missed window is an outline, so the lamp's own lit and dark cells stay readable inside it
+                go.Scatter(x=[], y=[], mode="lines", line=dict(width=2.5, color=MISSED), hoverinfo="skip",
+                           name="missed window", yaxis="y2"),
                 go.Scatter(x=[], y=[], fill="toself", mode="lines", line=dict(width=1, color="#aaa", dash="dot"),
                            fillcolor=WINDOW_PENDING, hoverinfo="skip", name="window (pending)", yaxis="y2"),
                 go.Scatter(x=[], y=[], mode="lines", line=dict(color="#00e5ff", width=2), hoverinfo="skip",
                            name="selected lamp", yaxis="y2"),
                 go.Scatter(x=[], y=[], mode="lines", line=dict(color="#ffffff", width=2), hoverinfo="skip",
                            name="tick", yaxis="y2"),
+                # further overlays (diagnosis paths, delay budgets) are appended after this point
             ],
-            layout=go.Layout(width=width, height=240, margin=dict(l=95, r=10, t=34, b=38),
-                             title=dict(text="lamp timeline", font=dict(size=13)), plot_bgcolor="#1d2128",
-                             legend=dict(orientation="h", y=1.02, x=1, xanchor="right", yanchor="bottom",
-                                         font=dict(size=10)),
-                             xaxis=dict(title="game tick", zeroline=False),
+            layout=go.Layout(width=width, height=240, margin=dict(l=95, r=40, t=34, b=38),
+                             title=dict(text="lamp timeline", font=dict(size=13), x=0, xref="paper",
+                                        xanchor="left"),
+                             plot_bgcolor="#1d2128", showlegend=False,
+                             # the mode bar stands upright in the right margin, clear of the title
+                             modebar=dict(orientation="v"),
+                             xaxis=dict(title="game tick", zeroline=False, tickformat="d"),
                              # lamps are categories; the overlays live on a numeric twin axis of row indices
                              yaxis=dict(type="category", tickfont=dict(size=9), showgrid=False),
                              yaxis2=dict(overlaying="y", visible=False, showgrid=False, zeroline=False)),
         )
         self.figure.data[0].on_click(self._on_click)
-        self.summary = W.HTML()
+        self.summary = W.HTML(layout=W.Layout(max_width=f"{width}px"))
         self.unit.observe(lambda ch: self._redraw(), "value")
-        super().__init__([self.unit, self.figure, self.summary])
+        self.span.observe(lambda ch: self._redraw(), "value")
+        super().__init__([W.HBox([self.unit, self.span]), self.figure, self.summary])
+        self.add_class("scv-timeline")
 
     def _figures(self) -> list:
         return [self.figure]
@@ -128,16 +152,43 @@ class LampTimeline(HostsFigures, W.VBox):
         return [tuple(self._trace.lamp_positions[j]) for j in self._rows]
 
     def cells(self) -> np.ndarray:
-        """The drawn cell values (rows = lamps in row order, columns = ticks): 0 dark, 1 lit, 2 lit
-        on a lamp that violates the contract."""
+        """The drawn cell values (rows = lamps in row order, columns = ticks): 0 dark, 1 lit."""
+        return self._trace.lamp_lit[:, self._rows].T.astype(np.int8)
+
+    def hover_texts(self) -> list[list[str]]:
+        """What hovering each cell says, in words: lit or dark, and how the lamp stands against the contract."""
         tr = self._trace
-        z = tr.lamp_lit[:, self._rows].T.astype(np.int8)
+        z = self.cells()
+        notes = {}
         if self._contract is not None:
-            bad = {w.pos for w in self._contract.lamps if w.violated}
-            for r, j in enumerate(self._rows):
-                if tuple(tr.lamp_positions[j]) in bad:
-                    z[r][z[r] == ON] = ON_BAD
-        return z
+            unit = "rt" if self.factor == 2 else "gt"
+            for w in self._contract.lamps:
+                bits = []
+                if w.on_window is not None:
+                    lo, hi = (self._x(t - self._contract.press) for t in w.on_window)
+                    bits.append(f"must light at +{lo:g}..+{hi:g} {unit}: {self._status_words(w.on_status)}")
+                if w.off_window is not None:
+                    lo, hi = (self._x(t - self._contract.press) for t in w.off_window)
+                    bits.append(f"must go dark at +{lo:g}..+{hi:g} {unit}: {self._status_words(w.off_status)}")
+                notes[tuple(w.pos)] = "<br>".join(bits)
+        out = []
+        for r, p in enumerate(self.lamps):
+            note = notes.get(p)
+            suffix = f"<br>{note}" if note else ""
+            if p in self._budgets:
+                suffix += f"<br>delay budget: {html.escape(self._budgets[p][1])}"
+            out.append([("lit" if v else "dark") + suffix for v in z[r]])
+        return out if len(tr.ticks) else []
+
+    def set_budgets(self, budgets: dict[Pos, tuple[str, str]] | None) -> None:
+        """Each lamp's delay budget (where its ticks went), from a diagnosis: (compact, full) text;
+        the compact one is written next to the lamp's row, the full one in its hover text."""
+        self._budgets = {tuple(p): v for p, v in (budgets or {}).items()}
+        self._redraw()
+
+    @staticmethod
+    def _status_words(status: str | None) -> str:
+        return {"ok": "met", "violated": "MISSED", "pending": "not decided yet"}.get(status or "", "-")
 
     def show(self, trace: Trace, contract: ContractView | None = None, presses=(), cursor: int | None = None,
              selected: Pos | None = None) -> None:
@@ -184,6 +235,38 @@ class LampTimeline(HostsFigures, W.VBox):
         t = self._trace.ticks
         band.x, band.y = _rects([(self._x(t[0] - 0.5), self._x(t[-1] + 0.5), i - 0.5, i + 0.5)])
 
+    def tick_range(self) -> tuple[int, int]:
+        """The ticks the x axis spans: everything recorded, or (span "activity") from a little before
+        the first press to a little after the last lamp change and contract window."""
+        t = self._trace.ticks
+        first, last = (int(t[0]), int(t[-1])) if len(t) else (0, 0)
+        if self.span.value == "whole" or not len(t):
+            return first, max(last, first + 1)
+        marks = list(self._presses)
+        lit = self._trace.lamp_lit
+        changed = np.flatnonzero((lit[1:] != lit[:-1]).any(1)) + 1 if len(lit) > 1 else np.zeros(0, int)
+        marks += [int(t[i]) for i in changed[[0, -1]]] if len(changed) else []
+        if self._contract is not None:
+            for w in self._contract.lamps:
+                # a window open "until the end of the test" would stretch the axis over the whole test
+                end = self._contract.horizon
+                for win, status in ((w.on_window, w.on_status), (w.off_window, w.off_status)):
+                    if win is not None:
+                        long = status == "pending" or (end is not None and win[1] >= end)
+                        marks += [win[0]] if long else list(win)
+        if not marks:
+            return first, max(last, first + 1)
+        lo, hi = min(marks), max(marks)
+        pad = max(2, (hi - lo) // 10)
+        return max(first, lo - pad), min(max(last, first + 1), hi + pad)
+
+    def _set_range(self) -> None:
+        lo, hi = self.tick_range()
+        xaxis = self.figure.layout.xaxis
+        xaxis.range = [self._x(lo - 0.5), self._x(hi + 0.5)]
+        xaxis.dtick = integer_dtick(self._x(hi - lo))
+        xaxis.tick0 = 0
+
     def _redraw(self) -> None:
         tr = self._trace
         if tr is None:
@@ -212,8 +295,8 @@ class LampTimeline(HostsFigures, W.VBox):
             hm.x = xs
             hm.y = labels
             hm.z = z
-            hm.hovertemplate = (f"lamp %{{y}}<br>tick %{{x}} {unit}<br>%{{z}}"
-                                " (0 dark, 1 lit, 2 lit but violating)<extra></extra>")
+            hm.text = self.hover_texts()
+            hm.hovertemplate = f"lamp %{{y}}<br>tick %{{x}} {unit}<br>%{{text}}<extra></extra>"
             for k, key in ((1, "ok"), (2, "off"), (3, "bad"), (4, "pending")):
                 # categorical y: rectangles are drawn in the row-index space of the category axis
                 self.figure.data[k].x, self.figure.data[k].y = _rects(boxes[key])
@@ -222,22 +305,33 @@ class LampTimeline(HostsFigures, W.VBox):
             lay = self.figure.layout
             lay.height = height
             lay.xaxis.title.text = "game tick" if f == 1 else "redstone tick"
+            self._set_range()
             lay.yaxis.range = [n - 0.5, -0.5]
             lay.yaxis.tickvals = labels  # every lamp labelled, not a thinned selection
-            lay.yaxis.ticktext = labels
+            lay.yaxis.ticktext = [f"{lb}  {self._budgets[p][0]}" if p in self._budgets else lb
+                                  for lb, p in zip(labels, self.lamps)]
             lay.yaxis2.range = [n - 0.5, -0.5]
             lay.shapes = [dict(type="line", x0=self._x(p), x1=self._x(p), y0=0, y1=1, yref="paper",
                                line=dict(color="#ff9f1a", width=2, dash="dash")) for p in self._presses]
             lay.annotations = [dict(x=self._x(p), y=1, yref="paper", text="press", showarrow=False,
                                     yanchor="bottom", font=dict(color="#ff9f1a", size=11)) for p in self._presses]
-            title = "lamp timeline"
-            if self._contract is not None:
-                bad = len(self._contract.violations)
-                title += f" · {self._contract.task_id} contract: " + (
-                    f"{bad} lamp(s) violate" if bad else ("all lamps within their windows"
-                                                          if self._contract.complete else "so far so good"))
-            lay.title.text = title
+            lay.title.text = self.title()
         self.summary.value = self._summary_html()
+
+    def title(self) -> str:
+        """The figure's title: what the contract says about the lamps at the last recorded tick."""
+        c = self._contract
+        if c is None:
+            return "lamp timeline"
+        bad = len(c.violations)
+        if bad:
+            verdict = (f"{bad} lamp(s) violate it" if c.complete
+                       else f"{bad} lamp(s) already missed a window: FAILING")
+        elif c.complete:
+            verdict = "all lamps within their windows"
+        else:
+            verdict = "no window missed yet (test still running)"
+        return f"lamp timeline · {c.task_id} contract: {verdict}"
 
     def _summary_html(self) -> str:
         c = self._contract
@@ -245,12 +339,16 @@ class LampTimeline(HostsFigures, W.VBox):
             return ""
         rows = []
         for ch in c.checks:
-            ok = ch.passed
-            verdict = "ok" if ok else ("pending" if not c.complete else "FAIL")
-            color = {"ok": "#2e9d4f", "pending": "#999", "FAIL": "#d6336c"}[verdict]
-            why = "" if ok or not c.complete or not ch.reason else f" — {ch.reason}"
-            rows.append(f"<span style='color:{color}'><b>{ch.name}</b>: {verdict}</span>{why}")
-        legend = ("<span style='font-size:11px;color:#888'>green: on-window · blue: off-window · pink: a window the "
-                  "lamp missed, and lit cells of such lamps · grey dotted: not decided yet · orange dashes: "
-                  "button presses</span>")
-        return "<br>".join(rows) + "<br>" + legend
+            verdict = c.verdict(ch)
+            color = {"ok": "#2e9d4f", "pending": "#999", "failing": "#d6336c", "FAIL": "#d6336c"}[verdict]
+            why = "" if verdict in ("ok", "pending") or not ch.reason else f" — {html.escape(ch.reason)}"
+            rows.append(f"<span style='color:{color}'><b>{html.escape(ch.name)}</b>: {verdict}</span>{why}")
+        sw = "display:inline-block;width:14px;height:9px;margin:0 3px 0 8px;vertical-align:middle"
+        legend = (f"<span style='font-size:11px;color:#888'><span style='{sw};background:#ffd54a'></span>lit"
+                  f"<span style='{sw};background:#2a2e36'></span>dark"
+                  f"<span style='{sw};background:{WINDOW_OK};border:1px solid rgba(80,220,120,.9)'></span>on-window"
+                  f"<span style='{sw};background:{WINDOW_OFF};border:1px solid rgba(90,160,255,.9)'></span>off-window"
+                  f"<span style='{sw};border:2px solid {MISSED}'></span>missed window"
+                  f"<span style='{sw};border:1px dotted #aaa'></span>not decided yet"
+                  f"<span style='{sw};border-left:2px dashed #ff9f1a'></span>button press</span>")
+        return ("<div style='overflow-wrap:anywhere'>" + "<br>".join(rows) + "<br>" + legend + "</div>")

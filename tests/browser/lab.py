@@ -74,8 +74,10 @@ def jupyterlab(root: Path, work: Path, timeout: float = 90):
 
 
 def open_notebook(page, url: str, token: str, name: str, timeout: float = 120_000) -> None:
-    """Open a notebook and wait until its kernel is idle."""
-    page.goto(f"{url}/lab/tree/{name}?token={token}", timeout=timeout)
+    """Open a notebook in a workspace of its own (so no other notebook is restored beside it) and wait until
+    its kernel is idle."""
+    workspace = name.removesuffix(".ipynb").replace("/", "-")
+    page.goto(f"{url}/lab/workspaces/{workspace}/tree/{name}?token={token}", timeout=timeout)
     page.wait_for_function(
         "() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
         " const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;"
@@ -91,3 +93,53 @@ def run_all(page, timeout: float = 240_000) -> None:
         " return w.sessionContext.session.kernel.status === 'idle'"
         " && !Array.from(document.querySelectorAll('.jp-InputArea-prompt')).some(e => e.innerText.includes('*')); }",
         timeout=timeout, polling=500)
+
+
+def documented_voila_args() -> list[str]:
+    """The annotator's launch command as README.md documents it (after `SCICRAFT_RUNS=...`), split into
+    arguments: the tests start Voila exactly this way, with only the port and the timings changed."""
+    import re
+    import shlex
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8").replace("\\\n", "")
+    m = re.search(r"^SCICRAFT_RUNS=\S+ (voila notebooks/annotator\.ipynb .*?)$", text, re.M)
+    if m is None:
+        raise AssertionError("README.md has no 'SCICRAFT_RUNS=... voila notebooks/annotator.ipynb ...' line")
+    return shlex.split(m.group(1))
+
+
+@contextlib.contextmanager
+def voila(runs: Path, log_path: Path, timeout: float = 120, **overrides: str):
+    """Yield (url, process) of the annotator page started with the documented command on a free port;
+    `overrides` replace options of that command (e.g. {'MappingKernelManager.cull_idle_timeout': '3'})."""
+    args = documented_voila_args()
+    i = args.index("--port")
+    args = args[:i] + args[i + 2:]
+    keep = [a for a in args if a.split("=")[0].removeprefix("--") not in overrides]
+    port = free_port()
+    cmd = [sys.executable, "-m", *keep, "--no-browser", f"--port={port}",
+           *(f"--{k}={v}" for k, v in overrides.items())]
+    env = dict(os.environ, SCICRAFT_RUNS=str(runs))
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=1):
+                        break
+                except OSError:
+                    if proc.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError("Voila did not start:\n" + log_path.read_text()[-3000:]) from None
+                    time.sleep(0.3)
+            yield url, proc
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
