@@ -1,9 +1,14 @@
 """scicraft_viz: a tick-exact Minecraft redstone simulator with SciCrafter tasks and JupyterLab views."""
 
-from scicraft_viz.engine.blocks import BlockState, parse_state
-from scicraft_viz.engine.trace import Trace
-from scicraft_viz.engine.world import Event, World
-from scicraft_viz.errors import BlockStateError, BuildFileError, InputError, PlacementError, PositionError
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scicraft_viz.engine.blocks import BlockState, parse_state
+    from scicraft_viz.engine.trace import Trace
+    from scicraft_viz.engine.world import Event, World
+    from scicraft_viz.errors import BlockStateError, BuildFileError, InputError, PlacementError, PositionError
 
 __all__ = [
     "World",
@@ -19,20 +24,35 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-# Submodules by their short public names, imported on first use so that `import scicraft_viz` stays cheap.
+# Everything is imported on first use: `import scicraft_viz` (and so every command of the CLI) stays cheap,
+# and the engine's compiled kernels load only when something needs them.
+_NAMES = {
+    "World": "engine.world", "Event": "engine.world", "Trace": "engine.trace", "BlockState": "engine.blocks",
+    "parse_state": "engine.blocks", "InputError": "errors", "BlockStateError": "errors", "PositionError": "errors",
+    "PlacementError": "errors", "BuildFileError": "errors",
+}
+# Submodules by their short public names.
 _SUBMODULES = {
     "blocks": "engine.blocks", "sim": "engine.kernels", "kernels": "engine.kernels", "world": "engine.world",
-    "trace": "engine.trace", "mcfunction": "engine.mcfunction", "engine": "engine",
-    "tasks": "tasks", "evaluator": "tasks.evaluator", "solutions": "tasks.solutions",
+    "trace": "engine.trace", "mcfunction": "engine.mcfunction", "formats": "engine.formats",
+    "schematic": "engine.schematic", "engine": "engine",
+    "tasks": "tasks", "evaluator": "tasks.evaluator", "solutions": "tasks.solutions", "batch": "tasks.batch",
     "env": "agents.env", "trajectory": "agents.trajectory", "replay": "agents.replay",
     "mcp_server": "agents.mcp_server", "aggregate": "agents.aggregate", "agents": "agents",
+    "conditions": "agents.conditions", "report": "agents.report",
     "diagnose": "diagnose", "gallery": "diagnose.gallery", "errors": "errors", "views": "views", "cli": "cli",
 }
 
 
 def __getattr__(name: str):
-    if name in _SUBMODULES:
-        import importlib
+    import importlib
 
+    if name in _NAMES:
+        return getattr(importlib.import_module(f"scicraft_viz.{_NAMES[name]}"), name)
+    if name in _SUBMODULES:
         return importlib.import_module(f"scicraft_viz.{_SUBMODULES[name]}")
     raise AttributeError(f"module 'scicraft_viz' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_NAMES) | set(_SUBMODULES))

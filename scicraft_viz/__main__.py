@@ -1,3 +1,3 @@
-from scicraft_viz.cli import app
+from scicraft_viz.cli import run
 
-app(prog_name="scicraft-viz")
+run()

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Annotated
+
 import typer
+
+if TYPE_CHECKING:
+    from scicraft_viz.tasks import Task
 
 app = typer.Typer(
     add_completion=False, no_args_is_help=True, help="scicraft_viz: redstone simulator and SciCrafter tools"
@@ -22,6 +27,59 @@ def demo(ticks: int = typer.Option(40, help="game ticks to record after the butt
     typer.echo(run_demo(ticks))
 
 
+# Set by run(): this process is the `scicraft-viz` program's own, not a caller's (a test, a notebook).
+_OWN_PROCESS = False
+# One build up to this size, for a task that records up to this many game ticks, is evaluated by the
+# plain-Python kernels in the program's own process (every canonical task records under 500).
+PYTHON_ENGINE_MAX_BUILD_BYTES = 64 * 1024
+PYTHON_ENGINE_MAX_TICKS = 2000
+
+
+def run() -> None:
+    """The `scicraft-viz` program (console script and `python -m scicraft_viz`)."""
+    global _OWN_PROCESS
+    _OWN_PROCESS = True
+    app(prog_name="scicraft-viz")
+
+
+def _engine_for_one_build(path: str, task: Task) -> None:
+    """A fresh process that evaluates one build of usual size runs the kernels as plain Python: they
+    give the verdict in about half the time, because starting the compiled engine (numba) costs more
+    than the whole simulation. SCICRAFT_NOJIT=0 keeps the compiled engine."""
+    import os
+    import sys
+
+    if not _OWN_PROCESS or "scicraft_viz.engine.kernels" in sys.modules:
+        return
+    if task.settle_game_ticks + task.record_game_ticks > PYTHON_ENGINE_MAX_TICKS:
+        return
+    try:
+        small = os.path.getsize(path) <= PYTHON_ENGINE_MAX_BUILD_BYTES
+    except OSError:
+        return
+    if small:
+        os.environ.setdefault("SCICRAFT_NOJIT", "1")
+
+
+def _start_engine_lean() -> None:
+    """Start numba without SciPy's BLAS. When numba starts its compiler it checks for linear algebra
+    by importing scipy.linalg (about 0.3 s); the engine's kernels use none, and a command's process
+    runs nothing else. Done before the engine loads; afterwards SciPy imports as usual."""
+    import os
+    import sys
+
+    if os.environ.get("SCICRAFT_NOJIT") == "1" or "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    sys.modules["scipy.linalg.cython_blas"] = None  # type: ignore[assignment]  # its import now fails fast
+    try:
+        import numba.np.arraymath  # noqa: F401  # records "no BLAS" once, for this process
+    except ImportError:
+        pass
+    finally:
+        if sys.modules.get("scipy.linalg.cython_blas", 0) is None:
+            del sys.modules["scipy.linalg.cython_blas"]
+
+
 def _fail_input(message: str) -> None:
     """Unusable input: a one-line reason on stderr and exit code 2 (no traceback)."""
     lines = [ln for ln in str(message).splitlines() if ln.strip()] or ["unknown error"]
@@ -30,55 +88,140 @@ def _fail_input(message: str) -> None:
     raise typer.Exit(2)
 
 
-@app.command("evaluate")
+_EVALUATE_HELP = (
+    "Press the build's button, record the trace and check the task's contract and constraints.\n\n"
+    "One build file: its full report (--json: the result as one JSON document). Several files or directories "
+    "(every .mcfunction, .litematic and .schem file under them): one line per build, in order: PASS, FAIL with "
+    "the failed checks, or ERROR with why the build is unusable (--json: one JSON object per line). --jobs N or "
+    "--scheduler ADDRESS evaluates them in parallel with Dask.\n\n"
+    "Exit code: 2 if the task or any build is unusable input, else 1 if any build fails, else 0."
+)
+
+
+@app.command("evaluate", help=_EVALUATE_HELP)
 def evaluate_command(
-    task: str = typer.Argument(..., help="task id (see 'scicraft-viz tasks') or path to a task YAML file"),
-    build: str = typer.Argument(..., help=".mcfunction build file: 'setblock X Y Z STATE' lines, # comments"),
+    task: Annotated[str, typer.Argument(help="task id (see 'scicraft-viz tasks') or path to a task YAML file")],
+    builds: Annotated[list[str], typer.Argument(
+        help="build files (.mcfunction 'setblock X Y Z STATE' lines, .litematic, .schem) or directories of them"
+    )],
     json_output: bool = typer.Option(False, "--json", help="print the full result as JSON"),
     trials_used: int = typer.Option(
         0, "--trials-used", min=0, help="verification trials (button presses) already used in this attempt"
     ),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="evaluate many builds in this many local processes"),
+    scheduler: str = typer.Option(
+        None, "--scheduler", help="evaluate many builds on the Dask cluster at this address, e.g. tcp://host:8786"
+    ),
 ) -> None:
-    """Press the build's button, record the trace and check the task's contract and constraints.
-
-    Exit code 0 when every check passes, 1 when one fails, 2 for unusable input."""
+    """Evaluate builds against a task (help text: _EVALUATE_HELP)."""
     import json
+    from pathlib import Path
 
     from scicraft_viz.tasks import TaskError, load
     from scicraft_viz.tasks.evaluator import BuildError, evaluate_file
 
     try:
         t = load(task)
-        result = evaluate_file(t, build, trials_used=trials_used)
-    except (TaskError, BuildError, ValueError, OSError) as e:
+    except (TaskError, ValueError, OSError) as e:
         _fail_input(str(e))
         return
-    if json_output:
-        typer.echo(json.dumps(result.to_dict(), indent=2))
-    else:
-        typer.echo(result.report())
-    raise typer.Exit(0 if result.passed else 1)
+    one = len(builds) == 1 and not Path(builds[0]).is_dir()
+    if one:
+        _engine_for_one_build(builds[0], t)
+    _start_engine_lean()
+    if one:
+        try:
+            result = evaluate_file(t, builds[0], trials_used=trials_used)
+        except (BuildError, ValueError, OSError) as e:
+            _fail_input(str(e))
+            return
+        typer.echo(json.dumps(result.to_dict(), indent=2) if json_output else result.report())
+        raise typer.Exit(0 if result.passed else 1)
+
+    from itertools import chain
+
+    from scicraft_viz.tasks import batch
+
+    files = batch.build_paths(builds)
+    first = next(files, None)
+    if first is None:
+        _fail_input(f"no build files ({', '.join(batch.BUILD_SUFFIXES)}) in {', '.join(builds)}")
+        return
+    render = batch.coded_json if json_output else batch.coded_line
+    seen = {0: 0, 1: 0, 2: 0}  # builds by exit code
+    try:
+        for code, line in batch.evaluate_files(t, chain([first], files), jobs=jobs, scheduler=scheduler,
+                                               render=render, trials_used=trials_used):
+            seen[code] += 1
+            typer.echo(line)
+    except ConnectionError as e:
+        _fail_input(str(e))
+        return
+    raise typer.Exit(2 if seen[2] else 1 if seen[1] else 0)
+
+
+@app.command("convert")
+def convert_command(
+    src: str = typer.Argument(..., help="build file to read: .mcfunction, .litematic or .schem"),
+    dst: str = typer.Argument(..., help="file to write; its extension (.mcfunction, .litematic, .schem) is the format"),
+    schem_version: int = typer.Option(3, "--schem-version", help="Sponge schematic version to write: 3, or 2 for "
+                                      "WorldEdit before 7.3"),
+    overwrite: bool = typer.Option(False, "--overwrite", help="replace DST if it exists"),
+) -> None:
+    """Convert a build between .mcfunction, Litematica .litematic and Sponge .schem (vanilla block ids).
+
+    Exit code 0 when written, 2 for unusable input (unreadable file, block outside the palette, ...)."""
+    from pathlib import Path
+
+    from scicraft_viz.engine import formats
+
+    if schem_version not in (2, 3):
+        _fail_input(f"--schem-version must be 2 or 3, got {schem_version}")
+        return
+    if Path(dst).exists() and not overwrite:
+        _fail_input(f"{dst} exists; pass --overwrite to replace it")
+        return
+    try:
+        n = formats.convert(src, dst, schem_version=schem_version)
+    except (ValueError, OSError) as e:
+        _fail_input(str(e))
+        return
+    typer.echo(f"wrote {n} blocks to {dst}")
 
 
 @app.command("tasks")
 def tasks_command(json_output: bool = typer.Option(False, "--json", help="print the tasks as JSON")) -> None:
-    """List the SciCrafter tasks with their level parameters."""
+    """List the SciCrafter tasks with their level parameters.
+
+    A task file that cannot be loaded is reported on stderr after the others are listed; the exit code is
+    then 2."""
     import json
 
-    from scicraft_viz.tasks import TaskError, load, task_ids
+    from scicraft_viz.tasks import TaskError, load_by_id, task_ids
 
-    rows = []
-    try:
-        for tid in task_ids():
-            t = load(tid)
-            rows.append({"task_id": t.id, "family": t.family, "level": t.level, "contract": t.contract_type,
-                         "parameters": t.parameters(), "relaxation": t.relaxation})
-    except TaskError as e:
-        _fail_input(str(e))
-        return
+    rows, bad = [], []
+    for tid in task_ids():
+        try:
+            t = load_by_id(tid)
+        except TaskError as e:
+            bad.append(str(e))
+            continue
+        rows.append({"task_id": t.id, "family": t.family, "level": t.level, "contract": t.contract_type,
+                     "parameters": t.parameters(), "relaxation": t.relaxation})
     if json_output:
         typer.echo(json.dumps(rows, indent=2))
-        return
+    else:
+        _print_task_rows(rows)
+    for message in bad:
+        lines = [ln for ln in message.splitlines() if ln.strip()] or ["unknown error"]
+        more = f" (and {len(lines) - 1} more problem(s))" if len(lines) > 1 else ""
+        typer.echo(f"error: {lines[0]}{more}", err=True)
+    if bad:
+        typer.echo(f"error: {len(bad)} of {len(rows) + len(bad)} task files could not be loaded", err=True)
+        raise typer.Exit(2)
+
+
+def _print_task_rows(rows: list[dict]) -> None:
     for r in rows:
         p = dict(r["parameters"])
         n = p.pop("N")
@@ -111,6 +254,9 @@ def serve_mcp_command(
         None, "--observe-ticks", min=1, help="game ticks a trial observes [default: the task's recording length]"
     ),
     overwrite: bool = typer.Option(False, "--overwrite", help="replace an existing trajectory file"),
+    condition: str = typer.Option(
+        "baseline", "--condition", help="what the agent is told: baseline (task and contract) or hint (+ the hint)"
+    ),
 ) -> None:
     """Serve the task's environment over the Model Context Protocol, recording every call.
 
@@ -126,15 +272,86 @@ def serve_mcp_command(
         if transport != "stdio":
             mcp_server.check_port(port)
         env = mcp_server.open_env(t, trajectory, actor_kind=actor_kind, actor_name=actor_name, budget=budget,
-                                  ticks_per_action=ticks_per_action, observe_ticks=observe_ticks, overwrite=overwrite)
+                                  ticks_per_action=ticks_per_action, observe_ticks=observe_ticks, overwrite=overwrite,
+                                  condition=condition)
     except (TaskError, ValueError, OSError) as e:
         _fail_input(str(e))
         return
     where = "stdio" if transport == "stdio" else f"http://{mcp_server.HTTP_HOST}:{port}/mcp"
-    mcp_server.log(f"task {t.id}, {env.budget} trials, serving on {where}, recording to {env.recorder.path.resolve()}")
+    mcp_server.log(f"task {t.id}, {env.condition} condition, {env.budget} trials, serving on {where}, recording to "
+                   f"{env.recorder.path.resolve()}")
     try:
-        mcp_server.serve(env, transport, port)
+        # the engine starts after `initialize` is answered
+        mcp_server.serve(env, transport, port, prepare=_start_engine_lean)
     except KeyboardInterrupt:
         pass
     except OSError as e:  # the port is taken, the pipe broke: one line, no traceback
         _fail_input(f"the server stopped: {e.strerror or e}")
+
+
+@app.command("import-inspect")
+def import_inspect_command(
+    log: str = typer.Argument(..., help="an Inspect log file (.eval or .json)"),
+    out: str = typer.Option("runs/inspect-import", "--out", help="directory for the trajectories"),
+    overwrite: bool = typer.Option(False, "--overwrite", help="replace existing trajectory files"),
+) -> None:
+    """Convert an Inspect log's SciCrafter samples into trajectories (one per sample and epoch).
+
+    Each sample's tool calls are fed to a fresh environment, so the trajectory replays exactly."""
+    try:
+        from scicraft_viz.agents.inspect_task import import_log
+    except ImportError:
+        _fail_input("import-inspect needs Inspect AI: pip install 'scicraft_viz[inspect]'")
+        return
+    try:
+        paths = import_log(log, out, overwrite=overwrite)
+    except (ValueError, OSError) as e:
+        _fail_input(str(e))
+        return
+    if not paths:
+        _fail_input(f"{log} has no sample of a SciCrafter task")
+        return
+    for p in paths:
+        typer.echo(str(p))
+
+
+@app.command("report")
+def report_command(
+    runs: str = typer.Argument(..., help="a directory of trajectories (searched recursively), or one file"),
+    out: str = typer.Option("report.html", "--out", help="the HTML file to write"),
+    jobs: int = typer.Option(1, "--jobs", min=1, help="worker processes for the replays"),
+) -> None:
+    """The paper's result tables and charts for a directory of runs, as one static HTML page."""
+    from scicraft_viz.agents.report import write_report
+
+    try:
+        records = write_report(runs, out, jobs=jobs)
+    except (ValueError, OSError) as e:
+        _fail_input(str(e))
+        return
+    typer.echo(f"{len(records)} run(s) -> {out}")
+
+
+@app.command("lab")
+def lab_command(
+    notebook: str = typer.Argument("quickstart", help="a notebook of notebooks/ (quickstart, redstone_course, "
+                                   "task_walkthrough, replay, annotator) or a path to one"),
+    port: int = typer.Option(None, "--port", help="the server's port (default: JupyterLab's own choice)"),
+    no_browser: bool = typer.Option(False, "--no-browser", help="start the server without opening a browser"),
+    print_only: bool = typer.Option(False, "--print", help="print the command instead of running it"),
+) -> None:
+    """Open JupyterLab on a notebook (the quickstart by default); adds --allow-root when run as root."""
+    import shlex
+    import subprocess
+
+    from scicraft_viz.views.launch import lab_command as command
+
+    try:
+        cmd = command(notebook, port=port) + (["--no-browser"] if no_browser else [])
+    except FileNotFoundError as e:
+        _fail_input(str(e))
+        return
+    if print_only:
+        typer.echo(shlex.join(cmd))
+        return
+    raise typer.Exit(subprocess.call(cmd))
