@@ -204,6 +204,15 @@ def _mean(xs) -> float | None:
     return round(sum(xs) / len(xs), 2) if xs else None
 
 
+def _cells(runs: list[RunRecord], models: list[str], conds: list[str]):
+    """(model, condition, its runs) for every model x condition that has runs, in table order."""
+    for m in models:
+        for c in conds:
+            mine = [r for r in runs if r.model == m and r.condition == c]
+            if mine:
+                yield m, c, mine
+
+
 def tables(runs: list[RunRecord]) -> dict[str, tuple[list[str], list[list]]]:
     """name -> (columns, rows) for every table of the report."""
     runs = [r for r in runs if r.family is not None]
@@ -213,21 +222,17 @@ def tables(runs: list[RunRecord]) -> dict[str, tuple[list[str], list[list]]]:
     out: dict[str, tuple[list[str], list[list]]] = {}
 
     rows = []
-    for m in models:
-        for c in conds:
-            mine = [r for r in runs if r.model == m and r.condition == c]
-            if not mine:
-                continue
-            for lvl in _order([r.level for r in mine], LEVEL_ORDER):
-                row: list[Any] = [m, c, lvl]
-                cells = []
-                for f in fams:
-                    g = [r for r in mine if r.level == lvl and r.family == f]
-                    if g:
-                        cells.append(100.0 * sum(r.passed for r in g) / len(g))
-                    row.append(round(cells[-1], 1) if g else None)
-                row.append(round(sum(cells) / len(cells), 1) if cells else None)  # over the families run
-                rows.append(row)
+    for m, c, mine in _cells(runs, models, conds):
+        for lvl in _order([r.level for r in mine], LEVEL_ORDER):
+            row: list[Any] = [m, c, lvl]
+            cells = []
+            for f in fams:
+                g = [r for r in mine if r.level == lvl and r.family == f]
+                if g:
+                    cells.append(100.0 * sum(r.passed for r in g) / len(g))
+                row.append(round(cells[-1], 1) if g else None)
+            row.append(round(sum(cells) / len(cells), 1) if cells else None)  # over the families run
+            rows.append(row)
     out["success"] = (["model", "condition", "level", *fams, "Avg"], rows)
 
     rows = []
@@ -242,29 +247,21 @@ def tables(runs: list[RunRecord]) -> dict[str, tuple[list[str], list[list]]]:
                          "gain / baseline"], rows)
 
     rows = []
-    for m in models:
-        for c in conds:
-            mine = [r for r in runs if r.model == m and r.condition == c]
-            if not mine:
-                continue
-            per = []
-            for k in sorted({r.repeat for r in mine}):
-                g = [r for r in mine if r.repeat == k]
-                per.append(100.0 * sum(r.passed for r in g) / len(g))
-            sd = statistics.stdev(per) if len(per) > 1 else 0.0
-            rows.append([m, c, len(per), " ".join(f"{v:.1f}" for v in per), round(statistics.fmean(per), 1),
-                         round(sd, 1)])
+    for m, c, mine in _cells(runs, models, conds):
+        per = []
+        for k in sorted({r.repeat for r in mine}):
+            g = [r for r in mine if r.repeat == k]
+            per.append(100.0 * sum(r.passed for r in g) / len(g))
+        sd = statistics.stdev(per) if len(per) > 1 else 0.0
+        rows.append([m, c, len(per), " ".join(f"{v:.1f}" for v in per), round(statistics.fmean(per), 1),
+                     round(sd, 1)])
     out["repeats"] = (["model", "condition", "repeats", "success % per repeat", "mean %", "std %"], rows)
 
     rows = []
-    for m in models:
-        for c in conds:
-            mine = [r for r in runs if r.model == m and r.condition == c]
-            if not mine:
-                continue
-            firsts = [r.first_success_trial for r in mine if r.first_success_trial is not None]
-            rows.append([m, c, len(mine), _mean(r.trials_used for r in mine), max(r.trials_used for r in mine),
-                         len(firsts), _mean(firsts)])
+    for m, c, mine in _cells(runs, models, conds):
+        firsts = [r.first_success_trial for r in mine if r.first_success_trial is not None]
+        rows.append([m, c, len(mine), _mean(r.trials_used for r in mine), max(r.trials_used for r in mine),
+                     len(firsts), _mean(firsts)])
     out["trials"] = (["model", "condition", "runs", "mean trials used", "max trials used", "runs with a passing trial",
                       "mean trials to first success"], rows)
 
@@ -304,20 +301,16 @@ def tables(runs: list[RunRecord]) -> dict[str, tuple[list[str], list[list]]]:
     out["refusals"] = (["model", "refusal cause", "refused calls", "share %"], rows)
 
     rows = []
-    for m in models:
-        for c in conds:
-            mine = [r for r in runs if r.model == m and r.condition == c]
-            if not mine:
-                continue
-            row = [m, c]
-            vals = []
-            for f in fams:
-                g = [r.partial_credit or 0.0 for r in mine if r.family == f]
-                if g:
-                    vals.append(sum(g) / len(g))
-                row.append(round(vals[-1], 3) if g else None)
-            row.append(round(sum(vals) / len(vals), 3) if vals else None)
-            rows.append(row)
+    for m, c, mine in _cells(runs, models, conds):
+        row = [m, c]
+        vals = []
+        for f in fams:
+            g = [r.partial_credit or 0.0 for r in mine if r.family == f]
+            if g:
+                vals.append(sum(g) / len(g))
+            row.append(round(vals[-1], 3) if g else None)
+        row.append(round(sum(vals) / len(vals), 3) if vals else None)
+        rows.append(row)
     out["partial_credit"] = (["model", "condition", *fams, "Avg"], rows)
     return out
 
