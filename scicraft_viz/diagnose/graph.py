@@ -9,6 +9,7 @@ from collections import deque
 import numpy as np
 
 from scicraft_viz.engine.blocks import split_state
+from scicraft_viz.errors import fmt_pos, list_positions
 
 Pos = tuple[int, int, int]
 
@@ -31,14 +32,11 @@ def sub(p: Pos, d: Pos) -> Pos:
     return (p[0] - d[0], p[1] - d[1], p[2] - d[2])
 
 
-def fmt(p: Pos) -> str:
-    return "(" + ", ".join(str(int(v)) for v in p) + ")"
+fmt = fmt_pos
 
 
 def fmt_list(ps, limit: int = 4) -> str:
-    ps = list(ps)
-    s = ", ".join(fmt(p) for p in ps[:limit])
-    return s + (f" and {len(ps) - limit} more" if len(ps) > limit else "")
+    return list_positions(ps, limit)
 
 
 

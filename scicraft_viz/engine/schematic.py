@@ -14,7 +14,7 @@ import numpy as np
 
 from scicraft_viz.engine.blocks import PALETTE, parse_state, split_state, vanilla_state
 from scicraft_viz.engine.formats import MAX_BLOCKS, MAX_PALETTE, MAX_VOLUME, Blocks, Pos
-from scicraft_viz.errors import BuildFileError, InputError
+from scicraft_viz.errors import BuildFileError, InputError, list_positions
 
 # Minecraft Java 1.20.1; the engine follows 1.20's rules.
 DATA_VERSION = 3465
@@ -51,11 +51,6 @@ def sniff(root, source: str) -> str:
     raise _fail(source, "an NBT file that is neither a Litematica (.litematic) nor a Sponge (.schem) schematic")
 
 
-def _fmt_positions(ps: list[Pos], total: int) -> str:
-    s = ", ".join(f"({x}, {y}, {z})" for x, y, z in ps)
-    return s + (f" and {total - len(ps)} more" if total > len(ps) else "")
-
-
 def _resolve(palette: dict[int, str], used: np.ndarray, positions, source: str) -> dict[int, str | None]:
     """Canonical state for each palette index used (None for air). Blocks outside the palette are
     refused with one line naming every bad state, where it is and why."""
@@ -73,7 +68,7 @@ def _resolve(palette: dict[int, str], used: np.ndarray, positions, source: str) 
             known = name in PALETTE or name == "repeater"
             why = str(e) if known else "not in the palette"
             ps, total = positions(i)
-            bad.append(f"{state[:100]} at {_fmt_positions(ps, total)}: {why}")
+            bad.append(f"{state[:100]} at {list_positions(ps, len(ps), total)}: {why}")
     if bad:
         more = f"; and {len(bad) - 8} more" if len(bad) > 8 else ""
         raise _fail(source, f"{len(bad)} block state(s) cannot be imported: " + "; ".join(bad[:8]) + more

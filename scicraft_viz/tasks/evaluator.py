@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from scicraft_viz.engine.blocks import split_state
+from scicraft_viz.errors import fmt_pos, list_positions
 from scicraft_viz.tasks import Task
 
 if TYPE_CHECKING:
@@ -294,7 +295,7 @@ def _build(task: Task, build, source: str, warnings: list[str] | None) -> tuple[
         if not isinstance(e, PlacementError):
             raise BuildError(f"{source}: {state} at {pos}: {why}")
         if warnings is not None:
-            warnings.append(f"{block_name(state)} at {_fmt_pos(pos)} was not placed: {why}")
+            warnings.append(f"{block_name(state)} at {fmt_pos(pos)} was not placed: {why}")
     skip = {i for i, _ in refused}
     air = {s for s in attached if block_name(s) == "air"}
     return w, [item for i, item in enumerate(ordered) if i not in skip and item[1] not in air]
@@ -332,14 +333,6 @@ def t_junctions(blocks: dict[Pos, str], dust: Iterable[Pos] | None = None) -> li
     return sorted(p for p in dust if len(dust_connections(blocks, p)) >= 3)
 
 
-def _fmt_pos(p) -> str:
-    return "(" + ", ".join(str(int(v)) for v in p) + ")"
-
-
-def _list_pos(ps, limit: int = 6) -> str:
-    ps = list(ps)
-    txt = ", ".join(_fmt_pos(p) for p in ps[:limit])
-    return txt + (f" and {len(ps) - limit} more" if len(ps) > limit else "")
 
 
 class _Units:
@@ -379,7 +372,7 @@ def structural_checks(task: Task, blocks: dict[Pos, str],
     checks.append(Check(
         "palette", not bad,
         None if not bad else f"{len(bad)} block(s) not in the allowed palette: "
-        + "; ".join(f"minecraft:{n} at {_fmt_pos(p)}" for p, n in bad[:6])
+        + "; ".join(f"minecraft:{n} at {fmt_pos(p)}" for p, n in bad[:6])
         + (f" and {len(bad) - 6} more" if len(bad) > 6 else "")
         + f" (allowed: {', '.join(sorted(allowed - {'air'}))})",
         {"offending": [[list(p), n] for p, n in bad]}))
@@ -394,7 +387,7 @@ def structural_checks(task: Task, blocks: dict[Pos, str],
     checks.append(Check(
         "region", not outside,
         None if not outside else f"{len(outside)} block(s) outside the radius-{task.radius} cube around the anchor "
-        f"{_fmt_pos(task.anchor)}: " + "; ".join(f"{block_name(blocks[p])} at {_fmt_pos(p)}" for p in outside[:6]),
+        f"{fmt_pos(task.anchor)}: " + "; ".join(f"{block_name(blocks[p])} at {fmt_pos(p)}" for p in outside[:6]),
         {"outside": [list(p) for p in outside]}))
 
     buttons = sorted(by_name.get("stone_button", []))
@@ -403,7 +396,7 @@ def structural_checks(task: Task, blocks: dict[Pos, str],
         "one_button", len(buttons) == 1,
         None if len(buttons) == 1 else (
             "there is no stone_button to press" if not buttons
-            else f"{len(buttons)} stone_buttons at {_list_pos(buttons)}; exactly one is allowed"),
+            else f"{len(buttons)} stone_buttons at {list_positions(buttons)}; exactly one is allowed"),
         {"buttons": [list(p) for p in buttons]}))
 
     lamps = sorted(by_name.get("redstone_lamp", []))
@@ -418,7 +411,7 @@ def structural_checks(task: Task, blocks: dict[Pos, str],
     checks.append(Check(
         "nothing_on_lamps", not covered,
         None if not covered else "; ".join(
-            f"{block_name(blocks[q])} at {_fmt_pos(q)} sits directly on top of the lamp at {_fmt_pos(p)}"
+            f"{block_name(blocks[q])} at {fmt_pos(q)} sits directly on top of the lamp at {fmt_pos(p)}"
             for p, q in covered[:6]) + (f" and {len(covered) - 6} more" if len(covered) > 6 else ""),
         {"covered_lamps": [list(p) for p, _ in covered]}))
 
@@ -444,8 +437,8 @@ def structural_checks(task: Task, blocks: dict[Pos, str],
                 on_axis = [p for p in lamps if p[0] == button[0] or p[2] == button[2]]
                 checks.append(Check(
                     "off_axis", not on_axis,
-                    None if not on_axis else f"lamp(s) at {_list_pos(on_axis)} share the button's x or z coordinate "
-                    f"(button at {_fmt_pos(button)}); every lamp must be off the button's axes",
+                    None if not on_axis else f"lamp(s) at {list_positions(on_axis)} share the button's x or z "
+                    f"coordinate (button at {fmt_pos(button)}); every lamp must be off the button's axes",
                     {"on_axis": [list(p) for p in on_axis]}))
         if c.get("require_repeater"):
             reps = by_name.get("redstone_repeater", [])
@@ -470,7 +463,7 @@ def structural_checks(task: Task, blocks: dict[Pos, str],
                 stray.append((p, d))
         problems = []
         if stray:
-            problems.append("; ".join(f"lamp at {_fmt_pos(p)} is {d} blocks from the button" for p, d in stray[:4])
+            problems.append("; ".join(f"lamp at {fmt_pos(p)} is {d} blocks from the button" for p, d in stray[:4])
                             + (f" and {len(stray) - 4} more" if len(stray) > 4 else "")
                             + f", not within +/-{tol} of any of {targets}")
         wrong = [(t, k, w) for t, k, w in zip(targets, counts, want) if k != w]
@@ -532,7 +525,7 @@ def contract_checks(task: Task, positions: list[Pos], lit: np.ndarray) -> tuple[
         checks.append(Check(
             "all_lamps_activate", not never,
             None if not never else f"{len(never)} of {len(positions)} lamp(s) never turned on within "
-            f"{U.s(horizon)} after the press: {_list_pos(never)}",
+            f"{U.s(horizon)} after the press: {list_positions(never)}",
             {"never_on": [list(p) for p in never]}))
     lit_ons = [(t, p) for p, t in zip(positions, ons) if t is not None]
     kind = task.contract_type
@@ -547,8 +540,8 @@ def contract_checks(task: Task, positions: list[Pos], lit: np.ndarray) -> tuple[
         elif never:
             reason = f"not all lamps turned on ({len(never)} never did), so they are not simultaneous"
         elif skew > tol:
-            reason = (f"lamps turned on {U.s(skew)} apart: the lamp at {_fmt_pos(p0)} at +{U.s(t0)} and the lamp at "
-                      f"{_fmt_pos(p1)} at +{U.s(t1)}; the allowed skew is {U.s(tol)}")
+            reason = (f"lamps turned on {U.s(skew)} apart: the lamp at {fmt_pos(p0)} at +{U.s(t0)} and the lamp at "
+                      f"{fmt_pos(p1)} at +{U.s(t1)}; the allowed skew is {U.s(tol)}")
         else:
             reason = None
         checks.append(Check("simultaneity", ok, reason,
@@ -564,8 +557,8 @@ def contract_checks(task: Task, positions: list[Pos], lit: np.ndarray) -> tuple[
         for i, (g, d) in enumerate(zip(got, delays)):
             if abs(g - d) > tol:
                 problems.append(
-                    f"stage {i + 1}->{i + 2} (lamp {_fmt_pos(order[i][1])} at +{U.s(order[i][0])} -> lamp "
-                    f"{_fmt_pos(order[i + 1][1])} at +{U.s(order[i + 1][0])}): delay {U.s(g)}, expected {U.s(d)} "
+                    f"stage {i + 1}->{i + 2} (lamp {fmt_pos(order[i][1])} at +{U.s(order[i][0])} -> lamp "
+                    f"{fmt_pos(order[i + 1][1])} at +{U.s(order[i + 1][0])}): delay {U.s(g)}, expected {U.s(d)} "
                     f"+/- {U.s(tol)}")
         if never or len(order) < len(delays) + 1:
             missing = len(delays) + 1 - len(order)
@@ -587,7 +580,7 @@ def contract_checks(task: Task, positions: list[Pos], lit: np.ndarray) -> tuple[
         checks.append(Check(
             "pulse_on_window", bool(lit_ons) and not never and not bad_on,
             None if (lit_ons and not never and not bad_on) else (
-                "; ".join(f"lamp at {_fmt_pos(p)} turned on at +{U.s(t)}" for p, t in bad_on[:4])
+                "; ".join(f"lamp at {fmt_pos(p)} turned on at +{U.s(t)}" for p, t in bad_on[:4])
                 + f" (must turn on within [0, {U.v(win)}] {U.u} of the press)" if bad_on
                 else "not every lamp turned on"),
             {"window": [0, U.v(win)]}))
@@ -596,9 +589,9 @@ def contract_checks(task: Task, positions: list[Pos], lit: np.ndarray) -> tuple[
             if a is None:
                 continue
             if b is None:
-                bad_off.append(f"lamp at {_fmt_pos(p)} was still lit at the end of the recording (+{U.s(horizon)})")
+                bad_off.append(f"lamp at {fmt_pos(p)} was still lit at the end of the recording (+{U.s(horizon)})")
             elif not lo <= b <= hi:
-                bad_off.append(f"lamp at {_fmt_pos(p)} went dark at +{U.s(b)} (lit for {U.s(b - a)})")
+                bad_off.append(f"lamp at {fmt_pos(p)} went dark at +{U.s(b)} (lit for {U.s(b - a)})")
         ok_off = bool(lit_ons) and not never and not bad_off
         checks.append(Check(
             "pulse_off_window", ok_off,
@@ -611,7 +604,7 @@ def contract_checks(task: Task, positions: list[Pos], lit: np.ndarray) -> tuple[
         relit = [(p, t) for p, t in zip(positions, again) if t is not None]
         checks.append(Check(
             "single_pulse", not relit,
-            None if not relit else "; ".join(f"lamp at {_fmt_pos(p)} lit again at +{U.s(t)}" for p, t in relit[:4])
+            None if not relit else "; ".join(f"lamp at {fmt_pos(p)} lit again at +{U.s(t)}" for p, t in relit[:4])
             + " after its pulse ended (one pulse per press is required)",
             {"relit": [[list(p), U.v(t)] for p, t in relit]}))
     return checks, measured
@@ -651,7 +644,7 @@ def evaluate(task: Task, build, *, source: str | None = None, attempt: Attempt |
     if isinstance(build, World):
         world = build.copy()
         world.step(task.settle_game_ticks)
-        warnings += [popped.format(e.block.removeprefix("minecraft:"), _fmt_pos(e.pos))
+        warnings += [popped.format(e.block.removeprefix("minecraft:"), fmt_pos(e.pos))
                      for e in world.events if e.kind == "popped"]
         by_state = world.blocks_by_state()
         blocks = {p: s for s, ps in by_state.items() for p in ps}
@@ -663,7 +656,7 @@ def evaluate(task: Task, build, *, source: str | None = None, attempt: Attempt |
         world.step(task.settle_game_ticks)
         by_state = world.blocks_by_state()
         blocks = {p: s for s, ps in by_state.items() for p in ps}
-        warnings += [popped.format(block_name(s), _fmt_pos(p)) for p, s in placed if p not in blocks]
+        warnings += [popped.format(block_name(s), fmt_pos(p)) for p, s in placed if p not in blocks]
     if attempt is None:
         attempt = Attempt(task, used=trials_used)
     U = _Units(task)
@@ -682,7 +675,7 @@ def evaluate(task: Task, build, *, source: str | None = None, attempt: Attempt |
         pressed = _parts(blocks[button])[1].get("powered") == "true"
         reason = None
         if lit_before:
-            reason = (f"lamp(s) at {_list_pos(lit_before)} were already lit before the press (after settling for "
+            reason = (f"lamp(s) at {list_positions(lit_before)} were already lit before the press (after settling for "
                       f"{task.settle_game_ticks} game ticks)")
         elif pressed:
             reason = "the button was still pressed after settling"
@@ -699,7 +692,7 @@ def evaluate(task: Task, build, *, source: str | None = None, attempt: Attempt |
         checks.append(Check(
             "no_response_without_press", not unprompted,
             None if not unprompted else "without pressing the button, lamp(s) "
-            + ", ".join(f"{_fmt_pos(p)} (at +{U.s(t)})" for p, t in unprompted[:4])
+            + ", ".join(f"{fmt_pos(p)} (at +{U.s(t)})" for p, t in unprompted[:4])
             + (f" and {len(unprompted) - 4} more" if len(unprompted) > 4 else "")
             + " turned on anyway: the circuit must respond to the press, not run on its own",
             {"lit_without_press": [[list(p), U.v(t)] for p, t in unprompted]}))
@@ -721,7 +714,7 @@ def evaluate(task: Task, build, *, source: str | None = None, attempt: Attempt |
             ch.details["powered_junctions"] = [list(p) for p in powered]
             if ch.passed and not powered:
                 ch.passed = False
-                ch.reason = (f"the T-junction(s) at {_list_pos(info['t_junctions'])} never carry power during the "
+                ch.reason = (f"the T-junction(s) at {list_positions(info['t_junctions'])} never carry power during the "
                              "test, so no branch is actually fed through a junction")
         if "distances" in info:
             for lamp in measured.get("lamps", []):
