@@ -48,24 +48,35 @@ def jupyterlab(root: Path, work: Path, timeout: float = 90):
     cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
            f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
            f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True"]
-    log_path = work / "lab.log"
+    url = f"http://127.0.0.1:{port}"
+
+    def ready() -> None:
+        urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2).close()
+
+    with served("JupyterLab", cmd, work / "lab.log", ready, timeout, 0.5, env=env, cwd=root):
+        yield url, token
+
+
+@contextlib.contextmanager
+def served(name: str, cmd: list[str], log_path: Path, ready, timeout: float, interval: float, **popen):
+    """Start `cmd` in its own process group, logging to `log_path`; yield the process once `ready()` stops
+    raising OSError, and stop the whole group afterwards."""
     with open(log_path, "w") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=root,
-                                start_new_session=True)
-        url = f"http://127.0.0.1:{port}"
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, **popen)
         try:
             deadline = time.monotonic() + timeout
             while True:
                 try:
-                    urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
+                    ready()
                     break
                 except OSError:
                     if proc.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError("JupyterLab did not start:\n" + log_path.read_text()[-3000:]) from None
-                    time.sleep(0.5)
-            yield url, token
+                        raise RuntimeError(f"{name} did not start:\n" + log_path.read_text()[-3000:]) from None
+                    time.sleep(interval)
+            yield proc
         finally:
-            os.killpg(proc.pid, signal.SIGTERM)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
             try:
                 proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
@@ -121,25 +132,6 @@ def voila(runs: Path, log_path: Path, timeout: float = 120, **overrides: str):
            *(f"--{k}={v}" for k, v in overrides.items())]
     env = dict(os.environ, SCICRAFT_RUNS=str(runs))
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + timeout
-            while True:
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=1):
-                        break
-                except OSError:
-                    if proc.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError("Voila did not start:\n" + log_path.read_text()[-3000:]) from None
-                    time.sleep(0.3)
-            yield url, proc
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+    with served("Voila", cmd, log_path, lambda: socket.create_connection(("127.0.0.1", port), timeout=1).close(),
+                timeout, 0.3, env=env, cwd=ROOT) as proc:
+        yield f"http://127.0.0.1:{port}", proc
