@@ -880,6 +880,8 @@ class Runner:
                 g.U[cells, sim.TOGI] = st[S_TOGI, i]
         if len(self.dust_cells):
             g.U[self.dust_cells, sim.POWER] = cw.dust_power()
+            n = int(g.meta[sim.M_NCELL])
+            g.meta[sim.M_LIVE] = np.count_nonzero((g.U[:n, sim.BT] == sim.WIRE) & (g.U[:n, sim.POWER] > 0))
         every = np.concatenate(self.cells) if self.cells else np.zeros(0, np.int64)
         h = int(g.meta[sim.M_HEAP])
         H = g.H[:h]

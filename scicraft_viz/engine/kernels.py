@@ -57,7 +57,10 @@ P_EXTREMELY_HIGH, P_VERY_HIGH, P_HIGH, P_NORMAL = 0, 1, 2, 3
 # Event kinds (the world adds 7 placed and 8 removed, which it notes itself).
 EV_STATE, EV_POWER, EV_SHAPE, EV_LOCKED, EV_POPPED, EV_DELAY, EV_BURNOUT, EV_PLACED, EV_REMOVED = range(9)
 # meta slots
-M_HEAP, M_SEQ, M_TICK, M_EVN, M_LOG, M_OVERFLOW, M_NCHG, M_NCELL = range(8)
+M_HEAP, M_SEQ, M_TICK, M_EVN, M_LOG, M_OVERFLOW, M_NCHG, M_NCELL, M_LIVE = range(9)
+# M_LIVE counts dust with power > 0. While it is 0, no dust has a source, so a change whose dust seeds
+# all have no source leaves every network at 0 and settle_dust skips the walk over them: placing an
+# unpowered build no longer costs a walk over its whole dust network per block.
 NMETA = 16
 # Overflow codes: the event buffer, the changed list or the tick heap ran out of room (a world bug).
 OV_EVENTS, OV_CHANGED, OV_HEAP = 1, 2, 3
@@ -107,6 +110,13 @@ NEAR_OPP = np.array([_NEAR.index((-dx, -dy, -dz)) for dx, dy, dz in _NEAR], dtyp
 FC = np.array([_NEAR.index(d) for d in _FACES], dtype=np.int64)
 CC = np.array(
     [_NEAR.index((_FACES[j // 3][0], (0, 1, -1)[j % 3], _FACES[j // 3][2])) for j in range(12)], dtype=np.int64
+)
+# Whose cached structure a change at a cell can alter, by column: a block's masks read its faces, a
+# dust's also its up and down link candidates (one step sideways and one up or down). 1: any block
+# there, 2: only dust, 0: none (two steps straight, or diagonal in the horizontal plane).
+REACH = np.array(
+    [1 if abs(dx) + abs(dy) + abs(dz) <= 1 else 2 if dy != 0 and abs(dx) + abs(dz) == 1 else 0
+     for dx, dy, dz in _NEAR], dtype=np.int64
 )
 
 
@@ -574,6 +584,15 @@ def settle_dust(g, seeds, nseeds):
             m += 1
     if m == 0:
         return
+    if g.meta[M_LIVE] == 0:
+        fed = False
+        for i in range(m):
+            if dust_source(U, N, g.comp[i]):
+                fed = True
+                break
+        if not fed:
+            unmark(U, g.comp, m)
+            return
     i = 0
     while i < m:
         d = g.comp[i]
@@ -633,6 +652,10 @@ def settle_dust(g, seeds, nseeds):
         p = U[d, NEWP]
         if p != U[d, POWER]:
             log_event(g, d, EV_POWER, U[d, POWER], p)
+            if U[d, POWER] == 0:
+                g.meta[M_LIVE] += 1
+            elif p == 0:
+                g.meta[M_LIVE] -= 1
             U[d, POWER] = p
             push_changed(g, d, K_DUST)
 
@@ -764,11 +787,19 @@ def check(g, c, exempt):
 
 
 @jit
+def clear_power(g, c):
+    """Zero the power of the block at c (before it is replaced), keeping M_LIVE's count."""
+    if g.U[c, BT] == WIRE and g.U[c, POWER] > 0:
+        g.meta[M_LIVE] -= 1
+    g.U[c, POWER] = 0
+
+
+@jit
 def clear_cell(g, c):
     U = g.U
+    clear_power(g, c)
     U[c, BT] = AIR
     U[c, ON] = 0
-    U[c, POWER] = 0
     U[c, SIDES] = 0
     U[c, LOCKED] = 0
     g.T[c, PTIME] = -1
@@ -800,25 +831,39 @@ def refresh(U, N, x):
     U[x, LM1] = lm >> 8
     U[x, OM0] = om & 255
     U[x, OM1] = om >> 8
-    nc = 0
+
+
+@jit
+def near_component(U, N, x):
     for j in range(NNEAR):
         nb = U[N[x, j], BT]
         if nb >= REPEATER and nb <= LAMP:
-            nc = 1
-            break
-    U[x, NEARC] = nc
+            return 1
+    return 0
 
 
 @jit
 def reshape_near(g, c):
-    """After a block change at c: refresh cached structure and dust shapes around it; dust whose
-    shape changed join the changed list. Air keeps no structure (only blocks read it)."""
+    """After a block change at c: refresh cached structure and dust shapes around it (where they read
+    c, see REACH); dust whose shape changed join the changed list. Air keeps no structure (only
+    blocks read it).
+
+    NEARC is worked out in full for c only; around it, a new repeater, torch or lamp sets it, and a
+    removed one leaves it set: a stale 1 costs a look at the neighbours, never a missed update."""
     U = g.U
     N = g.N
+    comp = U[c, BT] >= REPEATER and U[c, BT] <= LAMP
     for j in range(NNEAR):
         x = N[c, j]
         if U[x, BT] == AIR:
             continue
+        if j == 0:
+            U[x, NEARC] = near_component(U, N, x)
+        elif comp:
+            U[x, NEARC] = 1
+        r = REACH[j]
+        if r == 0 or (r == 2 and U[x, BT] != WIRE):
+            continue  # nothing x's structure or shape reads has changed
         refresh(U, N, x)
         if U[x, BT] == WIRE:
             s = wire_shape(U, N, x, U[x, SIDES] == 0)
@@ -975,17 +1020,25 @@ def run(g, until, rec_on_cells, rec_pow_cells, rec_on, rec_pow, row0):
             g.meta[M_TICK] = g.H[0, HK1] // 4 - 1
         t = g.meta[M_TICK] + 1
         g.meta[M_TICK] = t
+        ticked = False
         while g.meta[M_HEAP] > 0 and g.H[0, HK1] // 4 <= t:
             k1, c, ty = heap_pop(g)
             if U[c, PTYPE] == ty and g.T[c, PTIME] == k1 // 4:
                 g.T[c, PTIME] = -1
             if U[c, BT] == ty:
                 run_tick(g, c)
+                ticked = True
         if row < rows:
-            for i in range(rec_on_cells.shape[0]):
-                rec_on[row, i] = U[rec_on_cells[i], ON]
-            for i in range(rec_pow_cells.shape[0]):
-                rec_pow[row, i] = U[rec_pow_cells[i], POWER]
+            if ticked or row == 0:
+                for i in range(rec_on_cells.shape[0]):
+                    rec_on[row, i] = U[rec_on_cells[i], ON]
+                for i in range(rec_pow_cells.shape[0]):
+                    rec_pow[row, i] = U[rec_pow_cells[i], POWER]
+            else:  # only a scheduled tick changes the world here: the row is the one before
+                for i in range(rec_on_cells.shape[0]):
+                    rec_on[row, i] = rec_on[row - 1, i]
+                for i in range(rec_pow_cells.shape[0]):
+                    rec_pow[row, i] = rec_pow[row - 1, i]
             row += 1
     if g.meta[M_OVERFLOW]:
         return -1
@@ -1084,9 +1137,9 @@ def place_items(g, cells, st, bad, start, stop, replay):
         if b == AIR:
             if old != AIR:
                 put_event(g, c, EV_REMOVED, 0, 0, old)
+                clear_power(g, c)
                 U[c, BT] = AIR
                 U[c, ON] = 0
-                U[c, POWER] = 0
                 U[c, SIDES] = 0
                 U[c, LOCKED] = 0
                 place(g, c, old, -1, not replay)
@@ -1095,12 +1148,12 @@ def place_items(g, cells, st, bad, start, stop, replay):
         if old != AIR and same_static(U, c, st, i):
             i += 1
             continue
+        clear_power(g, c)
         U[c, BT] = b
         U[c, FACING] = st[i, S_FACING]
         U[c, FACE] = st[i, S_FACE]
         U[c, DELAY] = st[i, S_DELAY]
         U[c, SIDES] = 0 if st[i, S_DOT] else 0x55
-        U[c, POWER] = 0
         U[c, LOCKED] = 0
         U[c, ON] = st[i, S_ON]
         for j in range(TOG0, NT):

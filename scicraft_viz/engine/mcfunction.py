@@ -8,6 +8,8 @@ from __future__ import annotations
 import functools
 import re
 
+import numpy as np
+
 from scicraft_viz.engine.blocks import parse_state, vanilla_state
 from scicraft_viz.engine.formats import MAX_BLOCKS, MAX_COORD
 from scicraft_viz.errors import BuildFileError, InputError
@@ -62,6 +64,35 @@ def parse_mcfunction(text: str, source: str = "<string>", max_blocks: int = MAX_
         if item is not None:
             out.append(item)
     return out
+
+
+def read_setblocks(text: str, source: str = "<string>",
+                   max_blocks: int = MAX_BLOCKS) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """parse_mcfunction's result as arrays: positions (n, 3) int64, and for each line the index of its
+    block in a list of distinct canonical states. Same lines accepted, same errors raised.
+
+    Plain setblock files are read by a compiled scanner; anything it does not take (a BOM, an odd
+    line, an error to word) goes through parse_mcfunction."""
+    from scicraft_viz.engine.kernels import JIT
+    from scicraft_viz.engine.setblock_scan import scan_setblocks
+
+    # uncompiled (SCICRAFT_NOJIT=1), a byte loop in Python is slower than the regular expressions
+    got = scan_setblocks(text, MAX_COORD, max_blocks) if JIT else None
+    if got is not None:
+        xyz, wid, words = got
+        try:
+            canon = [_canonical(w) for w in words]
+        except InputError:  # parse_mcfunction words the error
+            got = None
+    if got is None:
+        items = parse_mcfunction(text, source, max_blocks)
+        xyz = np.array([p for p, _ in items], np.int64).reshape(-1, 3)
+        canon, wid = [s for _, s in items], np.arange(len(items))
+    states: dict[str, int] = {}
+    merged = [states.setdefault(s, len(states)) for s in canon]  # `stone` and `minecraft:stone` are one state
+    if len(states) < len(canon):
+        wid = np.array(merged, np.int64)[wid]
+    return xyz, wid, list(states)
 
 
 def _parse_line(line: str, num: int, source: str, count: int, max_blocks: int) -> tuple[Pos, str] | None:

@@ -65,17 +65,53 @@ class Trace:
         return "\n".join(lines)
 
 
+@sim.jit
+def _transitions(lit, out):
+    for j in range(lit.shape[1]):
+        on = off = again = -1
+        for t in range(lit.shape[0]):
+            if on < 0:
+                if lit[t, j]:
+                    on = t
+            elif off < 0:
+                if not lit[t, j]:
+                    off = t
+            elif lit[t, j]:
+                again = t
+                break
+        out[0, j] = on
+        out[1, j] = off
+        out[2, j] = again
+
+
+def lamp_transitions(lit: np.ndarray) -> np.ndarray:
+    """(3, L) int64 for lit (T, L) bool: per lamp the first row it is lit, the first row after that
+    it is dark, and the first row after that it is lit again; -1 for never."""
+    lit = np.ascontiguousarray(lit, dtype=bool)
+    out = np.empty((3, lit.shape[1]), np.int64)
+    _transitions(lit, out)
+    return out
+
+
 MAX_TRACE_BYTES = 2**30  # a trace bigger than this is refused before anything is run or allocated
 
 
-def record(world, n: int) -> Trace:
-    """Run `world` for n game ticks, returning its trace (n+1 rows, row 0 = current state)."""
+def record(world, n: int, *, lamps_only: bool = False, dust=None) -> Trace:
+    """Run `world` for n game ticks, returning its trace (n+1 rows, row 0 = current state).
+
+    lamps_only: record the lamps only (no components, no events), as a verdict needs; `dust`: the
+    positions of the dust to record (default: all dust, or none with lamps_only)."""
     n = world._tick_count(n, "tick count")
     t0 = world.tick
     before = world.events_total
     lamps = world.cells_of(B.LAMP)
-    comps = world.cells_of(*COMPONENT_IDS)
-    dust = world.cells_of(B.WIRE)
+    comps = world.cells_of(*COMPONENT_IDS) if not lamps_only else lamps[:0]
+    if dust is None:
+        dust = lamps[:0] if lamps_only else world.cells_of(B.WIRE)
+    else:
+        dust = world._cells(np.array(list(dust), np.int64).reshape(-1, 3))
+        dust = dust[dust >= 0]
+        dust = dust[world.g.U[dust, sim.BT] == B.WIRE]
     on_cells = np.concatenate([lamps, comps])
     # ticks (int64), the uint8 rows and their bool copies
     need = (n + 1) * (8 + 2 * on_cells.size + dust.size)
@@ -95,16 +131,17 @@ def record(world, n: int) -> Trace:
     dust_pos = world._positions(dust)
     if n:
         world._run(t0 + n, (on_cells, dust, rec_on, rec_pow))
-    events = world.events_since(before)
+    events = [] if lamps_only else world.events_since(before)
     nl = lamps.size
+    lit = rec_on.view(bool)  # the engine writes 0 or 1
     return Trace(
         ticks=np.arange(t0, t0 + n + 1, dtype=np.int64),
         lamp_positions=positions[:nl],
-        lamp_lit=rec_on[:, :nl].astype(bool),
+        lamp_lit=lit[:, :nl],
         dust_positions=dust_pos,
         dust_power=rec_pow,
         component_positions=positions[nl:],
         component_kinds=kinds,
-        component_on=rec_on[:, nl:].astype(bool),
+        component_on=lit[:, nl:],
         events=events,
     )

@@ -110,6 +110,16 @@ class _LazyStates:
         return self.uniq[self.idx[j]][0]
 
 
+class _LazyPositions:
+    """positions[j]: row j of xyz as a tuple, made only when a message needs it."""
+
+    def __init__(self, xyz: np.ndarray):
+        self.xyz = xyz
+
+    def __getitem__(self, j: int) -> Pos:
+        return tuple(self.xyz[j].tolist())
+
+
 @functools.lru_cache(maxsize=4096)
 def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
     """A block state and the engine's placement row for it (the kernels' S_* columns); cached, since
@@ -257,6 +267,10 @@ class World:
         """Room for cells at the positions xyz[create] that have none yet; refused before anything is
         allocated when the world would pass MAX_CELLS."""
         g = self.g
+        cap, hcap = g.U.shape[0], g.HT.shape[0]
+        most = self._ncell + len(xyz)  # as if every position were new: when even that fits, nothing to count
+        if most <= cap and 2 * most <= hcap and most - 1 <= MAX_CELLS:
+            return
         need = self._ncell + int(self._k.count_missing(g.HT, g.P, xyz, create))
         if need - 1 > MAX_CELLS:  # counts a position given twice twice; count exactly before refusing
             fresh = np.unique(xyz[create], axis=0)
@@ -266,7 +280,6 @@ class World:
                     f"the world would hold {need - 1:,} block positions; the engine's limit is {MAX_CELLS:,} "
                     "(positions that hold, or once held, a block)"
                 )
-        cap, hcap = g.U.shape[0], g.HT.shape[0]
         if need <= cap and 2 * need <= hcap:
             return
         if need > cap:
@@ -285,6 +298,12 @@ class World:
         while 2 * need > hcap:
             hcap *= 4
         self.g = self._regrid(max(need, cap), hcap)
+
+    def _cells(self, xyz: np.ndarray) -> np.ndarray:
+        """The cell at each position of xyz (n, 3) int64, or -1 where there is none."""
+        out = np.empty(len(xyz), np.int64)
+        self._k.cells_for(self.g, xyz, np.zeros(len(xyz), np.bool_), out)
+        return out
 
     def _find(self, p: Pos) -> int:
         """The cell at p, or -1."""
@@ -388,7 +407,12 @@ class World:
 
     def get_block(self, pos: object) -> str:
         """The canonical full block state at pos, e.g. 'minecraft:redstone_lamp[lit=true]'."""
-        c = self._find(check_pos(pos))
+        return self._block_at(check_pos(pos))
+
+    def _block_at(self, p: Pos) -> str:
+        """get_block for a position known to be three ints, which may lie just past the world's edge
+        (a support position): air there, as everywhere without a block."""
+        c = self._find(p)
         return self._state_at(c) if c > 0 else "minecraft:air"
 
     def _state_at(self, c: int) -> str:
@@ -430,7 +454,7 @@ class World:
                 c = self._find(sp)
                 if c <= 0 or int(self.g.U[c, sim.BT]) not in _FULL:
                     raise PlacementError(
-                        f"cannot place {st.name} at {p}: it needs {phrase} at {sp}, but there is {self.get_block(sp)}"
+                        f"cannot place {st.name} at {p}: it needs {phrase} at {sp}, but there is {self._block_at(sp)}"
                     )
         self._load(np.array([p], np.int64), np.array([row], np.int64), np.zeros(1, np.uint8))
 
@@ -489,9 +513,68 @@ class World:
             return errors
         xyz = np.fromiter(chain.from_iterable(positions), np.int64, 3 * len(positions)).reshape(-1, 3)
         st_arr = np.array([row for _, row in uniq], np.int64)[np.array(idx, np.intp)]
-        states = _LazyStates(uniq, idx)
-        bad = np.zeros(len(positions), np.uint8)
-        if not self.replay and self._unsupported(xyz, st_arr, bad, stop_at_first=not skip_errors):
+        return self._place(xyz, st_arr, _LazyStates(uniq, idx), keep, errors, skip_errors)
+
+    def set_block_arrays(self, xyz: np.ndarray, sid: np.ndarray, states: list[str], *,
+                         skip_errors: bool = False) -> list[tuple[int, InputError]]:
+        """set_blocks for blocks given as arrays: positions xyz (n, 3) and, for each, the index sid[i] of
+        its state in `states`. Placed in order, with set_blocks' errors, indices and skip_errors; the
+        bulk path for large builds (`mcfunction.read_setblocks` gives these arrays)."""
+        xyz = np.asarray(xyz)
+        sid = np.asarray(sid)
+        n = len(xyz) if xyz.ndim else -1
+        if xyz.shape != (n, 3) or sid.shape != (n,) or xyz.dtype.kind not in "iu" or (n and sid.dtype.kind not in "iu"):
+            raise InputError(f"expected positions of shape (n, 3) and state indices of shape (n,) as integer "
+                             f"arrays, got {xyz.shape} {xyz.dtype} and {sid.shape} {sid.dtype}")
+        if not n:
+            return []
+        # checked before a cast could wrap a value; per row only when something is out of range
+        inside = xyz.min() >= -MAX_COORD and xyz.max() <= MAX_COORD
+        pos_ok = np.ones(n, bool) if inside else ((xyz >= -MAX_COORD) & (xyz <= MAX_COORD)).all(axis=1)
+        given, xyz = xyz, xyz.astype(np.int64, copy=False)
+        if sid.min() < 0 or sid.max() >= len(states):
+            i = int(np.argmax((sid < 0) | (sid >= len(states))))
+            raise InputError(f"item {i}: state index {int(sid[i])} is not in the {len(states)} states given")
+        uniq: list = []
+        refused: dict[int, InputError] = {}  # state index -> why it is refused
+        for k, state in enumerate(states):
+            try:
+                uniq.append(_parse_item(state, self.replay))
+            except InputError as e:
+                uniq.append(None)
+                refused[k] = e
+        ok = pos_ok.copy()
+        for k in refused:
+            ok &= sid != k
+        errors: list[tuple[int, InputError]] = []
+        keep: range | list[int] = range(n)
+        if not ok.all():
+            for i in np.nonzero(~ok)[0].tolist():  # as set_blocks checks them: the position, then the state
+                e = refused[int(sid[i])] if pos_ok[i] else PositionError(
+                    f"position {tuple(given[i].tolist())} is outside the Minecraft world (|coordinate| <= 30,000,000)")
+                err = type(e)(f"item {i}: {e}")
+                if not skip_errors:
+                    raise err
+                errors.append((i, err))
+            keep = np.nonzero(ok)[0].tolist()
+            xyz, sid = xyz[ok], sid[ok]
+            if not len(keep):
+                return errors
+        rows = np.array([(0,) * 7 if u is None else u[1] for u in uniq], np.int64)
+        return self._place(xyz, rows[sid], _LazyStates(uniq, sid), keep, errors, skip_errors)
+
+    def _place(self, xyz: np.ndarray, st_arr: np.ndarray, states, keep, errors: list, skip_errors: bool):
+        """Place rows checked by set_blocks or set_block_arrays: keep[j] is row j's index in the caller's
+        items, states[j] its BlockState (for messages)."""
+        positions = _LazyPositions(xyz)
+        bad = np.zeros(len(xyz), np.uint8)
+        cells = None
+        if not self.replay and _is_any(st_arr[:, sim.S_ID], _ATTACHED_IDS).any():
+            create = st_arr[:, sim.S_ID] != B.AIR
+            self._make_room(xyz, create)
+            cells = np.empty(len(xyz), np.int64)
+            self._k.cells_for(self.g, xyz, create, cells)  # made here once, for the support check and the load
+        if cells is not None and self._k.unsupported(self.g, cells, st_arr, bad, not skip_errors) >= 0:
             if not skip_errors:
                 j = int(np.argmax(bad))
                 raise PlacementError(f"item {keep[j]}: {self._support_error(j, positions, states, bad)}")
@@ -499,9 +582,9 @@ class World:
             def refused(j: int) -> None:  # called when the world is as it was when item j's turn came
                 errors.append((keep[j], PlacementError(f"item {keep[j]}: {self._support_error(j, positions, states)}")))
 
-            self._load(xyz, st_arr, bad, refused)
+            self._load(xyz, st_arr, bad, refused, cells)
         else:
-            self._load(xyz, st_arr, bad)
+            self._load(xyz, st_arr, bad, cells=cells)
         errors.sort(key=lambda e: e[0])
         return errors
 
@@ -512,36 +595,27 @@ class World:
         w.set_blocks(items)
         return w
 
-    def _unsupported(self, xyz: np.ndarray, st: np.ndarray, bad: np.ndarray, stop_at_first: bool) -> bool:
-        """Flag in `bad` a player's placements that will find no support when their turn comes."""
-        if not _is_any(st[:, sim.S_ID], _ATTACHED_IDS).any():
-            return False
-        create = st[:, sim.S_ID] != B.AIR
-        self._make_room(xyz, create)
-        cells = np.empty(len(xyz), np.int64)
-        self._k.cells_for(self.g, xyz, create, cells)
-        return int(self._k.unsupported(self.g, cells, st, bad, stop_at_first)) >= 0
-
     def _support_error(self, j: int, positions: list[Pos], states: list[BlockState], bad=None) -> str:
         """set_block's message for item j. With `bad`, the world is still as it was before the first
         item, and a support placed by an earlier item is named as it was given."""
         p, st = positions[j], states[j]
         sp, phrase = _support_of(st, p)  # type: ignore[misc]
-        below = self.get_block(sp)
+        below = self._block_at(sp)
         for i in range(j - 1, -1, -1) if bad is not None else ():
             if positions[i] == sp and not bad[i]:
                 below = str(states[i])
                 break
         return f"cannot place {st.name} at {p}: it needs {phrase} at {sp}, but there is {below}"
 
-    def _load(self, xyz: np.ndarray, st: np.ndarray, bad: np.ndarray, refused=None) -> None:
+    def _load(self, xyz: np.ndarray, st: np.ndarray, bad: np.ndarray, refused=None, cells=None) -> None:
         """Place rows of (position, placement row) in order, skipping rows flagged in `bad`; refused(j)
-        is called for each of those when its turn comes."""
+        is called for each of those when its turn comes. `cells`: the rows' cells, when already made."""
         self._cg_refused = False
-        create = (st[:, sim.S_ID] != B.AIR) & (bad == 0)
-        self._make_room(xyz, create)
-        cells = np.empty(len(xyz), np.int64)
-        self._k.cells_for(self.g, xyz, create, cells)
+        if cells is None:
+            create = (st[:, sim.S_ID] != B.AIR) & (bad == 0)
+            self._make_room(xyz, create)
+            cells = np.empty(len(xyz), np.int64)
+            self._k.cells_for(self.g, xyz, create, cells)
         stops = np.nonzero(bad)[0].tolist() if refused is not None else []
         i, n = 0, len(xyz)
         for stop in [*stops, n]:
@@ -671,11 +745,12 @@ class World:
         w.g = self._regrid(self.g.U.shape[0], self.g.HT.shape[0])
         return w
 
-    def record(self, n: int):
-        """Run n game ticks and return a Trace with n+1 rows (row 0 is the state now)."""
+    def record(self, n: int, *, lamps_only: bool = False, dust=None):
+        """Run n game ticks and return a Trace with n+1 rows (row 0 is the state now). lamps_only and
+        dust (positions) narrow what is recorded (see engine.trace.record)."""
         from scicraft_viz.engine.trace import record
 
-        return record(self, n)
+        return record(self, n, lamps_only=lamps_only, dust=dust)
 
     def memory_bytes(self) -> int:
         """Bytes held by the world's arrays (capacity included; untouched pages cost no RAM)."""

@@ -26,6 +26,7 @@ reads a path.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import math
 import os
@@ -312,6 +313,12 @@ class Task:
 
     def in_region(self, pos: Pos) -> bool:
         return all(abs(p - a) <= self.radius for p, a in zip(pos, self.anchor))
+
+    @functools.cached_property
+    def world_key(self) -> str:
+        """The world spec as canonical text: tasks with the same key start from the same world. (A
+        task's document is not changed once loaded; `id`, `family` and `contract` are read once too.)"""
+        return json.dumps(self.doc["world"], sort_keys=True)
 
     def initial_blocks(self) -> dict[Pos, str]:
         """The world before the build: the floor layer across the region, air elsewhere."""
