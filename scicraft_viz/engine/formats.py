@@ -217,25 +217,36 @@ def detect_format(data: bytes, name: str = "") -> str | None:
     return None if gz else "mcfunction"
 
 
-def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>") -> Blocks:
-    """The blocks of a build file given as bytes (format by `fmt`, else by `source`'s extension and
-    the magic bytes)."""
+def build_text(data: bytes, fmt: str | None = None, source: str = "<bytes>") -> str | None:
+    """The setblock text of a build file given as bytes, or None when it is a schematic (format by
+    `fmt`, else by `source`'s extension and the magic bytes). Raises BuildFileError for an oversized
+    file or text that is not UTF-8."""
     if fmt is not None and fmt not in FORMATS:
         raise BuildFileError(f"unknown build format {fmt!r}; choose one of {', '.join(FORMATS)}")
     if fmt is None:
         fmt = detect_format(data, source)
     if len(data) > MAX_FILE_BYTES:
         raise BuildFileError(f"{source} is {len(data):,} bytes; build files may be at most {_mib(MAX_FILE_BYTES)}")
-    if fmt == "mcfunction":
+    if fmt != "mcfunction":
+        return None
+    if data[:2] == GZIP_MAGIC:
+        raise BuildFileError(f"{source}: starts with gzip's magic bytes (a schematic?), not setblock text")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BuildFileError(f"cannot read {source}: not UTF-8 text (byte {e.start} is 0x{data[e.start]:02x})") \
+            from None
+
+
+def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>") -> Blocks:
+    """The blocks of a build file given as bytes (format by `fmt`, else by `source`'s extension and
+    the magic bytes)."""
+    if fmt is None:
+        fmt = detect_format(data, source)
+    text = build_text(data, fmt, source)
+    if text is not None:
         from scicraft_viz.engine.mcfunction import parse_mcfunction
 
-        if data[:2] == GZIP_MAGIC:
-            raise BuildFileError(f"{source}: starts with gzip's magic bytes (a schematic?), not setblock text")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise BuildFileError(f"cannot read {source}: not UTF-8 text (byte {e.start} is 0x{data[e.start]:02x})") \
-                from None
         return parse_mcfunction(text, source)
     if data[:2] != GZIP_MAGIC:
         raise BuildFileError(f"{source}: not a {fmt or 'schematic'} file: expected gzip-compressed NBT "

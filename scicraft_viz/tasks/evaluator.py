@@ -664,11 +664,15 @@ def evaluate_many(task: Task, builds: Iterable, *, sources: Iterable[str | None]
 def evaluate_file(task: Task, path: str | Path, *, attempt: Attempt | None = None, trials_used: int = 0) -> Result:
     """Evaluate a build file (.mcfunction, .litematic or .schem, read by engine.formats.read_build).
     Raises BuildError if it cannot be read or used."""
-    from scicraft_viz.engine.formats import read_build
+    from scicraft_viz.engine.formats import build_text, decode_build, read_file_bytes
     from scicraft_viz.errors import InputError
 
     try:
-        items = read_build(path)
+        data = read_file_bytes(path)
+        # setblock text goes to evaluate as text, which reads it straight into arrays
+        build = build_text(data, None, str(path))
+        if build is None:
+            build = decode_build(data, None, str(path))
     except InputError as e:
         raise BuildError(str(e)) from None
-    return evaluate(task, items, source=str(path), attempt=attempt, trials_used=trials_used)
+    return evaluate(task, build, source=str(path), attempt=attempt, trials_used=trials_used)
