@@ -528,3 +528,18 @@ def test_plain_python_kernels_give_the_same_verdicts():
     compiled = [json.loads(json.dumps(ev.evaluate(tasks.load(t), b).to_dict())) for t, b in cases]
     assert len(cases) > 50 and sum(r["passed"] for r in compiled) == 25
     assert plain == compiled
+
+
+def test_a_world_is_judged_on_what_pops_while_settling_not_on_its_history():
+    """Blocks that popped off before the world was handed in (an agent's earlier edit) are not this
+    evaluation's warnings; the verdict is that of the world as it stands."""
+    t = tasks.load("A_simultaneous_lights_L1")
+    w = ev.build_world(t, (SOLUTIONS / "A_simultaneous_lights_L1.mcfunction").read_text())
+    wire = next(p for p, s in sorted(w.blocks().items())
+                if s.startswith("minecraft:redstone_wire") and w.get_block((p[0], p[1] - 1, p[2])) == "minecraft:stone")
+    w.set_block((wire[0], wire[1] - 1, wire[2]), "air")
+    assert w.get_block(wire) == "minecraft:air"
+    assert any(e.kind == "popped" and e.pos == wire for e in w.events)
+    r = ev.evaluate(t, w)
+    assert r.warnings == []
+    assert r.to_dict()["checks"] == ev.evaluate(t, w.blocks()).to_dict()["checks"]

@@ -543,9 +543,10 @@ def evaluate(task: Task, build, *, source: str | None = None, attempt: Attempt |
     popped = "{} at {} had no support and popped off"
     if isinstance(build, World):
         world = build.copy()
+        before = world.events_total  # what popped while settling, not in the world's whole history
         world.step(task.settle_game_ticks)
         warnings += [popped.format(e.block.removeprefix("minecraft:"), fmt_pos(e.pos))
-                     for e in world.events if e.kind == "popped"]
+                     for e in world.events_since(before) if e.kind == "popped"]
     else:
         world, placed_xyz, placed_name, names = _build(task, build, source or "<build>", warnings)
         # Nothing reads this world's events, and a placed block can only vanish by popping off, so the
