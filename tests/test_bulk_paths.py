@@ -591,3 +591,33 @@ def test_floating_dust_gives_the_same_warnings_on_both_paths():
         "block below at (3, 8, 3), but there is minecraft:air",
     ]
     assert a.passed and b.passed
+
+
+def test_evaluations_that_reuse_a_thread_world_match_fresh_ones():
+    """evaluate() builds in a world its thread reuses: a build that outgrew the template's room, a
+    failing build and other threads in between must not change any later verdict."""
+    import threading
+
+    from scicraft_viz.tasks import evaluator as ev
+
+    t = tasks.load("D_equal_delay_distribution_L5")
+    text = (tasks.tasks_dir() / "solutions" / "D_equal_delay_distribution_L5.mcfunction").read_text()
+    big = "".join(f"setblock {x} {y} {z} minecraft:glass\n" for x in range(-10, 11) for y in range(4, 10)
+                  for z in range(-10, 11))  # 2,646 blocks: more than the template's room
+    broken = "\n".join(line for i, line in enumerate(text.splitlines()) if i % 7)
+    fresh = {name: ev.evaluate(t, ev.build_world(t, b)).to_dict()["checks"]
+             for name, b in (("ref", text), ("big", big), ("broken", broken))}
+    order = ["ref", "big", "ref", "broken", "ref", "big", "broken", "ref"]
+    builds = {"ref": text, "big": big, "broken": broken}
+    assert [ev.evaluate(t, builds[n]).to_dict()["checks"] for n in order] == [fresh[n] for n in order]
+    out: dict[int, list] = {}
+
+    def work(k: int) -> None:
+        out[k] = [ev.evaluate(t, builds[n]).to_dict()["checks"] for n in order[k:] + order[:k]]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(3)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert all(out[k] == [fresh[n] for n in order[k:] + order[:k]] for k in range(3))

@@ -362,13 +362,16 @@ class World:
         while self._ev_kept - len(self._ev_chunks[0]) >= EVENT_HISTORY:
             self._ev_kept -= len(self._ev_chunks.popleft())
 
-    def events_since(self, total: int) -> list[Event]:
-        """Events after the first `total` ever logged (see events_total), as far as they are kept."""
+    def events_since(self, total: int, kind: str | None = None) -> list[Event]:
+        """Events after the first `total` ever logged (see events_total), as far as they are kept; only
+        those of one kind (e.g. "popped") when `kind` is given, picked before any is decoded."""
         self._drain()
         want = self._events_total - total
         if want <= 0 or not self._ev_chunks:
             return []
         ev = np.concatenate(self._ev_chunks)[-min(want, EVENT_HISTORY):]
+        if kind is not None:
+            ev = ev[((ev[:, 1] >> 32) & 255) == EVENT_KINDS.index(kind)]
         w = ev[:, 1]
         xyz = self.g.P[w & 0xFFFFFFFF].tolist()
         cols = zip(ev[:, 0].tolist(), ((w >> 32) & 255).tolist(), ((w >> 56) & 255).tolist(),
@@ -744,6 +747,26 @@ class World:
         w._ev_chunks = deque(self._ev_chunks)
         w.g = self._regrid(self.g.U.shape[0], self.g.HT.shape[0])
         return w
+
+    def _become_copy_of(self, src: World) -> bool:
+        """Become what src.copy() would give, in this world's arrays when they have src's shapes (no
+        allocation: an evaluation thread reuses one world); False, changing nothing, when they do not.
+        Rows past src's cells may hold old data: the engine rewrites a row whole before it uses it."""
+        g, s = self.g, src.g
+        if any(getattr(g, k).shape != getattr(s, k).shape for k in ("N", "U", "T", "P", "HT", "H", "E")):
+            return False
+        src._drain()
+        n, nh = int(s.meta[sim.M_NCELL]), int(s.meta[sim.M_HEAP])
+        for k in ("N", "U", "T", "P"):
+            getattr(g, k)[:n] = getattr(s, k)[:n]
+        g.HT[:] = s.HT
+        g.H[:nh] = s.H[:nh]
+        g.meta[:] = s.meta
+        self.__dict__.clear()  # counters and flags this world gathered (e.g. toward the compiled engine) go too
+        self.__dict__.update(src.__dict__)
+        self._g = g
+        self._ev_chunks = deque(src._ev_chunks)
+        return True
 
     def record(self, n: int, *, lamps_only: bool = False, dust=None):
         """Run n game ticks and return a Trace with n+1 rows (row 0 is the state now). lamps_only and

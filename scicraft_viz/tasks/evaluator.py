@@ -39,7 +39,9 @@ import numpy as np
 from scicraft_viz.engine.blocks import split_state
 from scicraft_viz.errors import fmt_pos, list_positions
 from scicraft_viz.tasks import Task
-from scicraft_viz.tasks.structure import BlockTable, dust_connections, structural_checks, t_junctions  # noqa: F401  (the evaluator's API)
+from scicraft_viz.tasks.structure import BlockTable, structural_checks
+from scicraft_viz.tasks.structure import dust_connections as dust_connections  # the evaluator's API too
+from scicraft_viz.tasks.structure import t_junctions as t_junctions
 
 if TYPE_CHECKING:
     from scicraft_viz.engine.world import World
@@ -226,6 +228,24 @@ def initial_world(task: Task) -> World:
         return tpl.copy()
 
 
+_SCRATCH = threading.local()  # per thread: {world key: the world its last evaluation used}
+
+
+def _scratch_world(task: Task) -> World:
+    """The task's initial world for an evaluation, in the arrays this thread's last evaluation of the
+    same world used (copying into them beats allocating a copy); the world is the evaluation's alone."""
+    tpl = _template(task)
+    worlds = _SCRATCH.__dict__.setdefault("worlds", {})
+    w = worlds.get(task.world_key)
+    with _TEMPLATES_LOCK:
+        if w is None or not w._become_copy_of(tpl):
+            w = tpl.copy()
+    if len(worlds) >= _TEMPLATES_MAX:
+        worlds.clear()
+    worlds[task.world_key] = w
+    return w
+
+
 def _order_key(item: tuple[int, tuple[Pos, str]]) -> tuple:
     num, (pos, state) = item
     return (1 if block_name(state) in _ATTACHED else 0, pos[1], num)
@@ -268,12 +288,14 @@ def build_world(task: Task, build, source: str = "<build>", warnings: list[str] 
     return _build(task, build, source, warnings)[0]
 
 
-def _build(task: Task, build, source: str,
-           warnings: list[str] | None) -> tuple[World, np.ndarray, np.ndarray, list[str]]:
+def _build(task: Task, build, source: str, warnings: list[str] | None,
+           scratch: bool = False) -> tuple[World, np.ndarray, np.ndarray, list[str]]:
     """build_world, also returning the blocks placed (not air): their positions (n, 3) and, for each,
-    the index of its block name in a list of names."""
+    the index of its block name in a list of names. scratch: build in this thread's reusable world
+    (for a caller that keeps no reference to it once done)."""
     from scicraft_viz.errors import PlacementError
 
+    start = _scratch_world if scratch else initial_world
     if isinstance(build, str):  # text: read into arrays, deduplicated and ordered there
         from scicraft_viz.engine.mcfunction import read_setblocks
         from scicraft_viz.errors import InputError
@@ -288,7 +310,7 @@ def _build(task: Task, build, source: str,
         attached = np.array([n in _ATTACHED for n in names], bool)[sid]
         order = np.lexsort((xyz[:, 1], attached)) if len(sid) else sid
         xyz, sid = xyz[order], sid[order]
-        w = initial_world(task)
+        w = start(task)
         refused = w.set_block_arrays(xyz, sid, states, skip_errors=True)
         block_of = [(tuple(xyz[i].tolist()), states[sid[i]]) for i, _ in refused]
     else:
@@ -302,7 +324,7 @@ def _build(task: Task, build, source: str,
             for pos, state in items:
                 last.pop(tuple(pos), None)
                 last[tuple(pos)] = state
-        w = initial_world(task)
+        w = start(task)
         ordered = sorted(last.items(), key=_order_of)
         # all at once, as set_block one by one would place them: a refused placement leaves its block out
         refused = w.set_blocks(ordered, skip_errors=True)
@@ -329,7 +351,7 @@ def _build(task: Task, build, source: str,
 def _order_of(item: tuple) -> tuple[bool, int]:
     """Placement order of a (pos, state) item: supports first, then by height (file order within)."""
     pos, state = item
-    y = pos[1] if isinstance(pos, tuple) and len(pos) == 3 and isinstance(pos[1], int) else 0
+    y = pos[1] if isinstance(pos, tuple) and len(pos) == 3 and isinstance(pos[1], (int, np.integer)) else 0
     return isinstance(state, str) and block_name(state) in _ATTACHED, y
 
 
@@ -537,18 +559,20 @@ def evaluate(task: Task, build, *, source: str | None = None, attempt: Attempt |
 
     Raises BuildError when the build cannot be used at all."""
     from scicraft_viz.engine import kernels as sim
-    from scicraft_viz.engine.world import World
+    from scicraft_viz.engine.world import EVENT_HISTORY, World
 
     warnings: list[str] = []
     popped = "{} at {} had no support and popped off"
     if isinstance(build, World):
         world = build.copy()
-        before = world.events_total  # what popped while settling, not in the world's whole history
         world.step(task.settle_game_ticks)
+        # every pop the world remembers (world.events), picked out before decoding: a long history of
+        # presses costs nothing here
+        kept = max(0, world.events_total - EVENT_HISTORY)
         warnings += [popped.format(e.block.removeprefix("minecraft:"), fmt_pos(e.pos))
-                     for e in world.events_since(before) if e.kind == "popped"]
+                     for e in world.events_since(kept, kind="popped")]
     else:
-        world, placed_xyz, placed_name, names = _build(task, build, source or "<build>", warnings)
+        world, placed_xyz, placed_name, names = _build(task, build, source or "<build>", warnings, scratch=True)
         # Nothing reads this world's events, and a placed block can only vanish by popping off, so the
         # blocks themselves tell which popped; turning the log off spares converting every event.
         world.log_events = False

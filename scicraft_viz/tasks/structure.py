@@ -1,9 +1,9 @@
 """The build's structure, checked before anything runs: palette, region, one button, N lamps, nothing
 on a lamp, and the family's geometry (T-junctions, reach, off-axis lamps, distance buckets).
 
-The checks read a `BlockTable`: a build's non-air blocks as arrays in x, y, z order, made from a world
-(straight from the engine's arrays, the evaluator's path) or from a {position: state} dict. Every
-check is a handful of array operations, whatever the build's size; positions become tuples only for
+The checks read a `BlockTable`: a build's non-air blocks as arrays, made from a world (straight from
+the engine's arrays, the evaluator's path) or from a {position: state} dict. Every check is a handful
+of array operations, whatever the build's size; positions become tuples, in x, y, z order, only for
 what a result reports.
 """
 
@@ -55,12 +55,11 @@ class BlockTable:
     powered). Rows are in no particular order; `rows_of` and `in_order` give rows in x, y, z order."""
 
     def __init__(self, pos: np.ndarray, ids: np.ndarray, facing: np.ndarray, on: np.ndarray,
-                 rows_at: Callable[[np.ndarray], np.ndarray], state_of: Callable[[int], str],
-                 names: list[str] | None = None, ordered: bool = False):
+                 rows_at: Callable[[np.ndarray], np.ndarray], names: list[str] | None = None,
+                 ordered: bool = False):
         self.pos, self.ids, self.facing, self.on = pos, ids, facing, on
         self._ordered = ordered
         self._rows_at = rows_at  # (m, 3) positions -> row there, or -1 for air
-        self._state_of = state_of
         self._names = names  # per row, when some name is outside the palette
         # one extra entry for air, so that row -1 reads as air
         self._ids_air = np.append(ids, B.AIR)
@@ -76,7 +75,7 @@ class BlockTable:
         row_of_cell[cells] = np.arange(len(cells))
         rows = U[cells][:, (sim.BT, sim.FACING, sim.ON)].T.astype(np.int64)
         return cls(world.g.P[cells].astype(np.int64), rows[0], rows[1], rows[2],
-                   lambda q: row_of_cell[world._cells(q)], lambda i: world._state_at(int(cells[i])))
+                   lambda q: row_of_cell[world._cells(q)])
 
     @classmethod
     def of_blocks(cls, blocks: dict[Pos, str]) -> BlockTable:
@@ -88,7 +87,7 @@ class BlockTable:
         names = [split_state(s)[0] for _, s in items] if (a[:, 0] < 0).any() else None
         return cls(np.array([p for p, _ in items], np.int64).reshape(-1, 3), a[:, 0], a[:, 1], a[:, 2],
                    lambda q: np.array([where.get(p, -1) for p in map(tuple, q.tolist())], np.int64),
-                   lambda i: items[i][1], names, ordered=True)
+                   names, ordered=True)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -98,9 +97,6 @@ class BlockTable:
         if i < 0:
             return "air"
         return self._names[i] if self._names is not None else B.NAME_OF_ID[int(self.ids[i])]
-
-    def state(self, i: int) -> str:
-        return self._state_of(i)
 
     def positions(self, rows: np.ndarray) -> list[Pos]:
         return [tuple(p) for p in self.pos[rows].tolist()]
@@ -177,9 +173,9 @@ def t_junctions(blocks, dust: np.ndarray | None = None) -> list[Pos]:
     """Dust connected on three or four sides (fan-out nodes of the dust graph), in x, y, z order.
     `blocks`: a BlockTable, World or {position: state} dict."""
     t = table_of(blocks)
-    rows = t.rows_of(B.WIRE)
+    rows = np.nonzero(t.ids == B.WIRE)[0]
     hit = dust_links(t, t.pos[rows]).sum(axis=1) >= 3
-    return t.positions(rows[hit])
+    return t.positions(t.in_order(rows[hit]))
 
 
 def structural_checks(task: Task, blocks) -> tuple[list[Check], dict]:
