@@ -249,3 +249,22 @@ def test_step_and_record_beyond_the_limits_are_clear_errors():
 
 def test_yaml_is_read_by_libyaml():
     assert yaml.__with_libyaml__ and tasks.model._YAML_LOADER is yaml.CSafeLoader
+
+
+def test_a_build_of_blank_lines_costs_no_memory_per_line():
+    """The array reader sizes its arrays by the blocks a text can hold (at most MAX_BLOCKS), not by
+    its line count: 4 million blank lines read into nothing without hundreds of megabytes."""
+    import tracemalloc
+
+    from scicraft_viz.engine.mcfunction import read_setblocks
+
+    text = "\n" * 4_000_000 + "setblock 0 4 0 stone\n"
+    read_setblocks("setblock 0 0 0 stone\n")  # the compiled scanner loaded before measuring
+    tracemalloc.start()
+    try:
+        xyz, sid, states = read_setblocks(text, "blank.mcfunction")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert xyz.tolist() == [[0, 4, 0]] and states == ["minecraft:stone"]
+    assert peak < 4_000_000 + 16 * 1024 * 1024  # the text's own bytes, and arrays for 100,000 blocks at most

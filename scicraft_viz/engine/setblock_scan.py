@@ -162,11 +162,12 @@ def scan_setblocks(text: str, max_coord: int, max_blocks: int) -> tuple[np.ndarr
     except UnicodeEncodeError:
         return None
     buf = np.frombuffer(raw, np.uint8)
-    lines = raw.count(b"\n") + 1
-    xyz = np.empty((lines, 3), np.int64)
-    wid = np.empty(lines, np.int64)
-    wspan = np.empty((lines, 2), np.int64)
-    table = np.full(1 << max(4, (2 * lines).bit_length()), -1, np.int64)
+    # room for every block the text can hold, and no more: a file of blank lines allocates nothing big
+    rows = max(0, min(raw.count(b"\n") + 1, max_blocks))
+    xyz = np.empty((rows, 3), np.int64)
+    wid = np.empty(rows, np.int64)
+    wspan = np.empty((rows, 2), np.int64)
+    table = np.full(1 << max(4, (2 * rows).bit_length()), -1, np.int64)
     nb, nw = scan(buf, _SETBLOCK, *_MODES, max_coord, max_blocks, xyz, wid, wspan, table)
     if nb < 0:
         return None
