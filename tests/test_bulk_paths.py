@@ -621,3 +621,21 @@ def test_evaluations_that_reuse_a_thread_world_match_fresh_ones():
     for th in threads:
         th.join()
     assert all(out[k] == [fresh[n] for n in order[k:] + order[:k]] for k in range(3))
+
+
+@pytest.mark.parametrize("dust, shown", [([(1, 2)], "(1, 2)"), (["abc"], "'abc'"), ([(1.5, 2, 3)], "(1.5, 2, 3)")])
+def test_record_refuses_bad_dust_positions_before_running(dust, shown):
+    from scicraft_viz.errors import PositionError
+
+    w = World()
+    with pytest.raises(PositionError) as e:
+        w.record(5, lamps_only=True, dust=dust)
+    assert str(e.value) == f"position must be three integers (x, y, z), got {shown}"
+    assert w.tick == 0
+
+
+def test_lamp_transitions_refuses_what_is_not_ticks_by_lamps():
+    from scicraft_viz.engine.trace import lamp_transitions
+
+    with pytest.raises(ValueError, match=r"expected lamp states of shape \(ticks, lamps\), got shape \(2,\)"):
+        lamp_transitions([True, False])

@@ -88,6 +88,8 @@ def lamp_transitions(lit: np.ndarray) -> np.ndarray:
     """(3, L) int64 for lit (T, L) bool: per lamp the first row it is lit, the first row after that
     it is dark, and the first row after that it is lit again; -1 for never."""
     lit = np.ascontiguousarray(lit, dtype=bool)
+    if lit.ndim != 2:
+        raise ValueError(f"expected lamp states of shape (ticks, lamps), got shape {lit.shape}")
     out = np.empty((3, lit.shape[1]), np.int64)
     _transitions(lit, out)
     return out
@@ -109,7 +111,9 @@ def record(world, n: int, *, lamps_only: bool = False, dust=None) -> Trace:
     if dust is None:
         dust = lamps[:0] if lamps_only else world.cells_of(B.WIRE)
     else:
-        dust = world._cells(np.array(list(dust), np.int64).reshape(-1, 3))
+        from scicraft_viz.engine.world import check_pos
+
+        dust = world._cells(np.array([check_pos(p) for p in dust], np.int64).reshape(-1, 3))
         dust = dust[dust >= 0]
         dust = dust[world.g.U[dust, sim.BT] == B.WIRE]
     on_cells = np.concatenate([lamps, comps])
