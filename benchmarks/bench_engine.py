@@ -17,6 +17,7 @@ from pathlib import Path
 from timing import best as best_time
 
 from scicraft_viz import World
+from scicraft_viz.engine.blocks import is_attached
 from scicraft_viz.engine.mcfunction import parse_mcfunction
 
 clock = time.process_time
@@ -57,7 +58,6 @@ def reference(w: World) -> World:
 SOLUTIONS = Path(__file__).resolve().parent.parent / "tasks" / "solutions"
 L5 = ("A_simultaneous_lights_L5", "B_branch_reach_L5", "C_sequential_activation_L5", "D_equal_delay_distribution_L5",
       "E_pulse_shaping_L5")
-_ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "stone_button", "lever")
 
 
 def task_items(name: str) -> tuple[list, list]:
@@ -65,7 +65,7 @@ def task_items(name: str) -> tuple[list, list]:
     supports first."""
     floor = [((x, 3, z), "stone") for x in range(-10, 11) for z in range(-10, 11)]
     build = parse_mcfunction((SOLUTIONS / f"{name}.mcfunction").read_text())
-    build.sort(key=lambda it: it[1].removeprefix("minecraft:").split("[")[0] in _ATTACHED)
+    build.sort(key=lambda it: is_attached(it[1]))
     return floor, build
 
 

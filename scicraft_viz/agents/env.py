@@ -35,7 +35,7 @@ from numbers import Integral
 from typing import TYPE_CHECKING, Any
 
 from scicraft_viz import __version__
-from scicraft_viz.engine.blocks import parse_state
+from scicraft_viz.engine.blocks import is_attached, parse_state
 from scicraft_viz.errors import InputError
 from scicraft_viz.tasks import Task
 
@@ -87,9 +87,6 @@ def _default(o):
     return str(o)
 
 
-_ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "stone_button", "lever")
-
-
 def world_from_blocks(task: Task, blocks):
     """The task's initial world with `blocks` ({pos: state} or (pos, state) pairs) placed one by
     one as set-block places them (/setblock-faithful: an unsupported block pops off at its first
@@ -100,8 +97,7 @@ def world_from_blocks(task: Task, blocks):
 
     def key(item):
         (pos, state) = item
-        name = state.removeprefix("minecraft:").split("[")[0]
-        return (1 if name in _ATTACHED else 0, pos[1], pos)
+        return (1 if is_attached(state) else 0, pos[1], pos)
 
     for pos, state in sorted(items, key=key):
         w.set_block(tuple(pos), state)

@@ -151,6 +151,17 @@ def split_state(state: str) -> tuple[str, dict[str, str]]:
     return m.group(1), dict(kv.split("=", 1) for kv in body.split(",") if "=" in kv) if body else {}
 
 
+# Blocks that hang on another block (they need a support): placed after every free-standing block.
+ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "stone_button", "lever")
+ATTACHED_IDS = tuple(PALETTE[n][0] for n in ATTACHED)
+
+
+def is_attached(state: str) -> bool:
+    """True for a block that hangs on another; the state is read without validation, vanilla ids too."""
+    name = split_state(state)[0]
+    return ALIASES.get(name, name) in ATTACHED
+
+
 def static_state(state: str) -> str:
     """The build-relevant part of a state: what a builder chooses (block, facing, face, delay, a
     dust dot, a lever's position), without what the circuit derives (power, lit, powered, locked,

@@ -10,13 +10,11 @@ import re
 
 import numpy as np
 
-from scicraft_viz.engine.blocks import parse_state, vanilla_state
+from scicraft_viz.engine.blocks import is_attached, parse_state, vanilla_state
 from scicraft_viz.engine.formats import MAX_BLOCKS, MAX_COORD
 from scicraft_viz.errors import BuildFileError, InputError
 
 Pos = tuple[int, int, int]
-# Blocks that hang on others go after every free-standing block, so supports exist first.
-_ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "stone_button", "lever")
 _MODES = ("replace", "destroy", "keep")
 _INT = re.compile(r"-?[0-9]+")
 _WORDS = re.compile(r"[ \t]+")
@@ -138,7 +136,8 @@ def _parse_line(line: str, num: int, source: str, count: int, max_blocks: int) -
 
 
 def _order(item: tuple[Pos, str]) -> int:
-    return 1 if item[1].removeprefix("minecraft:").split("[")[0] in _ATTACHED else 0
+    """Blocks that hang on others go after every free-standing block, so supports exist first."""
+    return 1 if is_attached(item[1]) else 0
 
 
 def to_mcfunction(blocks: dict[Pos, str]) -> str:

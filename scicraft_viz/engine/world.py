@@ -27,7 +27,6 @@ EVENT_HISTORY = 100_000
 EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout", "placed", "removed")
 _STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit"}
 _FULL = (B.STONE, B.GLASS, B.LAMP, B.REDSTONE_BLOCK)
-_ATTACHED_IDS = (B.WIRE, B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER)
 
 
 @dataclass(frozen=True)
@@ -572,7 +571,7 @@ class World:
         positions = _LazyPositions(xyz)
         bad = np.zeros(len(xyz), np.uint8)
         cells = None
-        if not self.replay and _is_any(st_arr[:, sim.S_ID], _ATTACHED_IDS).any():
+        if not self.replay and _is_any(st_arr[:, sim.S_ID], B.ATTACHED_IDS).any():
             create = st_arr[:, sim.S_ID] != B.AIR
             self._make_room(xyz, create)
             cells = np.empty(len(xyz), np.int64)

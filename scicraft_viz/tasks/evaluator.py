@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from scicraft_viz.engine.blocks import split_state
+from scicraft_viz.engine.blocks import ATTACHED, is_attached, split_state
 from scicraft_viz.errors import fmt_pos, list_positions
 from scicraft_viz.tasks import Task
 from scicraft_viz.tasks.structure import BlockTable, structural_checks
@@ -48,7 +48,6 @@ if TYPE_CHECKING:
 
 Pos = tuple[int, int, int]
 
-_ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "stone_button", "lever")
 
 
 class BuildError(ValueError):
@@ -247,8 +246,9 @@ def _scratch_world(task: Task) -> World:
 
 
 def _order_key(item: tuple[int, tuple[Pos, str]]) -> tuple:
-    num, (pos, state) = item
-    return (1 if block_name(state) in _ATTACHED else 0, pos[1], num)
+    """_order_of for an (index, (pos, state)) item of enumerate(): file order breaks ties."""
+    num, pos_state = item
+    return (*_order_of(pos_state), num)
 
 
 def parse_build(build, source: str = "<build>") -> list[tuple[Pos, str]]:
@@ -307,7 +307,7 @@ def _build(task: Task, build, source: str, warnings: list[str] | None,
         names = [block_name(s) for s in states]
         xyz, sid = _last_wins(xyz, sid)
         # supports first, then by height; file order within those (as _order_key does)
-        attached = np.array([n in _ATTACHED for n in names], bool)[sid]
+        attached = np.array([n in ATTACHED for n in names], bool)[sid]
         order = np.lexsort((xyz[:, 1], attached)) if len(sid) else sid
         xyz, sid = xyz[order], sid[order]
         w = start(task)
@@ -352,7 +352,7 @@ def _order_of(item: tuple) -> tuple[bool, int]:
     """Placement order of a (pos, state) item: supports first, then by height (file order within)."""
     pos, state = item
     y = pos[1] if isinstance(pos, tuple) and len(pos) == 3 and isinstance(pos[1], (int, np.integer)) else 0
-    return isinstance(state, str) and block_name(state) in _ATTACHED, y
+    return isinstance(state, str) and is_attached(state), y
 
 
 def _last_wins(xyz: np.ndarray, sid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from scicraft_viz.engine.blocks import VANILLA_NAME
+from scicraft_viz.engine.blocks import VANILLA_NAME, is_attached
 from scicraft_viz.tasks import Task
 
 Pos = tuple[int, int, int]
@@ -390,9 +390,7 @@ def solution_blocks(task: Task) -> dict[Pos, str]:
 
 def _order(item: tuple[Pos, str]) -> tuple:
     pos, state = item
-    attached = state.split("[")[0] in ("redstone_wire", "redstone_repeater", "redstone_torch",
-                                       "redstone_wall_torch", "stone_button")
-    return (attached, pos[1], pos[0], pos[2])
+    return (is_attached(state), pos[1], pos[0], pos[2])
 
 
 def solution_text(task: Task, summary: str | None = None) -> str:

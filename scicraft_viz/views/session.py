@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import traitlets as T
 
-from scicraft_viz.engine.blocks import split_state, static_state
+from scicraft_viz.engine.blocks import is_attached, split_state, static_state
 from scicraft_viz.engine.trace import Trace
 from scicraft_viz.engine.world import World, check_pos
 from scicraft_viz.errors import InputError
@@ -28,7 +28,6 @@ from scicraft_viz.views.frame import Frame, Layout, layout_from_blocks
 
 Pos = tuple[int, int, int]
 AIR = "minecraft:air"
-_ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "stone_button", "lever")
 _LAYOUT_EVENTS = {"popped", "placed", "removed", "shape", "delay"}
 
 
@@ -49,17 +48,13 @@ class Edit:
     after: dict[Pos, str]
 
 
-def _is_attached(state: str) -> bool:
-    return split_state(state)[0] in _ATTACHED
-
-
 def placement_order(states: dict[Pos, str]) -> list[tuple[Pos, str]]:
     """Removals first (what hangs on others first, top down), then placements (free-standing
     blocks bottom up, then what hangs on them), so supports exist before what they carry."""
     rem = [(p, s) for p, s in states.items() if s == AIR]
     put = [(p, s) for p, s in states.items() if s != AIR]
     rem.sort(key=lambda ps: (0, -ps[0][1], ps[0]))
-    put.sort(key=lambda ps: (1 if _is_attached(ps[1]) else 0, ps[0][1], ps[0]))
+    put.sort(key=lambda ps: (1 if is_attached(ps[1]) else 0, ps[0][1], ps[0]))
     return rem + put
 
 
