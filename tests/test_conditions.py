@@ -77,9 +77,13 @@ def test_unknown_condition_is_refused_with_the_known_ones():
     for bad in ("oracle", "Hint", ""):
         with pytest.raises(ConditionError) as e:
             briefing(t, bad)
-        assert str(e.value) == f"unknown condition {bad!r}; choose one of baseline, hint"
+        assert str(e.value) == f"unknown condition {bad!r}; choose one of baseline, hint, scientist, hint+scientist"
     with pytest.raises(ConditionError):
-        SciCraftEnv(t, condition="scientist")
+        SciCraftEnv(t, condition="scientists")
+    with pytest.raises(ConditionError):
+        SciCraftEnv(t, setting="curricula")
+    with pytest.raises(ConditionError):
+        SciCraftEnv(t, consolidation="free")
     assert conditions.check_condition(None) == "baseline"
 
 
@@ -90,7 +94,7 @@ def test_condition_is_written_in_the_trajectory_header(tmp_path):
     with SciCraftEnv.recording(t, tmp_path / "b.jsonl") as env:
         env.set_block((0, 4, 0), "stone")
     h, b = read(tmp_path / "h.jsonl"), read(tmp_path / "b.jsonl")
-    assert (h.ok, h.header["condition"], h.condition, h.header["version"]) == (True, "hint", "hint", 2)
+    assert (h.ok, h.header["condition"], h.condition, h.header["version"]) == (True, "hint", "hint", 3)
     assert (b.ok, b.header["condition"], b.condition) == (True, "baseline", "baseline")
 
 

@@ -109,7 +109,8 @@ def test_reference_solution_over_stdio_replays_to_the_same_verdict(tmp_path):
     # the file holds every call, results exactly as the client received them
     t = trajectory.read(path)
     assert t.ok, t.report()
-    assert t.actor == {"kind": "model", "name": "sdk-test"} and t.header["setting"] == {"interface": "mcp"}
+    assert t.actor == {"kind": "model", "name": "sdk-test"} and t.header["session"] == {"interface": "mcp"}
+    assert t.setting == "independent"
     assert [(s.tool, s.args, s.result) for s in t.steps][: len(calls)] == calls
     assert len(t.steps) == len(calls) + 1 and t.passed is True
 

@@ -114,7 +114,8 @@ def test_unknown_tool_is_named_with_its_line():
     t = parse_text(text(HEADER, step(0), step(1, tool="place-block")), "run.jsonl")
     assert len(t.steps) == 1
     assert messages(t) == ["run.jsonl:3: unknown tool 'place-block' (expected one of set-block, get-block-state, "
-                           "get-event-stream, scan-redstone-area, activate-button, submit)"]
+                           "get-event-stream, scan-redstone-area, activate-button, submit, read-knowledge-book, "
+                           "update-knowledge-book, ask-scientist, archive-experiment-report, end-experiment)"]
 
 
 def test_missing_header():
@@ -287,7 +288,7 @@ def test_usage_is_written_per_model_turn_and_summed(tmp_path):
         w.step("get-block-state", {"pos": [0, 4, 0]}, {"ok": True, "tick": 20},
                {"model": "m", "input_tokens": 200, "output_tokens": 8, "total_tokens": None, "latency_s": 0.5})
     t = read(path)
-    assert t.ok and t.header["version"] == 2 and t.condition == "hint"
+    assert t.ok and t.header["version"] == 3 and t.condition == "hint"
     assert t.steps[1].usage == {"model": "m", "input_tokens": 200, "output_tokens": 8, "latency_s": 0.5}
     assert t.steps[0].usage is None and t.reasoning[0].usage["input_tokens"] == 120
     assert t.usage_totals() == {"input_tokens": 320, "output_tokens": 38, "latency_s": 1.75, "turns": 2}

@@ -16,12 +16,19 @@ page), so a condition is enforced in one place:
   contract parameters, harness) and nothing else;
 - `hint`: the same plus the one-phrase hint of the paper's Table 4 (family A). The paper publishes
   hints for family A only; the hints of families B-E were written for this project and say so.
+- `scientist`: the baseline plus a scientist sub-agent the engineer can hand questions to (the
+  `ask-scientist` call); the scientist experiments in a scratch world of its own, archives an
+  eight-part experiment report and keeps the knowledge book;
+- `hint+scientist`: both.
+
+Two more run parameters shape the protocol (`scicraft_viz.agents.protocol` holds the prompts and the
+knowledge book): the setting, `independent` (every task starts with an empty book) or `curriculum`
+(L1 to L5 of a family in order, the book carried forward), and the book's consolidation format,
+`summary`, `fee` (Finding-Explanation-Example) or `cpce` (Claim-Proof-Constraints-Example).
 
 What the task file keeps for researchers never reaches a participant: `metadata` (the knowledge gap,
 the hint, the learning objectives) and, for the relaxed family-E levels, the argument for the
-relaxation (`relaxation.reason` and the description's RELAXED paragraph). A new condition (e.g. a
-knowledge book from a scientist sub-agent) is one more entry in `CONDITIONS` and one more branch in
-`extras`.
+relaxation (`relaxation.reason` and the description's RELAXED paragraph).
 """
 
 from __future__ import annotations
@@ -30,8 +37,13 @@ import copy
 
 from scicraft_viz.tasks import Task
 
-CONDITIONS = ("baseline", "hint")
+CONDITIONS = ("baseline", "hint", "scientist", "hint+scientist")
 DEFAULT_CONDITION = "baseline"
+SETTINGS = ("independent", "curriculum")
+DEFAULT_SETTING = "independent"
+# summary: the model's own summary; fee: Finding-Explanation-Example; cpce: Claim-Proof-Constraints-Example
+CONSOLIDATIONS = ("summary", "fee", "cpce")
+DEFAULT_CONSOLIDATION = "cpce"
 # The paper's Table 4 gives knowledge gaps and hints for family A; the task files hold analogous ones for B-E.
 PAPER_HINT_FAMILIES = ("A",)
 # The parts of a task document that describe the task and its contract; everything else is for researchers.
@@ -41,16 +53,50 @@ PUBLIC_FIELDS = ("task_id", "family", "level", "task_name", "task_description", 
 
 
 class ConditionError(ValueError):
-    """An unknown condition name."""
+    """An unknown condition, setting or consolidation name."""
+
+
+def _check(kind: str, value, known: tuple[str, ...], default: str) -> str:
+    if value is None:
+        return default
+    if not isinstance(value, str) or value not in known:
+        raise ConditionError(f"unknown {kind} {str(value)[:40]!r}; choose one of {', '.join(known)}")
+    return value
 
 
 def check_condition(condition: str | None) -> str:
     """The condition's name (`baseline` for None). Raises ConditionError naming the known ones."""
-    if condition is None:
-        return DEFAULT_CONDITION
-    if condition not in CONDITIONS:
-        raise ConditionError(f"unknown condition {str(condition)[:40]!r}; choose one of {', '.join(CONDITIONS)}")
-    return condition
+    return _check("condition", condition, CONDITIONS, DEFAULT_CONDITION)
+
+
+def check_setting(setting: str | None) -> str:
+    """`independent` or `curriculum` (`independent` for None)."""
+    return _check("setting", setting, SETTINGS, DEFAULT_SETTING)
+
+
+def check_consolidation(consolidation: str | None) -> str:
+    """`summary`, `fee` or `cpce` (`cpce`, the paper's best format, for None)."""
+    return _check("consolidation", consolidation, CONSOLIDATIONS, DEFAULT_CONSOLIDATION)
+
+
+def has_hint(condition: str) -> bool:
+    return check_condition(condition) in ("hint", "hint+scientist")
+
+
+def has_scientist(condition: str) -> bool:
+    return check_condition(condition) in ("scientist", "hint+scientist")
+
+
+def keeps_book(condition: str, setting: str) -> bool:
+    """A knowledge book exists where a scientist writes one or where a curriculum carries one."""
+    return has_scientist(condition) or check_setting(setting) == "curriculum"
+
+
+def book_writer(condition: str, setting: str) -> str | None:
+    """Who may write the book: the scientist where there is one, else (in a curriculum) the engineer."""
+    if has_scientist(condition):
+        return "scientist"
+    return "engineer" if check_setting(setting) == "curriculum" else None
 
 
 def statement(task: Task) -> str:
@@ -74,8 +120,7 @@ def hint_line(task: Task) -> str | None:
 
 def extras(task: Task, condition: str) -> list[str]:
     """The lines a condition adds to the baseline briefing."""
-    condition = check_condition(condition)
-    if condition == "hint":
+    if has_hint(condition):
         h = hint_line(task)
         return [h + " - a direction to investigate, not a mechanism."] if h else []
     return []
@@ -109,14 +154,26 @@ def palette(task: Task, with_air: bool = True) -> list[str]:
 
 
 def briefing(task: Task, condition: str = DEFAULT_CONDITION, *, budget: int | None = None,
-             ticks_per_action: int = 20, observe_ticks: int | None = None, resource: str | None = None) -> str:
-    """What an agent is told when a run starts: the task statement, its requirements, the region,
-    palette and trial budget, how time passes, and whatever `condition` adds."""
+             ticks_per_action: int = 20, observe_ticks: int | None = None, resource: str | None = None,
+             setting: str | None = None, consolidation: str | None = None, book: str | None = None) -> str:
+    """What the engineer (the agent that builds) is told when a run starts: the task statement, its
+    requirements, the region, palette and trial budget, how time passes, whatever `condition` adds,
+    and, where a knowledge book is kept (`keeps_book`), the book as it stands (`book`) and who
+    writes it in which format."""
     condition = check_condition(condition)
+    setting = check_setting(setting)
+    consolidation = check_consolidation(consolidation)
     budget = task.trial_budget if budget is None else budget
     observe = task.record_game_ticks if observe_ticks is None else observe_ticks
     req = "\n".join(f"- {r}" for r in task.doc.get("requirements", []))
-    parts = [
+    parts = []
+    if has_scientist(condition):
+        parts.append("You are the engineer: you build redstone devices that meet an exact timing specification. "
+                     "Do not guess how the game behaves. Whenever you are unsure of a mechanic, hand a precise "
+                     "question to the scientist with ask-scientist; it runs controlled experiments in a scratch "
+                     "world of its own and records what it establishes in the knowledge book. Its trials come out "
+                     "of the same budget as yours.\n")
+    parts += [
         f"SciCrafter task {task.id}: {task.name}\n\n{statement(task)}\n\nRequirements:\n{req}\n",
         f"Build region: {region_text(task)} (radius {task.radius} around the anchor {list(task.anchor)}); a stone "
         f"floor fills y={task.floor[1]}. Palette: {', '.join(palette(task))}.\n"
@@ -129,7 +186,27 @@ def briefing(task: Task, condition: str = DEFAULT_CONDITION, *, budget: int | No
     more = extras(task, condition)
     if more:
         parts.append("\n" + "\n".join(more))
+    if keeps_book(condition, setting):
+        parts.append("\n" + book_briefing(condition, setting, consolidation, book))
     return "\n".join(parts)
+
+
+def book_briefing(condition: str, setting: str, consolidation: str, book: str | None) -> str:
+    """The engineer's paragraph about the knowledge book."""
+    from scicraft_viz.agents.book import FORMAT_NAMES, TEMPLATES
+
+    writer = book_writer(condition, setting)
+    lines = ["Knowledge book (read-knowledge-book shows it at any time):"]
+    if check_setting(setting) == "curriculum":
+        lines.append("This task is one level of a curriculum: the book is all that carries over from the earlier "
+                     "levels of this family to the later ones.")
+    if writer == "engineer":
+        lines.append(f"Record what you establish with update-knowledge-book (it replaces the whole book), in the "
+                     f"{FORMAT_NAMES[consolidation]} format:\n{TEMPLATES[consolidation]}")
+    else:
+        lines.append("The scientist writes it; you read it.")
+    lines.append("The book so far:\n" + (book.strip() if book and book.strip() else "(empty)"))
+    return "\n".join(lines)
 
 
 def hidden_strings(task: Task) -> list[str]:

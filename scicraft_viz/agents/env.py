@@ -28,7 +28,9 @@ calls reproduces every result tick for tick. docs/trajectory.md has the full def
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 from collections import deque
 from dataclasses import dataclass
 from numbers import Integral
@@ -46,6 +48,14 @@ if TYPE_CHECKING:
 Pos = tuple[int, int, int]
 
 TOOLS = ("set-block", "get-block-state", "get-event-stream", "scan-redstone-area", "activate-button", "submit")
+# The knowledge book, where the protocol keeps one (`conditions.keeps_book`).
+BOOK_TOOLS = ("read-knowledge-book", "update-knowledge-book")
+# The scientist sub-agent: the engineer hands it a question; it experiments in a scratch world of its
+# own, archives experiment reports and ends its session with an answer for the engineer.
+SCIENTIST_TOOLS = ("ask-scientist", "archive-experiment-report", "end-experiment")
+ALL_TOOLS = TOOLS + BOOK_TOOLS + SCIENTIST_TOOLS
+AGENTS = ("engineer", "scientist")
+MAX_ANSWER_CHARS = 16 * 1024
 REDSTONE = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "redstone_lamp",
             "stone_button", "lever", "redstone_block")
 PALETTE_ALIAS = {"redstone_wall_torch": "redstone_torch"}
@@ -63,10 +73,17 @@ _ARGS = {
     "scan-redstone-area": ("center", "radius", "from", "to"),
     "activate-button": (),
     "submit": (),
+    "read-knowledge-book": (),
+    "update-knowledge-book": ("book",),
+    "ask-scientist": ("question",),
+    "archive-experiment-report": ("report",),
+    "end-experiment": ("answer",),
 }
-_REQUIRED = {"set-block": ("pos", "block"), "get-block-state": ("pos",)}
-# calls that change the world, the event cursor or the episode (the rest only read)
-_EFFECTS = ("set-block", "activate-button", "get-event-stream", "submit")
+_REQUIRED = {"set-block": ("pos", "block"), "get-block-state": ("pos",), "update-knowledge-book": ("book",),
+             "ask-scientist": ("question",), "archive-experiment-report": ("report",), "end-experiment": ("answer",)}
+# calls that change the world, the event cursor, the book or the episode (the rest only read)
+_EFFECTS = ("set-block", "activate-button", "get-event-stream", "submit", "update-knowledge-book", "ask-scientist",
+            "archive-experiment-report", "end-experiment")
 
 
 def event_json(e: Event) -> dict:
@@ -135,7 +152,8 @@ def surrogate_free(text: Any) -> str:
 
 @dataclass
 class TrialRecord:
-    """One verification trial: when and where the button was pressed and what was recorded."""
+    """One verification trial: when and where the button was pressed and what was recorded, and
+    who pressed it (the scientist's trials run in its scratch world but use the same budget)."""
 
     number: int
     step: int
@@ -143,6 +161,7 @@ class TrialRecord:
     press_tick: int
     trace: Trace
     build: dict[Pos, str]
+    agent: str = "engineer"
 
 
 class SciCraftEnv:
@@ -150,18 +169,44 @@ class SciCraftEnv:
     (an unsupported block pops off at its first neighbour update, as in Minecraft), with the
     build region, the palette and the verification-trial budget enforced.
 
-    `recorder` (a `trajectory.TrajectoryWriter`) receives every call as it happens."""
+    `recorder` (a `trajectory.TrajectoryWriter`) receives every call as it happens.
+
+    The protocol (`condition`, `setting`, `consolidation`) decides which calls exist: where a
+    knowledge book is kept (a scientist condition, or the curriculum setting) the book calls, and
+    under a scientist condition `ask-scientist`, which hands control to the scientist until it calls
+    `end-experiment`. The scientist's calls act on a scratch world of its own (the task's initial
+    world; the evaluator never sees it) and its presses use the same trial budget. `book` is the
+    book as the episode starts (a curriculum carries it from the previous level)."""
 
     def __init__(self, task: Task, recorder=None, *, ticks_per_action: int = DEFAULT_TICKS_PER_ACTION,
                  observe_ticks: int | None = None, max_events: int = DEFAULT_MAX_EVENTS, budget: int | None = None,
-                 condition: str | None = None, keep_trials: int = KEEP_TRIALS):
-        from scicraft_viz.agents.conditions import check_condition
+                 condition: str | None = None, keep_trials: int = KEEP_TRIALS, setting: str | None = None,
+                 consolidation: str | None = None, book: str = ""):
+        from scicraft_viz.agents.conditions import (
+            book_writer,
+            check_condition,
+            check_consolidation,
+            check_setting,
+            has_scientist,
+        )
 
         for name, v, lo in (("ticks_per_action", ticks_per_action, 0), ("max_events", max_events, 1),
                             ("keep_trials", keep_trials, 1)):
             if not isinstance(v, Integral) or isinstance(v, bool) or v < lo:
                 raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
         self.condition = check_condition(condition)
+        self.setting = check_setting(setting)
+        self.consolidation = check_consolidation(consolidation)
+        if not isinstance(book, str):
+            raise ValueError(f"the starting book must be text, got {type(book).__name__}")
+        self.book = self._book0 = book
+        self.book_writer = book_writer(self.condition, self.setting)
+        self.has_scientist = has_scientist(self.condition)
+        self.agent = "engineer"  # whose turn it is: the scientist's between ask-scientist and end-experiment
+        self.reports: list[str] = []
+        self.sessions = 0
+        self._session_reports = 0
+        self._lab: World | None = None
         self.task = task
         self.recorder = recorder
         self.ticks_per_action = int(ticks_per_action)
@@ -175,7 +220,7 @@ class SciCraftEnv:
         # Built on first use: starting the engine (numba, the task's initial world) is most of a server's
         # start-up, and nothing before the first call needs it.
         self._world: World | None = None
-        self._cursor = 0
+        self._cursors = {"engineer": 0, "scientist": 0}
         # the last few trials in full; older ones are only counted (a long run must not grow without bound)
         self.trials: deque[TrialRecord] = deque(maxlen=int(keep_trials))
         self._trials_used = 0
@@ -196,6 +241,11 @@ class SciCraftEnv:
             "scan-redstone-area": self._scan,
             "activate-button": self._activate_button,
             "submit": self._submit,
+            "read-knowledge-book": self._read_book,
+            "update-knowledge-book": self._update_book,
+            "ask-scientist": self._ask_scientist,
+            "archive-experiment-report": self._archive_report,
+            "end-experiment": self._end_experiment,
         }
 
     @property
@@ -203,12 +253,43 @@ class SciCraftEnv:
         """The episode's world (the task's initial world until the first call changes it)."""
         if self._world is None:
             self._world = self.task.initial_world(replay=True)
-            self._cursor = self._world.events_total
+            self._cursors["engineer"] = self._world.events_total
         return self._world
 
     @world.setter
     def world(self, world: World) -> None:
         self._world = world
+
+    @property
+    def lab(self) -> World:
+        """The scientist's scratch world: the task's initial world, apart from the build."""
+        if self._lab is None:
+            self._lab = self.task.initial_world(replay=True)
+            self._cursors["scientist"] = self._lab.events_total
+        return self._lab
+
+    @property
+    def here(self) -> World:
+        """The world the current agent acts on."""
+        return self.lab if self.agent == "scientist" else self.world
+
+    def tools_for(self, agent: str | None = None) -> tuple[str, ...]:
+        """The calls `agent` (default: whoever has the turn) may make under this protocol."""
+        agent = agent or self.agent
+        out = [t for t in TOOLS if agent == "engineer" or t != "submit"]
+        if self.book_writer is not None:
+            out.append("read-knowledge-book")
+            if self.book_writer == agent:
+                out.append("update-knowledge-book")
+        if self.has_scientist:
+            out += ["ask-scientist"] if agent == "engineer" else ["archive-experiment-report", "end-experiment"]
+        return tuple(out)
+
+    @property
+    def protocol_tools(self) -> tuple[str, ...]:
+        """Every call of this protocol, the engineer's and the scientist's (what an MCP server lists)."""
+        both = set(self.tools_for("engineer")) | set(self.tools_for("scientist"))
+        return tuple(t for t in ALL_TOOLS if t in both)
 
     # ------------------------------------------------------------------ configuration
     def settings(self) -> dict:
@@ -216,24 +297,35 @@ class SciCraftEnv:
         return {"ticks_per_action": self.ticks_per_action, "observe_ticks": self.observe_ticks,
                 "max_events": self.max_events, "engine": f"scicraft_viz {__version__}"}
 
+    def protocol(self) -> dict:
+        """The run parameters a replay needs besides the settings (written to the trajectory header)."""
+        return {"condition": self.condition, "setting": self.setting, "consolidation": self.consolidation,
+                "book": self.book}
+
     @classmethod
     def from_settings(cls, task: Task, settings: dict | None, recorder=None, budget: int | None = None,
-                      condition: str | None = None, keep_trials: int = KEEP_TRIALS):
+                      condition: str | None = None, keep_trials: int = KEEP_TRIALS, setting: str | None = None,
+                      consolidation: str | None = None, book: str = ""):
         s = dict(settings or {})
         return cls(task, recorder, ticks_per_action=s.get("ticks_per_action", DEFAULT_TICKS_PER_ACTION),
                    observe_ticks=s.get("observe_ticks"), max_events=s.get("max_events", DEFAULT_MAX_EVENTS),
-                   budget=budget, condition=condition, keep_trials=keep_trials)
+                   budget=budget, condition=condition, keep_trials=keep_trials, setting=setting,
+                   consolidation=consolidation, book=book)
 
     @classmethod
     def recording(cls, task: Task, path, *, actor_kind: str = "model", actor_name: str | None = None,
                   run_id: str | None = None, started: str | None = None, clock=None, overwrite: bool = False,
-                  setting: dict | None = None, **env_kw) -> SciCraftEnv:
-        """An env that writes its trajectory to `path` (header first, then one line per call)."""
+                  session: dict | None = None, curriculum: dict | None = None, **env_kw) -> SciCraftEnv:
+        """An env that writes its trajectory to `path` (header first, then one line per call). Where the
+        protocol keeps a knowledge book, the book and the experiment reports are also kept beside it
+        (`<name>.book.md`, `<name>.reports.md`), rewritten whole at each change."""
         from scicraft_viz.agents.trajectory import TrajectoryWriter, make_header
 
         env = cls(task, **env_kw)
         header = make_header(task, actor_kind=actor_kind, actor_name=actor_name, run_id=run_id, started=started,
-                             budget=env.budget, env=env.settings(), setting=setting, condition=env.condition)
+                             budget=env.budget, env=env.settings(), session=session, condition=env.condition,
+                             setting=env.setting, consolidation=env.consolidation, book=env.book,
+                             curriculum=curriculum)
         env.recorder = TrajectoryWriter(path, header, overwrite=overwrite, clock=clock)
         return env
 
@@ -304,7 +396,8 @@ class SciCraftEnv:
         refused: the world never holds anything the record lacks."""
         args = {} if args is None else args
         if not isinstance(tool, str) or tool not in self._handlers:
-            return self._error(f"unknown tool {surrogate_free(tool)[:60]!r}; the tools are {', '.join(TOOLS)}")
+            return self._error(f"unknown tool {surrogate_free(tool)[:60]!r}; the tools are "
+                               f"{', '.join(self.protocol_tools)}")
         if self.stopped:
             return self._error(self.stopped)
         if not isinstance(args, dict):
@@ -316,8 +409,11 @@ class SciCraftEnv:
             args = jsonable(args)
         except (ValueError, RecursionError) as e:
             return self._error(f"{tool}: arguments cannot be written as JSON: {e}")
+        agent = self.agent
         if self.done:
             result = self._error(f"the episode is over: it was submitted at step {self.submitted['step']}")
+        elif tool not in self.tools_for(agent):
+            result = self._error(self._unavailable(tool, agent))
         else:
             try:
                 self._check_args(tool, args)
@@ -330,14 +426,50 @@ class SciCraftEnv:
             self._effects.append((tool, args))
         if self.recorder is not None:
             try:
-                self.recorder.step(tool, args, result, usage)
+                self.recorder.step(tool, args, result, usage, agent=agent)
             except OSError as e:
                 if changed and tool != "submit" and self._file() is None:
                     self._effects.pop()
                 return self._stop(e, undo=changed)
+            if changed and tool in ("update-knowledge-book", "archive-experiment-report"):
+                self._save_beside()
         self.last_error = result.get("error")
         self.steps += 1
         return result
+
+    def _unavailable(self, tool: str, agent: str) -> str:
+        if tool == "submit":
+            return "submit: only the engineer submits; the scientist ends its session with end-experiment"
+        if tool in SCIENTIST_TOOLS and not self.has_scientist:
+            return f"{tool}: there is no scientist under the condition {self.condition!r}"
+        if tool == "ask-scientist":
+            return "ask-scientist: the scientist is already at work; it ends its session with end-experiment"
+        if tool in SCIENTIST_TOOLS:
+            return f"{tool}: only the scientist calls this, during a session the engineer opened with ask-scientist"
+        if self.book_writer is None:
+            return (f"{tool}: no knowledge book is kept under the condition {self.condition!r} in the "
+                    f"{self.setting} setting")
+        return f"{tool}: the knowledge book is written by the {self.book_writer}, not the {agent}"
+
+    def _save_beside(self) -> None:
+        """The book and the reports as Markdown beside the trajectory (a reader's copy: the trajectory
+        holds every version), each written to a temporary file and renamed, so never half-written."""
+        path = self._file()
+        if path is None:
+            return
+        base = str(path)[: -len(".jsonl")] if str(path).endswith(".jsonl") else str(path)
+        reports = "\n\n---\n\n".join(f"<!-- report {i} -->\n{r}" for i, r in enumerate(self.reports, 1))
+        for suffix, text in ((".book.md", self.book), (".reports.md", reports)):
+            if not text:
+                continue
+            tmp = f"{base}{suffix}.tmp"
+            try:
+                with open(tmp, "w", encoding="utf-8") as f:
+                    f.write(text if text.endswith("\n") else text + "\n")
+                os.replace(tmp, base + suffix)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
 
     def _stop(self, e: OSError, undo: bool = False) -> dict:
         """The record could not be written: undo the unrecorded call and refuse every later one."""
@@ -357,7 +489,8 @@ class SciCraftEnv:
         the trajectory file, or, for a stream, from the calls kept for this purpose."""
         twin = SciCraftEnv(self.task, ticks_per_action=self.ticks_per_action, observe_ticks=self.observe_ticks,
                            max_events=self.max_events, budget=self.budget, condition=self.condition,
-                           keep_trials=self.trials.maxlen or KEEP_TRIALS)
+                           keep_trials=self.trials.maxlen or KEEP_TRIALS, setting=self.setting,
+                           consolidation=self.consolidation, book=self._book0)
         path = self._file()
         if path is not None:
             from scicraft_viz.agents.trajectory import read
@@ -367,13 +500,15 @@ class SciCraftEnv:
             calls = self._effects
         for tool, args in calls:
             twin.call(tool, args)
-        self.world, self._cursor, self.trials, self._trials_used = twin.world, twin._cursor, twin.trials, \
-            twin._trials_used
+        self.world, self._lab, self._cursors, self.trials, self._trials_used = twin.world, twin._lab, \
+            twin._cursors, twin.trials, twin._trials_used
+        self.book, self.reports, self.sessions, self.agent = twin.book, twin.reports, twin.sessions, twin.agent
+        self._session_reports = twin._session_reports
         self.done, self.submitted = False, None
 
     # ------------------------------------------------------------------ argument checks
     def _error(self, message: str) -> dict:
-        return {"ok": False, "error": message, "tick": self.world.tick}
+        return {"ok": False, "error": message, "tick": self.here.tick}
 
     def _check_args(self, tool: str, args: dict) -> None:
         known = _ARGS[tool]
@@ -402,7 +537,7 @@ class SciCraftEnv:
         return p
 
     def _popped_since(self, total: int) -> list[list[int]]:
-        return [list(e.pos) for e in self.world.events_since(total) if e.kind == "popped"]
+        return [list(e.pos) for e in self.here.events_since(total) if e.kind == "popped"]
 
     # ------------------------------------------------------------------ handlers
     def _set_block(self, args: dict) -> dict:
@@ -422,30 +557,30 @@ class SciCraftEnv:
                    else "its input powers it")
             raise ArgumentError(f"minecraft:{st.name} cannot be placed with powered=true at {list(p)}: place it "
                                 f"unpowered (powered=false) and {how}")
-        before = self.world.events_total
-        self.world.set_block(p, str(st))
-        self.world.step(self.ticks_per_action)
-        return {"ok": True, "pos": list(p), "block": self.world.get_block(p), "popped": self._popped_since(before),
-                "tick": self.world.tick}
+        before = self.here.events_total
+        self.here.set_block(p, str(st))
+        self.here.step(self.ticks_per_action)
+        return {"ok": True, "pos": list(p), "block": self.here.get_block(p), "popped": self._popped_since(before),
+                "tick": self.here.tick}
 
     def _get_block_state(self, args: dict) -> dict:
         p = self._in_region(self._pos(args["pos"]))
-        return {"ok": True, "pos": list(p), "block": self.world.get_block(p), "tick": self.world.tick}
+        return {"ok": True, "pos": list(p), "block": self.here.get_block(p), "tick": self.here.tick}
 
     def _get_event_stream(self, args: dict) -> dict:
         limit = args.get("limit", self.max_events)
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
             raise ArgumentError(f"limit must be a positive integer, got {json.dumps(limit)[:40]}")
         limit = min(limit, self.max_events)
-        total = self.world.events_total
-        events = self.world.events_since(self._cursor)
-        lost = (total - self._cursor) - len(events)
+        total = self.here.events_total
+        events = self.here.events_since(self._cursors[self.agent])
+        lost = (total - self._cursors[self.agent]) - len(events)
         taken = events[:limit]
-        self._cursor = total - (len(events) - len(taken))
+        self._cursors[self.agent] = total - (len(events) - len(taken))
         out = {"ok": True, "events": [event_json(e) for e in taken], "remaining": len(events) - len(taken)}
         if lost:
             out["lost"] = lost
-        out["tick"] = self.world.tick
+        out["tick"] = self.here.tick
         return out
 
     def _scan(self, args: dict) -> dict:
@@ -477,16 +612,16 @@ class SciCraftEnv:
             raise ArgumentError(f"the box {list(lo)}..{list(hi)} does not overlap the build region: "
                                 f"{self._region_text()}")
         found = []
-        for p, s in self.world.blocks().items():
+        for p, s in self.here.blocks().items():
             if all(a <= v <= b for a, v, b in zip(clo, p, chi)):
                 name = s.removeprefix("minecraft:").split("[")[0]
                 if name in REDSTONE:
                     found.append({"pos": list(p), "block": s})
         return {"ok": True, "from": list(clo), "to": list(chi), "clipped": (clo, chi) != (lo, hi),
-                "components": found, "count": len(found), "tick": self.world.tick}
+                "components": found, "count": len(found), "tick": self.here.tick}
 
     def _buttons(self) -> list[Pos]:
-        return sorted(p for p, s in self.world.blocks().items()
+        return sorted(p for p, s in self.here.blocks().items()
                       if s.startswith("minecraft:stone_button") and self.task.in_region(p))
 
     def _activate_button(self, args: dict) -> dict:
@@ -499,21 +634,21 @@ class SciCraftEnv:
             raise ArgumentError(f"{len(buttons)} stone buttons at {', '.join(map(str, buttons))}: the task has a "
                                 "single button, remove the others")
         b = buttons[0]
-        if "powered=true" in self.world.get_block(b):
+        if "powered=true" in self.here.get_block(b):
             raise ArgumentError(f"the button at {b} is still pressed (a press lasts 20 game ticks); no trial was "
                                 "used")
-        build = self.world.blocks()
-        t = self.world.tick
-        before = self.world.events_total
-        self.world.use(b)
-        trace = self.world.record(self.observe_ticks)
-        events = self.world.events_since(before)
+        build = self.here.blocks()
+        t = self.here.tick
+        before = self.here.events_total
+        self.here.use(b)
+        trace = self.here.record(self.observe_ticks)
+        events = self.here.events_since(before)
         self._trials_used += 1
-        self.trials.append(TrialRecord(self._trials_used, self.steps, b, t, trace, build))
+        self.trials.append(TrialRecord(self._trials_used, self.steps, b, t, trace, build, self.agent))
         shown = events[: self.max_events]
         return {"ok": True, "trial": self._trials_used, "trials_left": self.trials_left, "button": list(b),
                 "press_tick": t, "observe_ticks": self.observe_ticks, "events": [event_json(e) for e in shown],
-                "truncated": len(events) - len(shown), "tick": self.world.tick}
+                "truncated": len(events) - len(shown), "tick": self.here.tick}
 
     def _submit(self, args: dict) -> dict:
         from scicraft_viz.tasks.evaluator import Attempt, BuildError, evaluate
@@ -528,3 +663,53 @@ class SciCraftEnv:
         d = res.to_dict()
         return {"ok": True, "passed": res.passed, "checks": d["checks"], "measured": d["measured"],
                 "trials": d["trials"], "warnings": d["warnings"], "tick": self.world.tick}
+
+    # ------------------------------------------------------------------ the knowledge book and the scientist
+    def _read_book(self, args: dict) -> dict:
+        from scicraft_viz.agents.book import FORMAT_NAMES, entries
+
+        return {"ok": True, "format": FORMAT_NAMES[self.consolidation], "writer": self.book_writer,
+                "book": self.book, "entries": len(entries(self.book)), "chars": len(self.book),
+                "tick": self.here.tick}
+
+    def _update_book(self, args: dict) -> dict:
+        from scicraft_viz.agents.book import check_book, entries
+
+        bad = check_book(args["book"], self.consolidation)
+        if bad:
+            raise ArgumentError(bad + "; the book was not changed")
+        self.book = args["book"]
+        return {"ok": True, "entries": len(entries(self.book)), "chars": len(self.book), "tick": self.here.tick}
+
+    def _ask_scientist(self, args: dict) -> dict:
+        from scicraft_viz.agents.book import check_question
+
+        bad = check_question(args["question"])
+        if bad:
+            raise ArgumentError(bad)
+        self.sessions += 1
+        self._session_reports = 0
+        self.agent = "scientist"
+        return {"ok": True, "session": self.sessions, "trials_left": self.trials_left, "tick": self.here.tick}
+
+    def _archive_report(self, args: dict) -> dict:
+        from scicraft_viz.agents.book import check_report
+
+        bad = check_report(args["report"])
+        if bad:
+            raise ArgumentError(bad + "; nothing was archived")
+        self.reports.append(args["report"])
+        self._session_reports = self._session_reports + 1
+        return {"ok": True, "report": len(self.reports), "session": self.sessions, "tick": self.here.tick}
+
+    def _end_experiment(self, args: dict) -> dict:
+        from scicraft_viz.agents.book import check_text
+
+        answer = args["answer"]
+        bad = check_text(answer, "the answer", MAX_ANSWER_CHARS)
+        if bad:
+            raise ArgumentError(bad)
+        made = self._session_reports
+        self.agent = "engineer"
+        return {"ok": True, "session": self.sessions, "reports": made, "trials_left": self.trials_left,
+                "tick": self.world.tick}

@@ -37,6 +37,8 @@ from scicraft_viz.tasks import Task
 
 SERVER_NAME = "scicraft-viz"
 TASK_URI = "scicraft://task"
+BOOK_URI = "scicraft://knowledge-book"
+SCIENTIST_PROMPT = "scientist"
 # The longest legitimate argument is a block state of a few dozen characters. Anything far larger is
 # refused before it reaches the environment, so one call cannot bloat the trajectory file.
 MAX_ARGUMENT_BYTES = 8192
@@ -60,8 +62,12 @@ def _region(task: Task) -> str:
     return f"x {ax - r}..{ax + r}, y {ay - r}..{ay + r}, z {az - r}..{az + r}"
 
 
-def tool_list(env: SciCraftEnv) -> list[types.Tool]:
-    """The six tools with this episode's region, palette and budget written into their descriptions."""
+def tool_list(env: SciCraftEnv, names: tuple[str, ...] | None = None) -> list[types.Tool]:
+    """The tools `names` (default: every call of the episode's protocol, `env.protocol_tools`) with
+    this episode's region, palette, budget and book format written into their descriptions."""
+    from scicraft_viz.agents.book import FORMAT_NAMES, MAX_BOOK_CHARS, MAX_QUESTION_CHARS, MAX_REPORT_CHARS, TEMPLATES
+    from scicraft_viz.agents.env import MAX_ANSWER_CHARS
+
     task = env.task
     palette = ", ".join(sorted(b.removeprefix("minecraft:") for b in task.allowed_blocks))
     read = types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
@@ -83,13 +89,15 @@ def tool_list(env: SciCraftEnv) -> list[types.Tool]:
          "new} with kinds state (lit/powered 0/1), power (dust 0..15), shape, locked, delay, burnout, popped, placed, "
          f"removed. At most `limit` (and at most {env.max_events}); `remaining` says how many are still unread. "
          "Takes no game time.",
-         _schema({"limit": {"type": "integer", "minimum": 1, "maximum": max(env.max_events, DEFAULT_MAX_EVENTS)}}),
+         _schema({"limit": {"type": "integer", "minimum": 1, "maximum": max(env.max_events, DEFAULT_MAX_EVENTS),
+                            "description": "the most events to return"}}),
          types.ToolAnnotations(read_only_hint=True, idempotent_hint=False, open_world_hint=False)),
         ("scan-redstone-area", "List redstone components",
          "Redstone components (wire, repeater, torch, lamp, button, lever, redstone block) with their states, sorted "
          "by position. No arguments: the whole build region; or `center` and `radius` (0.."
          f"{MAX_SCAN_RADIUS}); or a box `from`..`to`. The box is clipped to the region. Takes no game time.",
-         _schema({"center": _POSITION, "radius": {"type": "integer", "minimum": 0, "maximum": MAX_SCAN_RADIUS},
+         _schema({"center": _POSITION, "radius": {"type": "integer", "minimum": 0, "maximum": MAX_SCAN_RADIUS,
+                             "description": "half the side of the box around center"},
                   "from": _POSITION, "to": _POSITION}), read),
         ("activate-button", "Run a verification trial",
          "Press the single stone button in the build region at the current tick and observe "
@@ -105,13 +113,43 @@ def tool_list(env: SciCraftEnv) -> list[types.Tool]:
                                           open_world_hint=False)),
     ]
     assert tuple(s[0] for s in specs) == TOOLS
-    return [types.Tool(name=n, title=t, description=d, input_schema=s, annotations=a) for n, t, d, s, a in specs]
+    change = types.ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
+                                   open_world_hint=False)
+    fmt = FORMAT_NAMES[env.consolidation]
+    specs += [
+        ("read-knowledge-book", "Read the knowledge book",
+         f"The knowledge book as it stands ({fmt} format), written by the {env.book_writer or 'nobody'}. Takes no "
+         f"game time. The same text is the resource {BOOK_URI}.", _schema(), read),
+        ("update-knowledge-book", "Rewrite the knowledge book",
+         f"Replace the whole knowledge book with `book` (Markdown, at most {MAX_BOOK_CHARS} characters), in the "
+         f"{fmt} format: {TEMPLATES[env.consolidation]} A book not in that format is refused and the old one kept.",
+         _schema({"book": {"type": "string", "description": "the whole new book"}}, ("book",)), change),
+        ("ask-scientist", "Hand a question to the scientist",
+         "Open a session of the scientist sub-agent with one precise question about how the game behaves (at most "
+         f"{MAX_QUESTION_CHARS} characters). Until the scientist calls end-experiment, the calls act on its own "
+         "scratch world (the evaluator never sees it); its activate-button presses use this episode's trial budget.",
+         _schema({"question": {"type": "string", "description": "what to find out"}}, ("question",)), change),
+        ("archive-experiment-report", "Archive an experiment report",
+         f"The scientist archives the report of an experiment (Markdown, at most {MAX_REPORT_CHARS} characters) "
+         "with its eight sections in order: research question, hypothesis, experiment design, experiment steps, "
+         "experiment record, results, analysis and summary, next steps.",
+         _schema({"report": {"type": "string", "description": "the report"}}, ("report",)), change),
+        ("end-experiment", "End the scientist's session",
+         f"The scientist ends its session with `answer` for the engineer (at most {MAX_ANSWER_CHARS} characters); "
+         "the engineer has the turn again.",
+         _schema({"answer": {"type": "string", "description": "the answer to the engineer's question"}},
+                 ("answer",)), change),
+    ]
+    wanted = env.protocol_tools if names is None else tuple(names)
+    return [types.Tool(name=n, title=t, description=d, input_schema=s, annotations=a)
+            for n, t, d, s, a in specs if n in wanted]
 
 
 def instructions(env: SciCraftEnv) -> str:
     """What an agent is told when it connects: the briefing of the episode's condition."""
     return briefing(env.task, env.condition, budget=env.budget, ticks_per_action=env.ticks_per_action,
-                    observe_ticks=env.observe_ticks, resource=TASK_URI)
+                    observe_ticks=env.observe_ticks, resource=TASK_URI, setting=env.setting,
+                    consolidation=env.consolidation, book=env.book)
 
 
 class EngineStart:
@@ -255,24 +293,64 @@ def build_server(env: SciCraftEnv, prepare: Callable[[], None] | None = None) ->
         # Synchronous on purpose: calls run one at a time, in arrival order, which is the trajectory's order.
         return surface.call(params.name, params.arguments, params.meta)
 
+    has_book = "read-knowledge-book" in env.protocol_tools
+    uris = [TASK_URI] + ([BOOK_URI] if has_book else [])
+
     async def on_list_resources(ctx, params) -> types.ListResourcesResult:
-        return types.ListResourcesResult(resources=[types.Resource(
-            name=env.task.id, title=env.task.name, uri=TASK_URI, mime_type="application/yaml",
-            description="The task document (statement, region, palette, contract, harness)")])
+        out = [types.Resource(name=env.task.id, title=env.task.name, uri=TASK_URI, mime_type="application/yaml",
+                              description="The task document (statement, region, palette, contract, harness)")]
+        if has_book:
+            out.append(types.Resource(name="knowledge-book", title="Knowledge book", uri=BOOK_URI,
+                                      mime_type="text/markdown",
+                                      description="The knowledge book as it stands (read-knowledge-book returns "
+                                                  "the same text; update-knowledge-book rewrites it)"))
+        return types.ListResourcesResult(resources=out)
 
     async def on_read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
-        if str(params.uri) != TASK_URI:
-            raise MCPError(types.INVALID_PARAMS, f"unknown resource {str(params.uri)[:100]!r}; the only one is "
-                                                 f"{TASK_URI}")
+        uri = str(params.uri)
+        if uri not in uris:
+            raise MCPError(types.INVALID_PARAMS, f"unknown resource {uri[:100]!r}; the resources are "
+                                                 f"{', '.join(uris)}")
+        if uri == BOOK_URI:
+            book = types.TextResourceContents(uri=BOOK_URI, mime_type="text/markdown", text=env.book)
+            return types.ReadResourceResult(contents=[book])
         return types.ReadResourceResult(contents=[types.TextResourceContents(uri=TASK_URI, mime_type="application/yaml",
                                                                              text=document)])
+
+    async def on_list_prompts(ctx, params) -> types.ListPromptsResult:
+        if not env.has_scientist:
+            return types.ListPromptsResult(prompts=[])
+        return types.ListPromptsResult(prompts=[types.Prompt(
+            name=SCIENTIST_PROMPT, title="The scientist sub-agent",
+            description="The system message for a scientist session: the question, the method, the report and "
+                        "book formats, the book and the earlier reports as they stand now",
+            arguments=[types.PromptArgument(name="question", description="the engineer's question", required=True)])])
+
+    async def on_get_prompt(ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        from scicraft_viz.agents.book import check_question
+        from scicraft_viz.agents.scientist import scientist_briefing
+
+        if params.name != SCIENTIST_PROMPT or not env.has_scientist:
+            raise MCPError(types.INVALID_PARAMS, f"unknown prompt {str(params.name)[:60]!r}"
+                                                 + (f"; the only one is {SCIENTIST_PROMPT}" if env.has_scientist else
+                                                    f"; there is none under the condition {env.condition!r}"))
+        question = (params.arguments or {}).get("question")
+        bad = check_question(question)
+        if bad:
+            raise MCPError(types.INVALID_PARAMS, bad)
+        text = scientist_briefing(env.task, question, book=env.book, reports=list(env.reports),
+                                  consolidation=env.consolidation, trials_left=env.trials_left,
+                                  ticks_per_action=env.ticks_per_action, observe_ticks=env.observe_ticks)
+        return types.GetPromptResult(description="scientist session", messages=[
+            types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))])
 
     async def on_initialized(ctx, params) -> None:
         engine.in_background()
 
     server = Server(SERVER_NAME, version=__version__, title="SciCrafter redstone environment",
                     instructions=instructions(env), on_list_tools=on_list_tools, on_call_tool=on_call_tool,
-                    on_list_resources=on_list_resources, on_read_resource=on_read_resource)
+                    on_list_resources=on_list_resources, on_read_resource=on_read_resource,
+                    on_list_prompts=on_list_prompts, on_get_prompt=on_get_prompt)
     server.add_notification_handler("notifications/initialized", types.NotificationParams, on_initialized)
     return server
 
@@ -314,10 +392,12 @@ def open_env(task: Task, trajectory: str | Path | None = None, *, actor_kind: st
     written is removed again."""
     import uuid
 
-    from scicraft_viz.agents.conditions import check_condition
+    from scicraft_viz.agents.conditions import check_condition, check_consolidation, check_setting
     from scicraft_viz.agents.env import MAX_BUDGET
 
     check_condition(condition)
+    check_setting(env_kw.get("setting"))
+    check_consolidation(env_kw.get("consolidation"))
     if budget is not None and not 1 <= budget <= MAX_BUDGET:
         raise ValueError(f"the trial budget must be 1..{MAX_BUDGET}, got {budget}")
     task = task_with_budget(task, budget)
@@ -325,13 +405,41 @@ def open_env(task: Task, trajectory: str | Path | None = None, *, actor_kind: st
     path = trajectory_path(trajectory, task, run_id)
     try:
         return SciCraftEnv.recording(task, path, actor_kind=actor_kind, actor_name=actor_name, run_id=run_id,
-                                     overwrite=overwrite, setting={"interface": interface}, condition=condition,
+                                     overwrite=overwrite, session={"interface": interface}, condition=condition,
                                      **env_kw)
     except FileExistsError:
         raise ValueError(f"trajectory file {path} already exists (a run never overwrites another; pass "
                          "--overwrite or choose another path)") from None
     except OSError as e:
         raise ValueError(f"cannot write the trajectory file {path}: {e.strerror or e}") from None
+
+
+def read_book_file(path: str | Path) -> str:
+    """A knowledge book to start with: a regular UTF-8 file of at most the book's size. Raises ValueError."""
+    import os
+    import stat
+
+    from scicraft_viz.agents.book import MAX_BOOK_CHARS
+
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise ValueError(f"cannot read the book file {path}: {e.strerror or e}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"the book file {path} is not a regular file")
+    if st.st_size > 4 * MAX_BOOK_CHARS:
+        raise ValueError(f"the book file {path} is {st.st_size} bytes; a book holds at most {MAX_BOOK_CHARS} "
+                         "characters")
+    try:
+        with open(path, "rb") as f:
+            text = f.read(4 * MAX_BOOK_CHARS + 1).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"the book file {path} is not UTF-8 text (byte {e.start})") from None
+    except OSError as e:
+        raise ValueError(f"cannot read the book file {path}: {e.strerror or e}") from None
+    if len(text) > MAX_BOOK_CHARS:
+        raise ValueError(f"the book file {path} holds {len(text)} characters; the limit is {MAX_BOOK_CHARS}")
+    return text
 
 
 def check_port(port: int) -> None:

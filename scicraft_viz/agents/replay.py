@@ -95,6 +95,7 @@ class ReplayStep:
     changes: dict[Pos, str | None]
     mismatch: str | None = None
     trial: int | None = None
+    agent: str = "engineer"
 
     @property
     def ok(self) -> bool:
@@ -148,6 +149,7 @@ class TrialView:
     first_on: list[int | None]
     position: int = 0
     replay: Any = field(default=None, repr=False, compare=False)
+    agent: str = "engineer"
 
     @property
     def trace(self):
@@ -188,12 +190,18 @@ class Replay:
                                              f"cannot replay: {str(e).splitlines()[0][:200]}"))
                 return
         try:
-            self.env = SciCraftEnv.from_settings(self.task, traj.env_settings, budget=traj.budget, keep_trials=1)
+            self.env = self._fresh_env()
         except (ValueError, TypeError) as e:
             self.problems.append(Problem(traj.source, 1, f"cannot replay: the header's env settings are unusable: "
                                                          f"{e}"))
             return
         self._run()
+
+    def _fresh_env(self) -> SciCraftEnv:
+        t = self.trajectory
+        return SciCraftEnv.from_settings(self.task, t.env_settings, budget=t.budget, keep_trials=1,
+                                         condition=t.condition, setting=t.setting, consolidation=t.consolidation,
+                                         book=t.book_in)
 
     # ------------------------------------------------------------------ running
     def _run(self) -> None:
@@ -204,6 +212,7 @@ class Replay:
         for s in self.trajectory.steps:
             before_total = env.world.events_total
             trials_before = env.trials_used
+            agent = env.agent
             new = env.call(s.tool, s.args)
             popped = [tuple(e.pos) for e in env.world.events_since(before_total) if e.kind == "popped"]
             if s.tool in ("set-block", "activate-button") and new.get("ok"):
@@ -212,8 +221,11 @@ class Replay:
                 prev = now
             else:
                 changes = {}
-            rs = ReplayStep(s.index, s.line, s.tool, s.args, s.result, new, env.world.tick, popped, changes,
-                            _compare(s.result, new))
+            mismatch = _compare(s.result, new)
+            if mismatch is None and s.agent != agent:
+                mismatch = f"recorded as the {s.agent}'s call, but in the replay it is the {agent}'s turn"
+            rs = ReplayStep(s.index, s.line, s.tool, s.args, s.result, new, env.here.tick, popped, changes,
+                            mismatch, agent=agent)
             if env.trials_used > trials_before:
                 rs.trial = env.trials[-1].number
                 self.trials.append(self._trial_view(env.trials[-1], s.index, len(self.steps)))
@@ -231,7 +243,7 @@ class Replay:
             if lit.ndim == 2 else []
         self._hold(rec)
         return TrialView(rec.number, step, rec.press_tick, rec.button, checks, measured, list(tr.lamp_positions),
-                         sum(v is not None for v in first), first, position, self)
+                         sum(v is not None for v in first), first, position, self, rec.agent)
 
     def _hold(self, rec: TrialRecord) -> None:
         self._held[rec.number] = rec
@@ -243,8 +255,7 @@ class Replay:
         """A trial's full record: held, or rebuilt by replaying the calls up to its press."""
         rec = self._held.get(tv.number)
         if rec is None:
-            env = SciCraftEnv.from_settings(self.task, self.trajectory.env_settings, budget=self.trajectory.budget,
-                                            keep_trials=1)
+            env = self._fresh_env()
             for s in self.trajectory.steps[: tv.position + 1]:
                 env.call(s.tool, s.args)
             rec = env.trials[-1]

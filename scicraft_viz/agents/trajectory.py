@@ -34,9 +34,13 @@ if TYPE_CHECKING:
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "trajectory.schema.json"
 FORMAT = "scicraft-trajectory"
-VERSION = 2
-VERSIONS = (1, 2)  # 2 added header.condition and step.usage; version 1 files still load
-TOOLS = ("set-block", "get-block-state", "get-event-stream", "scan-redstone-area", "activate-button", "submit")
+VERSION = 3
+# 2 added header.condition and step.usage; 3 the protocol (header.setting as a name, consolidation,
+# curriculum, book, session) and step.agent, with the book and scientist calls. Older files still load.
+VERSIONS = (1, 2, 3)
+TOOLS = ("set-block", "get-block-state", "get-event-stream", "scan-redstone-area", "activate-button", "submit",
+         "read-knowledge-book", "update-knowledge-book", "ask-scientist", "archive-experiment-report",
+         "end-experiment")
 ACTOR_KINDS = ("model", "human", "script")
 LINE_TYPES = ("header", "step", "reasoning")
 MAX_LINE_BYTES = 64 * 1024 * 1024
@@ -75,6 +79,7 @@ class Step:
     result: dict
     line: int = 0
     usage: dict | None = None
+    agent: str = "engineer"
 
     @property
     def ok(self) -> bool:
@@ -85,6 +90,8 @@ class Step:
              "result": self.result}
         if self.usage:
             d["usage"] = self.usage
+        if self.agent != "engineer":
+            d["agent"] = self.agent
         return d
 
 
@@ -141,6 +148,35 @@ class Trajectory:
     def condition(self) -> str:
         """The experimental condition (version-1 files, which predate conditions, are baseline runs)."""
         return self.header.get("condition", "baseline") if self.header else "baseline"
+
+    @property
+    def setting(self) -> str:
+        """`independent` or `curriculum` (files before version 3 are independent runs)."""
+        v = self.header.get("setting") if self.header else None
+        return v if isinstance(v, str) else "independent"
+
+    @property
+    def consolidation(self) -> str | None:
+        """The knowledge book's format, as the run was started with (None before version 3)."""
+        return self.header.get("consolidation") if self.header else None
+
+    @property
+    def curriculum(self) -> dict:
+        """In the curriculum setting: family, position (1 = L1), levels and epoch."""
+        return dict(self.header.get("curriculum") or {}) if self.header else {}
+
+    @property
+    def book_in(self) -> str:
+        """The knowledge book as the run started (what a curriculum carried in)."""
+        return str(self.header.get("book", "")) if self.header else ""
+
+    @property
+    def session(self) -> dict:
+        """Where the run came from (interface, sample id, ...): `session`, or a version 1-2 `setting`."""
+        if not self.header:
+            return {}
+        v = self.header.get("session", self.header.get("setting"))
+        return dict(v) if isinstance(v, dict) else {}
 
     def usage_totals(self) -> dict:
         """Tokens and latency summed over the lines that carry usage (each model turn's usage is on
@@ -334,7 +370,7 @@ def parse_lines(lines, source: str = "<trajectory>", task=None) -> Trajectory:
                 t.problems.append(Problem(source, num, f"step {idx} {after}: {idx - expected} step(s) missing"))
             seen_steps.add(idx)
             t.steps.append(Step(idx, float(obj["wall_s"]), obj["tool"], obj["args"], obj["result"], num,
-                                obj.get("usage")))
+                                obj.get("usage"), obj.get("agent", "engineer")))
     if t.header is None and not any("header" in p.message for p in t.problems):
         t.problems.append(Problem(source, None, "missing header: the file has no header line"))
     _check_against_task(t, task)
@@ -398,16 +434,19 @@ def now_iso() -> str:
 
 def make_header(task, *, actor_kind: str = "model", actor_name: str | None = None, run_id: str | None = None,
                 started: str | None = None, budget: int | None = None, env: dict | None = None,
-                embed_task: bool | None = None, setting: dict | None = None, notes: str | None = None,
-                condition: str | None = None) -> dict:
-    """A header line for a run on `task`. Generated tasks (no file) are embedded by default."""
-    from scicraft_viz.agents.conditions import check_condition
+                embed_task: bool | None = None, session: dict | None = None, notes: str | None = None,
+                condition: str | None = None, setting: str | None = None, consolidation: str | None = None,
+                book: str = "", curriculum: dict | None = None) -> dict:
+    """A header line for a run on `task`. Generated tasks (no file) are embedded by default.
+    `session` says where the run came from (interface, sample id, ...); `curriculum` (family,
+    position, levels, epoch) places a curriculum run; `book` is the knowledge book it started with."""
+    from scicraft_viz.agents.conditions import check_condition, check_consolidation, check_setting
     from scicraft_viz.agents.env import surrogate_at
 
     if actor_kind not in ACTOR_KINDS:
         raise ValueError(f"actor kind must be one of {', '.join(ACTOR_KINDS)}, got {actor_kind!r}")
     for what, v in (("the actor name", actor_name), ("the run id", run_id), ("the notes", notes),
-                    ("the setting", setting)):
+                    ("the session", session), ("the book", book), ("the curriculum", curriculum)):
         bad = surrogate_at(v, what)
         if bad:
             raise ValueError(f"{bad} holds a lone surrogate, which is not valid Unicode text")
@@ -421,10 +460,16 @@ def make_header(task, *, actor_kind: str = "model", actor_name: str | None = Non
     h["started"] = started or now_iso()
     h["budget"] = int(task.trial_budget if budget is None else budget)
     h["condition"] = check_condition(condition)
+    h["setting"] = check_setting(setting)
+    h["consolidation"] = check_consolidation(consolidation)
+    if curriculum:
+        h["curriculum"] = dict(curriculum)
+    if book:
+        h["book"] = str(book)
     if env:
         h["env"] = dict(env)
-    if setting:
-        h["setting"] = dict(setting)
+    if session:
+        h["session"] = dict(session)
     if notes:
         h["notes"] = notes
     problems = _validate(h, "header")
@@ -522,11 +567,13 @@ class TrajectoryWriter:
     def elapsed(self) -> float:
         return round(max(0.0, self._clock() - self._t0), 3)
 
-    def step(self, tool: str, args: dict, result: dict, usage: dict | None = None) -> int:
+    def step(self, tool: str, args: dict, result: dict, usage: dict | None = None, agent: str = "engineer") -> int:
         i = self.steps
         line = {"type": "step", "step": i, "wall_s": self.elapsed(), "tool": tool, "args": args, "result": result}
         if usage:
             line["usage"] = {k: v for k, v in usage.items() if v is not None}
+        if agent != "engineer":
+            line["agent"] = agent
         self._line(line)
         self.steps += 1
         return i

@@ -558,7 +558,7 @@ def write_example_trajectories(directory) -> list:
                                     actor_name="scicraft_viz.gallery example",
                                     run_id=f"example-{i + 1:02d}-{stem}",
                                     started=EXAMPLE_START, clock=_Clock(), overwrite=True,
-                                    setting={"device": key, "paper_case": device(key).case})
+                                    session={"device": key, "paper_case": device(key).case})
         with env:
             run(env)
         out.append(path)
