@@ -54,9 +54,9 @@ def test_reference_build_scores_one_and_replays_exactly(tmp_path):
     t = tasks.load(TASK)
     calls = build_calls(solutions.solution_blocks(t)) + [("activate-button", {}), ("submit", {})]
     log, sample, score, traj = run(calls, tmp_path)
-    assert score.value == "C" and score.answer == "passed"
+    assert score.value == 1.0 and score.answer == "passed"
     assert score.metadata["partial_credit"] == 1.0 and score.metadata["trials_used"] == 1
-    assert log.results.scores[0].metrics["accuracy"].value == 1.0
+    assert log.results.scores[0].metrics["mean"].value == 1.0
     assert sample.messages[0].text == briefing(t, "baseline")
     assert traj.ok and traj.passed is True and traj.condition == "baseline"
     assert traj.actor == {"kind": "model", "name": "mockllm/model"}
@@ -75,7 +75,7 @@ def test_broken_build_scores_zero_and_opens_with_its_diagnosis(tmp_path):
     broken, what = solutions.broken_variant(t, "missing_wire")
     calls = build_calls(broken) + [("activate-button", {}), ("submit", {})]
     _, _, score, traj = run(calls, tmp_path)
-    assert score.value == "I" and score.answer == "failed"
+    assert score.value == 0.0 and score.answer == "failed"
     final = Replay(traj).final_world()
     d = diagnose(final, t)
     assert d.findings and score.metadata["primary_mode"] == d.primary and score.metadata["failure_modes"] == d.modes()
@@ -90,9 +90,9 @@ def test_a_press_beyond_the_budget_cuts_the_run_off(tmp_path):
     press_and_wait = [("activate-button", {}), ("get-block-state", {"pos": [0, 4, 0]})]
     calls += press_and_wait * 3 + [("submit", {})]
     _, sample, score, traj = run(calls, tmp_path, budget=2)
-    assert score.value == "I"
-    assert score.metadata["cut_off"] == "cut off: a trial was requested after all 2 were used"
-    assert score.explanation.endswith("cut off: a trial was requested after all 2 were used")
+    assert score.value == 0.0
+    assert score.metadata["cut_off"] == "cut off: the engineer requested a trial after all 2 were used"
+    assert score.explanation.endswith("cut off: the engineer requested a trial after all 2 were used")
     presses = [s for s in traj.steps if s.tool == "activate-button"]
     assert [s.ok for s in presses] == [True, True, False]
     assert presses[-1].result["error"] == "activate-button: no verification trial left: all 2 are used"
@@ -131,8 +131,12 @@ def test_task_selection_and_bad_parameters():
         assert str(e.value) == msg
     with pytest.raises(ValueError) as e:
         scicraft(condition="oracle")
-    assert str(e.value) == "unknown condition 'oracle'; choose one of baseline, hint"
+    assert str(e.value) == "unknown condition 'oracle'; choose one of baseline, hint, scientist, hint+scientist"
     assert json.loads(json.dumps(task_ids_for("B", "L3"))) == ["B_branch_reach_L3"]
+    # Inspect passes -T family=A,C as a list; the order of levels follows the curriculum whatever was given
+    assert task_ids_for(["A", "C"], ["L2", "L1"]) == ["A_simultaneous_lights_L1", "A_simultaneous_lights_L2",
+                                                    "C_sequential_activation_L1", "C_sequential_activation_L2"]
+    assert task_ids_for(["a"], "ALL") == task_ids_for("A", "all")
 
 
 def test_an_inspect_limit_ends_the_run_and_it_is_still_scored(tmp_path):
@@ -143,7 +147,7 @@ def test_an_inspect_limit_ends_the_run_and_it_is_still_scored(tmp_path):
                          model=get_model("mockllm/model", custom_outputs=outputs), log_dir=str(tmp_path / "logs"),
                          display="none", message_limit=8)
     [score] = log.samples[0].scores.values()
-    assert score.value == "I" and score.metadata["cut_off"] == "cut off: Message limit reached. count: 8; limit: 8"
+    assert score.value == 0.0 and score.metadata["cut_off"] == "cut off: Message limit reached. count: 8; limit: 8"
     traj = trajectory.read(score.metadata["trajectory"])
     # 2 opening messages, then an assistant message and a tool result per turn: 3 turns fit in 8 messages
     assert traj.ok and traj.final is None and len(traj.steps) == 3 and Replay(traj).matches

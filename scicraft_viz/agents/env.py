@@ -55,6 +55,8 @@ BOOK_TOOLS = ("read-knowledge-book", "update-knowledge-book")
 SCIENTIST_TOOLS = ("ask-scientist", "archive-experiment-report", "end-experiment")
 ALL_TOOLS = TOOLS + BOOK_TOOLS + SCIENTIST_TOOLS
 AGENTS = ("engineer", "scientist")
+# How a call to a tool that does not exist is recorded (its name and arguments go in the step's args).
+UNKNOWN_TOOL = "unknown-tool"
 MAX_ANSWER_CHARS = 16 * 1024
 REDSTONE = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "redstone_lamp",
             "stone_button", "lever", "redstone_block")
@@ -386,18 +388,20 @@ class SciCraftEnv:
         return True
 
     def call(self, tool: str, args: dict | None = None, usage: dict | None = None) -> dict:
-        """Run one call by its tool name. Unknown tools, non-object arguments and text that is not
-        valid Unicode are refused at the protocol level (not recorded: they never reach the
-        environment); every other call is recorded, accepted or not. `usage` (model, tokens,
+        """Run one call by its tool name. A tool that does not exist is answered with the list of tools
+        and recorded as an `unknown-tool` step; non-object arguments and text that is not valid
+        Unicode are refused at the protocol level (not recorded); every other call is recorded,
+        accepted or not. `usage` (model, tokens,
         latency of the turn that issued the call) goes into the record as it is.
 
         If the record cannot be written, the call is undone (the world is rebuilt from the calls
         that were recorded), its result is an error naming the file, and every later call is
         refused: the world never holds anything the record lacks."""
         args = {} if args is None else args
+        if tool == UNKNOWN_TOOL and isinstance(args, dict) and set(args) <= {"name", "arguments"}:
+            tool, args = args.get("name"), args.get("arguments", {})  # a recorded call to an unknown tool, replayed
         if not isinstance(tool, str) or tool not in self._handlers:
-            return self._error(f"unknown tool {surrogate_free(tool)[:60]!r}; the tools are "
-                               f"{', '.join(self.protocol_tools)}")
+            return self._unknown(tool, args, usage)
         if self.stopped:
             return self._error(self.stopped)
         if not isinstance(args, dict):
@@ -434,6 +438,26 @@ class SciCraftEnv:
             if changed and tool in ("update-knowledge-book", "archive-experiment-report"):
                 self._save_beside()
         self.last_error = result.get("error")
+        self.steps += 1
+        return result
+
+    def _unknown(self, tool: Any, args: Any, usage: dict | None) -> dict:
+        """A call to a tool that does not exist is answered with the list of tools and recorded as an
+        `unknown-tool` step (name and arguments as given, when they can be written), so validity counts it."""
+        result = self._error(f"unknown tool {surrogate_free(tool)[:60]!r}; the tools are "
+                             f"{', '.join(self.protocol_tools)}")
+        if self.recorder is None or self.stopped:
+            return result
+        name = surrogate_free(tool)[:200] if isinstance(tool, str) else repr(tool)[:200]
+        try:
+            given = jsonable(args) if surrogate_at(args) is None else None
+        except (ValueError, RecursionError):
+            given = None
+        record = {"name": name} | ({"arguments": given} if isinstance(given, dict) else {})
+        try:
+            self.recorder.step(UNKNOWN_TOOL, record, result, usage, agent=self.agent)
+        except OSError as e:
+            return self._stop(e)
         self.steps += 1
         return result
 

@@ -178,12 +178,35 @@ def recorded_model(ep: Episode):
             if msg.text or not msg.tool_calls:
                 ep.env.reason(msg.text, usage)
                 usage = None
+            for call in msg.tool_calls or []:
+                # Inspect answers calls to unknown tools, and calls whose arguments break the tool's schema,
+                # without running the tool: record them here, as the environment refuses them, so that
+                # validity counts every call the model made.
+                if not _runs(call, tools):
+                    ep.env.call(call.function, call.arguments, usage)
+                    usage = None
             ep.usage = usage
             return state
 
         return execute
 
     return make()
+
+
+def _runs(call, tools: list) -> bool:
+    """Whether Inspect will run this call's tool: the tool exists and the arguments fit its schema."""
+    from inspect_ai.tool import ToolDef as _Def
+
+    from scicraft_viz.validation import jsonschema
+
+    if call.parse_error:
+        return False
+    for t in tools:
+        d = t if isinstance(t, _Def) else _Def(t)
+        if d.name == call.function:
+            schema = d.parameters.model_dump(exclude_none=True)
+            return not any(True for _ in jsonschema().Draft202012Validator(schema).iter_errors(call.arguments))
+    return False
 
 
 def _usage(output, model_name: str, started: float) -> dict:

@@ -40,7 +40,7 @@ VERSION = 3
 VERSIONS = (1, 2, 3)
 TOOLS = ("set-block", "get-block-state", "get-event-stream", "scan-redstone-area", "activate-button", "submit",
          "read-knowledge-book", "update-knowledge-book", "ask-scientist", "archive-experiment-report",
-         "end-experiment")
+         "end-experiment", "unknown-tool")
 ACTOR_KINDS = ("model", "human", "script")
 LINE_TYPES = ("header", "step", "reasoning")
 MAX_LINE_BYTES = 64 * 1024 * 1024
