@@ -115,5 +115,8 @@ def test_annotator_page_shows_the_condition_and_records_it(tmp_path):
     assert read(hint.path).header["condition"] == "hint"
     bad = annotator_page("task=A_simultaneous_lights_L1&condition=oracle", out_dir=tmp_path)
     assert "unknown condition &#x27;oracle&#x27;; choose one of baseline, hint" in bad.value
+    sci = annotator_page("task=A_simultaneous_lights_L1&condition=hint%2Bscientist", out_dir=tmp_path)
+    assert ("the annotator page runs the conditions baseline and hint; &#x27;hint+scientist&#x27; needs a scientist "
+            "sub-agent, which only agents have") in sci.value
     for a in (base, hint):
         a.close()

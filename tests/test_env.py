@@ -185,7 +185,7 @@ def test_submit_runs_the_evaluator_and_ends_the_episode():
     assert r["error"] == f"the episode is over: it was submitted at step {len(d.blocks()) + 1}"
 
 
-def test_unknown_tool_and_non_object_args_are_not_recorded():
+def test_unknown_tools_are_recorded_and_non_object_args_are_not():
     buf = io.StringIO()
     env = SciCraftEnv(L1, TrajectoryWriter(buf, make_header(L1, run_id="r1", started="2025-01-01T00:00:00Z")))
     r = env.call("place-block", {})
@@ -194,7 +194,9 @@ def test_unknown_tool_and_non_object_args_are_not_recorded():
     env.set_block((30, 4, 0), "stone")  # refused but recorded
     env.set_block((0, 4, 0), "stone")
     t = parse_text(buf.getvalue())
-    assert t.ok and [(s.tool, s.ok) for s in t.steps] == [("set-block", False), ("set-block", True)]
+    assert t.ok and [(s.tool, s.ok) for s in t.steps] == [("unknown-tool", False), ("set-block", False),
+                                                          ("set-block", True)]
+    assert t.steps[0].args == {"name": "place-block", "arguments": {}}
 
 
 def test_recording_every_call_as_it_happens(tmp_path):
@@ -334,7 +336,9 @@ def test_lone_surrogates_are_refused_with_a_clear_message(tmp_path):
         assert env.reason("thinking \udc80 aloud")
         assert env.set_block((0, 4, 0), "stone")["ok"]
     t = read(path)
-    assert t.ok and [s.tool for s in t.steps] == ["set-block"] and t.reasoning[0].text == "thinking \\udc80 aloud"
+    assert t.ok and [s.tool for s in t.steps] == ["unknown-tool", "set-block"]
+    assert t.steps[0].args == {"name": "set\\ud800block", "arguments": {}}
+    assert t.reasoning[0].text == "thinking \\udc80 aloud"
     with pytest.raises(ValueError) as e:
         SciCraftEnv.recording(L1, tmp_path / "n.jsonl", actor_name="m\udcff")
     assert str(e.value) == ("the actor name (character 2, U+DCFF) holds a lone surrogate, which is not valid Unicode "

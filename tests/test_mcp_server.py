@@ -163,10 +163,12 @@ def hostile_cases() -> list[tuple[str, dict, str]]:
     ]
 
 
-# Refused before they reach the environment, so not recorded (like a protocol error).
+# A call to a tool that does not exist is recorded as an unknown-tool step; an oversized one is refused before it
+# reaches the environment, so it is not recorded (like a protocol error).
+UNKNOWN = "unknown tool 'rm -rf'; the tools are set-block, get-block-state, get-event-stream, scan-redstone-area, " \
+          "activate-button, submit"
 UNRECORDED = [
-    ("rm -rf", {}, "unknown tool 'rm -rf'; the tools are set-block, get-block-state, get-event-stream, "
-                   "scan-redstone-area, activate-button, submit"),
+    ("rm -rf", {}, UNKNOWN),
     ("set-block", {"pos": [0, 4, 0], "block": "stone" * 4000},
      "set-block: the arguments are 20031 bytes of JSON, more than the 8192 this server accepts (positions are three "
      "integers, a block is a short block-state string)"),
@@ -228,7 +230,7 @@ def test_hostile_inputs_flood_and_spent_budget_leave_the_server_up(tmp_path):
     assert [(c["name"], c["passed"], c["reason"]) for c in s["checks"]] == [
         (c.name, c.passed, c.reason) for c in direct.checks]
     assert {c["name"] for c in s["checks"] if not c["passed"]} >= {"lamp_count"}
-    recorded = len(cases) + n_flood + 2 + 3 + 1
+    recorded = len(cases) + 1 + n_flood + 2 + 3 + 1
     assert late.is_error and late.content[0].text == f"the episode is over: it was submitted at step {recorded - 1}"
     assert tuple(t.name for t in still.tools) == TOOLS
 
@@ -244,7 +246,9 @@ def test_hostile_inputs_flood_and_spent_budget_leave_the_server_up(tmp_path):
     assert [s["step"] for s in steps] == list(range(recorded + 1))
     assert [(s["tool"], s["args"], s["result"]) for s in steps[: len(cases)]] == [
         (tool, args, {"ok": False, "error": message, "tick": 0}) for tool, args, message in cases]
-    assert sum(1 for s in steps if not s["result"]["ok"]) == len(cases) + n_flood + 1 + 1
+    assert (steps[len(cases)]["tool"], steps[len(cases)]["args"]) == ("unknown-tool", {"name": "rm -rf",
+                                                                                      "arguments": {}})
+    assert sum(1 for s in steps if not s["result"]["ok"]) == len(cases) + 1 + n_flood + 1 + 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hostile.jsonl"]
 
 
@@ -346,7 +350,7 @@ def test_unknown_resource_is_a_protocol_error():
             return e.value
 
     err = anyio.run(session)
-    assert err.message == "unknown resource 'file:///etc/passwd'; the only one is scicraft://task"
+    assert err.message == "unknown resource 'file:///etc/passwd'; the resources are scicraft://task"
 
 
 def test_trajectory_path_choices(tmp_path):
@@ -368,7 +372,7 @@ def test_cli_refuses_unusable_options_in_one_line(tmp_path):
         (["--task", "A_simultaneous_lights_L1", "--budget", "1000000"],
          "error: the trial budget must be 1..1000, got 1000000"),
         (["--task", "A_simultaneous_lights_L1", "--condition", "oracle"],
-         "error: unknown condition 'oracle'; choose one of baseline, hint"),
+         "error: unknown condition 'oracle'; choose one of baseline, hint, scientist, hint+scientist"),
         (["--task", "A_simultaneous_lights_L1", "--transport", "sse"],
          "error: unknown transport 'sse'; choose stdio or streamable-http"),
         (["--task", "A_simultaneous_lights_L1", "--actor-kind", "robot", "--trajectory", str(tmp_path)],
@@ -501,7 +505,7 @@ def test_refused_starts_leave_no_file_and_create_at_most_one_directory(tmp_path)
     target = tmp_path / "run.jsonl"
     cases = [
         (["--trajectory", str(target), "--condition", "oracle"], "error: unknown condition 'oracle'; choose one of "
-                                                                   "baseline, hint"),
+                                                                   "baseline, hint, scientist, hint+scientist"),
         (["--trajectory", str(target), "--budget", "5000"], "error: the trial budget must be 1..1000, got 5000"),
         (["--trajectory", str(tmp_path / "a" / "b" / "c") + "/"],
          re.escape(f"error: cannot write the trajectory file {tmp_path / 'a' / 'b' / 'c'}/A_simultaneous_lights_L1__")

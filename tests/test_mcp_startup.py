@@ -31,7 +31,7 @@ def test_the_world_is_built_on_first_use_and_the_header_is_written_at_start(tmp_
     assert r == {"ok": True, "pos": [0, 3, 0], "block": "minecraft:stone", "tick": 0}
     assert env._world is not None
     eager = task.initial_world(replay=True)
-    assert env.world.blocks() == eager.blocks() and env._cursor == eager.events_total
+    assert env.world.blocks() == eager.blocks() and env._cursors["engineer"] == eager.events_total
     env.close()
 
 

@@ -115,7 +115,8 @@ def test_unknown_tool_is_named_with_its_line():
     assert len(t.steps) == 1
     assert messages(t) == ["run.jsonl:3: unknown tool 'place-block' (expected one of set-block, get-block-state, "
                            "get-event-stream, scan-redstone-area, activate-button, submit, read-knowledge-book, "
-                           "update-knowledge-book, ask-scientist, archive-experiment-report, end-experiment)"]
+                           "update-knowledge-book, ask-scientist, archive-experiment-report, end-experiment, "
+                           "unknown-tool)"]
 
 
 def test_missing_header():

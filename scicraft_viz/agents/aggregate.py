@@ -6,18 +6,23 @@
     [('A', 'L3', 1, 0), ('A', 'L4', 4, 3), ('A', 'custom', 1, 1)]
     >>> figs = aggregate.figures(runs)      # plotly: success, modes, trials
 
-A failed (or never submitted) run is replayed to its last world and diagnosed, so its failure
-modes come from the circuit the agent actually left, not from labels in the file.
+Every run is replayed: whether it passed comes from the replay's own evaluation of its submit, and
+a failed (or never submitted) run's last world is diagnosed, so its failure modes come from the
+circuit the agent actually left, not from labels in the file. A run whose record disagrees with
+its replay is never counted as passed (`replay_matches` is False and a problem names the step).
+Files are read as the report reads them (regular files within its size limit; links inside a
+directory are not followed); `scicraft_viz.agents.report` has the paper's tables.
 """
 
 from __future__ import annotations
 
+import io
 import os
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from scicraft_viz.agents.trajectory import Trajectory, read
+from scicraft_viz.agents.trajectory import Problem, Trajectory, parse_lines
 
 LEVEL_ORDER = ("L1", "L2", "L3", "L4", "L5", "custom")
 
@@ -42,19 +47,35 @@ class RunSummary:
     primary_mode: str | None = None
     problems: list[str] = field(default_factory=list)
     replay_matches: bool | None = None
+    setting: str = "independent"
+    consolidation: str | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
 
 
-def _paths(items) -> list[Path]:
+def _paths(items) -> list[tuple[Path, bool]]:
+    """(path, named): the files named, and the *.jsonl directly in each directory named."""
     if isinstance(items, (str, os.PathLike)):
         items = [items]
-    out: list[Path] = []
+    out: list[tuple[Path, bool]] = []
     for it in items:
         p = Path(it)
-        out += sorted(p.glob("*.jsonl")) if p.is_dir() else [p]
+        out += [(q, False) for q in sorted(p.glob("*.jsonl"))] if p.is_dir() else [(p, True)]
     return out
+
+
+def read_safely(path: str | os.PathLike, follow: bool = True) -> Trajectory:
+    """A trajectory read as the report reads one: only a regular file within the report's size limit,
+    opened so that a FIFO or device never blocks (a link followed only if `follow`). Never raises."""
+    from scicraft_viz.agents.report import Refused, read_run_bytes
+
+    src = str(path)
+    try:
+        data = read_run_bytes(path, follow=follow)
+    except Refused as e:
+        return Trajectory(src, None, problems=[Problem(src, None, str(e))])
+    return parse_lines(io.BytesIO(data), src)
 
 
 def load_many(paths, progress: bool = True) -> list[Trajectory]:
@@ -62,11 +83,13 @@ def load_many(paths, progress: bool = True) -> list[Trajectory]:
     from tqdm.auto import tqdm
 
     files = _paths(paths)
-    return [read(p) for p in tqdm(files, desc="reading trajectories", unit="file", disable=not progress)]
+    return [read_safely(p, follow=named)
+            for p, named in tqdm(files, desc="reading trajectories", unit="file", disable=not progress)]
 
 
-def summarize_run(traj: Trajectory, diagnose_failures: bool = True, check_replay: bool = False) -> RunSummary:
-    """One run's numbers; a failed run is replayed and its last world diagnosed."""
+def summarize_run(traj: Trajectory, diagnose_failures: bool = True, check_replay: bool = True) -> RunSummary:
+    """One run's numbers from its replay (every run is replayed; `check_replay` is kept for old callers);
+    a failed run's last world is diagnosed."""
     family = level = None
     task = None
     problems = [str(p) for p in traj.problems]
@@ -76,30 +99,47 @@ def summarize_run(traj: Trajectory, diagnose_failures: bool = True, check_replay
             family, level = task.family, task.level
         except Exception as e:  # reported with the run, never raised
             problems.append(f"{traj.source}: task cannot be loaded: {str(e).splitlines()[0][:200]}")
-    final = traj.final
     s = RunSummary(
         source=traj.source, task_id=traj.task_id, family=family, level=level,
         actor_kind=traj.actor.get("kind"), actor_name=traj.actor.get("name"), condition=traj.condition,
         run_id=traj.header.get("run_id") if traj.header else None, steps=len(traj.steps),
-        trials_used=traj.trials_used, budget=traj.budget, submitted=final is not None, passed=traj.passed,
-        rejected=sum(1 for st in traj.steps if not st.ok), problems=problems)
-    if task is not None and (check_replay or (diagnose_failures and not s.passed)):
-        from scicraft_viz.agents.replay import Replay
+        trials_used=traj.trials_used, budget=traj.budget, submitted=traj.final is not None, passed=None,
+        rejected=sum(1 for st in traj.steps if not st.ok), problems=problems, setting=traj.setting,
+        consolidation=traj.consolidation)
+    if task is None:
+        return s
+    from scicraft_viz.agents.replay import Replay
 
+    try:
         rp = Replay(traj, task)
-        s.replay_matches = rp.matches
-        world = rp.final_world()
-        if diagnose_failures and not s.passed and world is not None:
-            from scicraft_viz.diagnose import diagnose
+    except Exception as e:  # never raised: the run is summarised with the problem
+        s.problems.append(f"{traj.source}: cannot replay: {type(e).__name__}: {str(e)[:200]}")
+        return s
+    s.replay_matches = rp.matches
+    if rp.env is not None:
+        s.trials_used = rp.env.trials_used
+        s.submitted = rp.env.submitted is not None
+        if s.submitted:
+            s.passed = bool(rp.env.submitted.get("passed")) and rp.matches
+    first = rp.mismatches[:1]
+    if first:
+        m = first[0]
+        s.problems.append(f"{traj.source}:{m.line}: step {m.index} ({m.tool}) differs from its replay: {m.mismatch}")
+    world = rp.final_world()
+    if diagnose_failures and not s.passed and world is not None:
+        from scicraft_viz.diagnose import diagnose
 
+        try:
             d = diagnose(world, task)
             s.failure_modes = d.modes()
             s.primary_mode = d.primary
+        except Exception as e:  # a diagnosis that breaks is reported with the run
+            s.problems.append(f"{traj.source}: the diagnosis failed: {type(e).__name__}: {str(e)[:200]}")
     return s
 
 
 def summarize(trajs, diagnose_failures: bool = True, progress: bool = True,
-              check_replay: bool = False) -> list[RunSummary]:
+              check_replay: bool = True) -> list[RunSummary]:
     from tqdm.auto import tqdm
 
     trajs = list(trajs)

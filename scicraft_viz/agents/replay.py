@@ -129,7 +129,8 @@ class ReplayStep:
             tail = f" -> rejected: {self.replayed.get('error', '')}"
         elif self.popped:
             tail = f" -> popped off: {', '.join(map(str, self.popped))}"
-        return f"#{self.index} {what}{tail}"
+        who = "scientist: " if self.agent == "scientist" else ""
+        return f"#{self.index} {who}{what}{tail}"
 
 
 @dataclass

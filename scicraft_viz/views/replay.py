@@ -200,9 +200,16 @@ class ReplayViewer(W.VBox):
         actor = t.actor
         who = f"{actor.get('kind', '?')} {actor.get('name', '')}".strip()
         verdict = ""
-        if t.passed is not None:
-            verdict = (" · submitted: <b style='color:#2e9d4f'>PASS</b>" if t.passed
+        # the verdict of the replay, not the one the file claims
+        submitted = rp.env.submitted if rp.env is not None else None
+        if submitted is not None:
+            verdict = (" · submitted: <b style='color:#2e9d4f'>PASS</b>" if submitted["passed"]
                        else " · submitted: <b style='color:#d6336c'>FAIL</b>")
+        protocol = f"{t.condition} · {t.setting}"
+        if t.curriculum:
+            protocol += f" (level {t.curriculum.get('position')} of {len(t.curriculum.get('levels', []))})"
+        if rp.env is not None and rp.env.book_writer:
+            protocol += f" · book: {t.consolidation}"
         if rp.env is None:
             replay_state = "<span style='color:#d6336c'>not replayed</span>"
         elif rp.mismatches:
@@ -212,7 +219,7 @@ class ReplayViewer(W.VBox):
         out = (f"<h3 style='margin:4px 0'>{_esc(os.path.basename(t.source))}</h3>"
                f"<div style='font-size:12px'>task <b>{_esc(t.task_id or '?')}</b> · {_esc(who)} · run "
                f"{_esc(t.header.get('run_id', '?') if t.header else '?')} · {len(rp.steps)} steps · "
-               f"{len(rp.trials)} trial(s){verdict} · {replay_state}</div>")
+               f"{len(rp.trials)} trial(s){verdict} · {_esc(protocol)} · {replay_state}</div>")
         if rp.problems:
             items = "".join(f"<li>{_esc(p)}</li>" for p in rp.problems[:12])
             more = f"<li>... and {len(rp.problems) - 12} more</li>" if len(rp.problems) > 12 else ""
