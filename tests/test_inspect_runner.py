@@ -5,6 +5,7 @@ sample is a trajectory that replays exactly, with each model turn's usage; Inspe
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -117,6 +118,39 @@ def test_import_inspect_rebuilds_the_trajectory(tmp_path):
     bad.write_text("not a log")
     res = CliRunner().invoke(app, ["import-inspect", str(bad)])
     assert res.exit_code == 2 and res.output.startswith(f"error: cannot read the Inspect log {bad}: ")
+
+
+def test_import_refuses_hostile_logs_and_never_writes_half_a_file(tmp_path):
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    t = tasks.load(TASK)
+    log, _, _, _ = run(build_calls(solutions.solution_blocks(t)) + [("submit", {})], tmp_path)
+    full = read_eval_log(log.location)
+    out = tmp_path / "imported"
+    # usage an edited log may hold (Inspect itself refuses NaN and infinity): negative, absurd; dropped, not written
+    for k, v in enumerate((-5, 10**30)):
+        full.samples[0].events[[i for i, e in enumerate(full.samples[0].events) if e.event == "model"][k]] \
+            .output.usage.input_tokens = v
+    forged = tmp_path / "usage.json"
+    write_eval_log(full, str(forged), format="json")
+    res = CliRunner().invoke(app, ["import-inspect", str(forged), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    imp = trajectory.read(res.output.split()[0])
+    assert imp.ok and [r.usage.get("input_tokens") for r in imp.reasoning[:3]] == [None, None, 102]
+    # a field of the wrong type is refused with where it is, before any file is written
+    full.samples[0].metadata["budget"] = [1]
+    write_eval_log(full, str(tmp_path / "budget.json"), format="json")
+    before = sorted(out.iterdir())
+    res = CliRunner().invoke(app, ["import-inspect", str(tmp_path / "budget.json"), "--out", str(out)])
+    assert res.exit_code == 2
+    assert res.output.strip() == (f"error: {tmp_path / 'budget.json'}: sample '{TASK}' (epoch 1): metadata.budget "
+                                  "must be an integer 1..1000, got [1]")
+    assert sorted(out.iterdir()) == before
+    fifo = tmp_path / "log.json"
+    os.mkfifo(fifo)
+    res = CliRunner().invoke(app, ["import-inspect", str(fifo), "--out", str(out)])
+    assert res.exit_code == 2 and res.output.strip() == f"error: Inspect log {fifo} is not a regular file (a device, " \
+                                                         "FIFO or socket)"
 
 
 def test_task_selection_and_bad_parameters():

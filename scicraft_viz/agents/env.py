@@ -58,6 +58,10 @@ AGENTS = ("engineer", "scientist")
 # How a call to a tool that does not exist is recorded (its name and arguments go in the step's args).
 UNKNOWN_TOOL = "unknown-tool"
 MAX_ANSWER_CHARS = 16 * 1024
+# A call's arguments (the largest legitimate one is a whole knowledge book) and a reasoning note, bounded so that
+# every line stays far below what the trajectory reader accepts.
+MAX_ARGUMENT_BYTES = 1024 * 1024
+MAX_NOTE_CHARS = 1024 * 1024
 REDSTONE = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "redstone_lamp",
             "stone_button", "lever", "redstone_block")
 PALETTE_ALIAS = {"redstone_wall_torch": "redstone_torch"}
@@ -380,6 +384,8 @@ class SciCraftEnv:
             return self.recorder is None
         hit = surrogate_at(str(text), "the note")
         text = surrogate_free(text) if hit else str(text)
+        if len(text) > MAX_NOTE_CHARS:  # a note is for the reader, not the replay: keep its head, say what was cut
+            text = text[:MAX_NOTE_CHARS] + f" [... {len(text) - MAX_NOTE_CHARS} characters cut]"
         try:
             self.recorder.reasoning(text, usage)
         except OSError as e:
@@ -413,6 +419,10 @@ class SciCraftEnv:
             args = jsonable(args)
         except (ValueError, RecursionError) as e:
             return self._error(f"{tool}: arguments cannot be written as JSON: {e}")
+        size = len(json.dumps(args, ensure_ascii=False).encode("utf-8"))
+        if size > MAX_ARGUMENT_BYTES:
+            return self._error(f"{tool}: the arguments are {size} bytes of JSON, more than the {MAX_ARGUMENT_BYTES} "
+                               "a call may carry")
         agent = self.agent
         if self.done:
             result = self._error(f"the episode is over: it was submitted at step {self.submitted['step']}")

@@ -60,6 +60,7 @@ from scicraft_viz.agents.env import ALL_TOOLS, SciCraftEnv
 from scicraft_viz.tasks import FAMILIES, LEVELS, TaskError, load_by_id
 
 DEFAULT_DIR = "runs/inspect"
+MAX_LOG_BYTES = 512 * 2**20  # an Inspect log to import
 START = "Build the device with the tools, test it with activate-button, then call submit."
 NUDGE = "Keep working with the tools; call submit when the build is done."
 SCIENTIST_NUDGE = "Keep experimenting with the tools; end your session with end-experiment when you are done."
@@ -209,15 +210,29 @@ def _runs(call, tools: list) -> bool:
     return False
 
 
+def _count(*parts) -> int | None:
+    """A token count from a provider or a log: the sum of the parts, or None if any is not a finite,
+    non-negative number of sane size (a log may hold NaN, infinity, negatives or 10**400)."""
+    total = 0
+    for v in parts:
+        if v is None:
+            continue
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v or not 0 <= v < 1e15:
+            return None
+        total += int(v)
+    return total
+
+
 def _usage(output, model_name: str, started: float) -> dict:
     u = output.usage
     latency = output.time if output.time is not None else time.monotonic() - started
-    d: dict[str, Any] = {"model": output.model or model_name}
+    d: dict[str, Any] = {"model": str(output.model or model_name)[:200]}
     if u is not None:
-        d["input_tokens"] = int(u.input_tokens + (u.input_tokens_cache_read or 0) + (u.input_tokens_cache_write or 0))
-        d["output_tokens"] = int(u.output_tokens)
-    d["latency_s"] = round(float(latency), 3)
-    return d
+        d["input_tokens"] = _count(u.input_tokens, u.input_tokens_cache_read, u.input_tokens_cache_write)
+        d["output_tokens"] = _count(u.output_tokens)
+    lat = _count(latency)
+    d["latency_s"] = round(float(latency), 3) if lat is not None else None
+    return {k: v for k, v in d.items() if v is not None}
 
 
 def trajectory_file(directory: str | Path, task_id: str, model: str, condition: str, epoch: int,
@@ -510,39 +525,63 @@ def import_log(log_path: str | Path, out_dir: str | Path, overwrite: bool = Fals
     and an `mcp_`-style prefix are accepted). Raises ValueError naming the log for an unreadable log."""
     from inspect_ai.log import read_eval_log
 
+    from scicraft_viz.agents.env import MAX_BUDGET
+    from scicraft_viz.safeio import atomic_path, check_regular
+
+    check_regular(log_path, MAX_LOG_BYTES, "Inspect log")
     try:
         log = read_eval_log(str(log_path))
     except Exception as e:  # any unreadable log is one clear message
         raise ValueError(f"cannot read the Inspect log {log_path}: {str(e).splitlines()[0][:200]}") from None
-    model = log.eval.model
-    args = log.eval.task_args or {}
-    written = []
+    model = str(log.eval.model)[:200]
+    args = log.eval.task_args if isinstance(log.eval.task_args, dict) else {}
+    plans = []
+    # every sample is checked before anything is written: a bad one is refused with where it is
     for s in log.samples or []:
-        md = s.metadata or {}
+        md = s.metadata if isinstance(s.metadata, dict) else {}
+        where = f"{log_path}: sample {str(s.id)[:60]!r} (epoch {s.epoch})"
         ids = md.get("task_ids")
         if isinstance(ids, list) and len(ids) > 1:
             continue  # a curriculum sample: the runner wrote one trajectory per level already
         tid = md.get("task_id") or str(s.id)
         try:
-            t = load_by_id(tid)
+            t = load_by_id(str(tid))
         except TaskError:
-            continue
-        cond = check_condition(md.get("condition", args.get("condition", "baseline")))
-        setting = check_setting(md.get("setting", args.get("setting", "independent")))
-        consolidation = check_consolidation(md.get("consolidation", args.get("consolidation", "cpce")))
-        path = Path(out_dir) / f"{tid}__imported__e{s.epoch}__{uuid.uuid4().hex[:8]}.jsonl"
+            continue  # not a SciCrafter sample
+        try:
+            cond = check_condition(md.get("condition", args.get("condition", "baseline")))
+            setting = check_setting(md.get("setting", args.get("setting", "independent")))
+            consolidation = check_consolidation(md.get("consolidation", args.get("consolidation", "cpce")))
+        except ValueError as e:
+            raise ValueError(f"{where}: {e}") from None
         budget = md.get("budget")
-        env = SciCraftEnv.recording(t, path, actor_kind="model", actor_name=model, condition=cond, budget=budget,
-                                    setting=setting, consolidation=consolidation, overwrite=overwrite,
-                                    session={"interface": "inspect-import", "log": Path(log_path).name,
-                                             "sample_id": str(s.id), "epoch": s.epoch})
-        with env:
-            for kind, payload, usage in _calls_of(s):
-                if kind == "reason":
-                    env.reason(payload or "", usage)
-                else:
-                    fn, args = payload
-                    env.call(_tool_name(fn), args, usage)
+        if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
+                                   or not 1 <= budget <= MAX_BUDGET):
+            raise ValueError(f"{where}: metadata.budget must be an integer 1..{MAX_BUDGET}, got "
+                             f"{repr(budget)[:40]}")
+        plans.append((s, t, cond, setting, consolidation, budget))
+    written = []
+    if plans:
+        from scicraft_viz.agents.trajectory import prepare_directory
+
+        prepare_directory(Path(out_dir) / "x.jsonl")
+    for s, t, cond, setting, consolidation, budget in plans:
+        path = Path(out_dir) / f"{t.id}__imported__e{s.epoch}__{uuid.uuid4().hex[:8]}.jsonl"
+        # written beside the target and renamed when complete: a failed import leaves no partial file
+        with atomic_path(path, overwrite=overwrite) as tmp:
+            env = SciCraftEnv.recording(t, tmp, actor_kind="model", actor_name=model, condition=cond, budget=budget,
+                                        setting=setting, consolidation=consolidation, overwrite=True,
+                                        session={"interface": "inspect-import", "log": Path(log_path).name[:200],
+                                                 "sample_id": str(s.id)[:200], "epoch": s.epoch})
+            with env:
+                for kind, payload, usage in _calls_of(s):
+                    if kind == "reason":
+                        env.reason(payload or "", usage)
+                    else:
+                        fn, call_args = payload
+                        env.call(_tool_name(fn), call_args, usage)
+            if env.stopped:
+                raise OSError(env.stopped)
         written.append(path)
     return written
 

@@ -537,8 +537,11 @@ class TrajectoryWriter:
             raise
 
     def _line(self, obj: dict) -> None:
-        text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False) + "\n"
+        text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False) + "\n"
         where = self.path or getattr(self._f, "name", "the trajectory stream")
+        if len(text) * 4 > MAX_LINE_BYTES and len(text.encode("utf-8")) > MAX_LINE_BYTES:
+            # a line the reader would refuse is never written: the record stays readable and replayable
+            raise TrajectoryWriteError(27, f"a line of more than {MAX_LINE_BYTES} bytes cannot be recorded", str(where))
         if not self._own:
             try:
                 self._f.write(text)
