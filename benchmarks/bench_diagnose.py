@@ -5,8 +5,10 @@ removed, a repeater turned round, a repeater's delay changed, a lamp moved one b
 lifted one block, a supporting block removed (under a wire, repeater or torch, or behind a wall
 torch or button), a T-junction wire removed. Mutants that still pass are dropped; for every
 failing mutant the benchmark checks whether the diagnosis names the mutated block (among a
-finding's guilty blocks or fix, or its lamps for a lamp fault) and whether applying every
-finding's fix makes the build pass the evaluator again. Prints one row per fault kind.
+finding's guilty blocks or fix, or its lamps for a lamp fault) and whether its combined repair,
+applied literally (its `setblock` lines appended to the mutant's build file), makes the build pass
+the evaluator again; it also counts the findings whose fix is verified and any mutant where the
+repair's own verdict differs from the evaluator's. Prints one row per fault kind.
 
     python benchmarks/bench_diagnose.py --quick        # a few mutants per kind and build (about a minute)
     python benchmarks/bench_diagnose.py                # every mutant (thousands; minutes on 2 cores)
@@ -28,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from scicraft_viz import tasks  # noqa: E402
 from scicraft_viz.diagnose import diagnose  # noqa: E402
 from scicraft_viz.engine.blocks import split_state  # noqa: E402
-from scicraft_viz.engine.mcfunction import parse_mcfunction  # noqa: E402
+from scicraft_viz.engine.mcfunction import parse_mcfunction, to_mcfunction  # noqa: E402
 from scicraft_viz.tasks import evaluator  # noqa: E402
 
 KINDS = ["remove_wire", "flip_repeater", "change_delay", "move_lamp", "lift_lamp", "remove_support",
@@ -85,8 +87,10 @@ def mutants(blocks: dict, task) -> dict[str, list[tuple[dict, set]]]:
     return out
 
 
-def judge(task, build: dict, touched: set, kind: str) -> tuple[bool, bool, list[str]] | None:
-    """(named, restored, modes) for a failing mutant; None when the mutant still passes."""
+def judge(task, build: dict, touched: set, kind: str) -> tuple[bool, bool, list[str], int, int, bool] | None:
+    """(named, restored, modes, verified findings, findings, verdict agrees) for a failing mutant;
+    None when the mutant still passes. `restored`: the diagnosis's combined repair, its lines
+    appended to the mutant's build file as written, passes the evaluator."""
     try:
         if evaluator.evaluate(task, build).passed:
             return None
@@ -94,18 +98,15 @@ def judge(task, build: dict, touched: set, kind: str) -> tuple[bool, bool, list[
         return None
     d = diagnose(build, task)
     named_set = set()
-    fixed = dict(build)
     for f in d.findings:
         named_set |= set(f.positions) | set(f.fix_blocks)
         if kind in ("move_lamp", "lift_lamp"):
             named_set |= set(f.lamps)
-        for p, s in f.fix_blocks.items():
-            if s == "minecraft:air":
-                fixed.pop(p, None)
-            else:
-                fixed[p] = s
-    restored = evaluator.evaluate(task, fixed).passed
-    return bool(named_set & touched), restored, d.modes()
+    repair = d.repair
+    text = to_mcfunction(build) + "".join(line + "\n" for line in repair.lines)
+    restored = evaluator.evaluate(task, text).passed
+    verified = sum(f.verified for f in d.findings)
+    return bool(named_set & touched), restored, d.modes(), verified, len(d.findings), restored == repair.passed
 
 
 def main(argv=None) -> int:
@@ -122,6 +123,7 @@ def main(argv=None) -> int:
            or [p.stem for p in sorted((ROOT / "tasks/solutions").glob("*.mcfunction"))])
     stats = {k: {"tried": 0, "failing": 0, "named": 0, "restored": 0, "both": 0, "modes": defaultdict(int)}
              for k in KINDS}
+    findings = verified = disagree = 0
     misses = []
     t0 = time.perf_counter()
     n_diag = 0
@@ -139,7 +141,10 @@ def main(argv=None) -> int:
                 if r is None:
                     continue
                 n_diag += 1
-                named, restored, modes = r
+                named, restored, modes, nv, nf, agrees = r
+                verified += nv
+                findings += nf
+                disagree += not agrees
                 st["failing"] += 1
                 st["named"] += named
                 st["restored"] += restored
@@ -149,6 +154,7 @@ def main(argv=None) -> int:
                     misses.append((kind, tid, sorted(touched), modes, named, restored))
     dt = time.perf_counter() - t0
     print(f"{'fault kind':<18}{'mutants':>8}{'failing':>8}{'named':>8}{'restored':>10}{'both':>8}  main modes")
+    print(f"{'':<18}{'':>8}{'':>8}{'':>8}{'(repair)':>10}")
     for k in KINDS:
         st = stats[k]
         n = st["failing"] or 1
@@ -157,6 +163,8 @@ def main(argv=None) -> int:
               f"{100 * st['restored'] / n:>9.1f}%{100 * st['both'] / n:>7.1f}%  {top}")
     tot = sum(s["failing"] for s in stats.values())
     print(f"{tot} failing mutants diagnosed in {dt:.0f} s ({dt / max(n_diag, 1):.2f} s per mutant incl. evaluation)")
+    print(f"{verified} of {findings} findings carry a verified fix; the repair's own verdict differs from the "
+          f"evaluator's on {disagree} mutant(s)")
     if args.misses:
         for m in misses:
             print("miss:", *m)

@@ -69,7 +69,8 @@ def test_backwards_repeaters(diagnoses):
 def test_axes_only(diagnoses):
     (f,) = diagnoses["axes_only"].findings
     assert len(f.lamps) == 32 and f.explanation.startswith("none of the 32 lamps touches a wire")
-    assert f.fix_blocks[(3, 4, 1)] == "minecraft:redstone_wire"  # the branch into the lamp at (3, 4, 2)
+    # the branch into the lamp at (3, 4, 2), named with the sides it takes once placed
+    assert f.fix_blocks[(3, 4, 1)] == "minecraft:redstone_wire[east=none,north=side,south=side,west=none]"
 
 
 def test_long_snake(diagnoses):
@@ -98,11 +99,17 @@ def test_islands(diagnoses):
 
 def test_parallel_lines(diagnoses):
     fs = diagnoses["parallel_lines"].findings
-    assert len(fs) == 18 and all(len(f.lamps) == 1 for f in fs)
-    f = next(f for f in fs if f.lamps == [(-5, 4, -4)])
-    assert f.positions == [(-6, 4, -4), (-4, 4, -4)]
+    # 18 dark lamps; the two lamps on either side of one gap between the lines share one fix
+    assert len(fs) == 12 and sorted(len(f.lamps) for f in fs) == [1] * 6 + [2] * 6
+    f = next(f for f in fs if (-5, 4, -4) in f.lamps)
+    assert f.lamps == [(-5, 4, -4), (-5, 4, -2)] and f.positions == [(-6, 4, -4), (-4, 4, -4)]
     assert f.explanation.startswith("dust at (-6, 4, -4) runs north-south past the lamp at (-5, 4, -4) and does "
                                     "not point into it")
+    # a stone between the lines with a wire on top: the stone, powered by the wire, lights both lamps
+    # beside it, and the wire's links to the lines leave them running north-south into their end lamps
+    assert f.verified and f.fix_blocks == {
+        (-5, 4, -3): "minecraft:stone",
+        (-5, 5, -3): "minecraft:redstone_wire[east=side,north=none,south=none,west=side]"}
 
 
 def test_connection_trap_and_hooks(diagnoses):
@@ -204,7 +211,11 @@ def test_lone_wire_placed_like_setblock_is_a_dot():
     (f,) = run(b, T4).findings
     assert f.mode == "parallel_lines" and f.explanation.startswith(
         "dust at (1, 4, 0) is a dot (a wire placed with no sides and no wire beside it)")
-    assert f.fix_blocks == {(1, 4, 0): "minecraft:redstone_wire[east=side,west=side]"}
+    cross = "minecraft:redstone_wire[east=side,north=side,south=side,west=side]"
+    assert f.fix_blocks == {(1, 4, 0): cross} and f.verified
+    # set-block leaves a wire in place when only its sides differ: the dot is removed first
+    assert f.fix_lines == ["setblock 1 4 0 minecraft:air", f"setblock 1 4 0 {cross}"]
+    assert f.fix.endswith(f"set-block (1, 4, 0) minecraft:air, then {cross}")
     assert run(b | f.fix_blocks, T4).findings == []
 
 
@@ -257,9 +268,10 @@ def test_wire_that_popped_off_is_named():
     (f,) = dg.findings
     assert (f.mode, f.category, f.positions, f.lamps) == ("popped_off", 1, [(2, 4, 0)], [(4, 4, 0)])
     assert f.explanation.startswith("the redstone wire at (2, 4, 0) popped off: nothing held it up")
-    assert f.fix_blocks == {(2, 3, 0): "minecraft:stone", (2, 4, 0): "minecraft:redstone_wire"}
-    for p, s in f.fix_blocks.items():
-        env.set_block(p, s)
+    assert f.fix_blocks == {(2, 3, 0): "minecraft:stone",
+                            (2, 4, 0): "minecraft:redstone_wire[east=side,north=none,south=none,west=side]"}
+    for call in f.fix_calls:  # exactly as written, through the environment
+        assert env.set_block(call["pos"], call["block"])["ok"]
     assert run(env.world, T4).findings == []
 
 

@@ -43,8 +43,10 @@ def test_skew_names_the_slow_branch_and_fixes_it(t):
         "lamps light 2 rt apart, 1 rt allowed: 1 lamp(s) ((4, 4, 0)) light up to +3 rt, the lamp at (-4, 4, 0) at "
         "+1 rt. The slow branch leaves the shared path at (0, 4, 0) and is 2 rt slower: stone (0, 4, 0) -> repeater "
         "(delay 3) (2, 4, 0) +3 rt -> lamp (4, 4, 0).")
-    assert f.fix == "repeater at (2, 4, 0): delay 3 -> 2 makes lamp (4, 4, 0) light at +2 rt, inside [1, 2] rt"
+    assert f.fix == ("repeater at (2, 4, 0): delay 3 -> 2 makes lamp (4, 4, 0) light at +2 rt, inside [1, 2] rt: "
+                     "set-block (2, 4, 0) minecraft:redstone_repeater[delay=2,facing=west]")
     assert f.verified and f.fix_blocks == {(2, 4, 0): "minecraft:redstone_repeater[delay=2,facing=west]"}
+    assert f.fix_lines == ["setblock 2 4 0 minecraft:redstone_repeater[delay=2,facing=west]"]
     assert ev.evaluate(t, fixed(TWO_ARMS, d)).passed
 
 
@@ -56,7 +58,8 @@ def test_skew_on_a_t_junction_branch_family_b():
     (f,) = d.findings
     assert (f.mode, f.positions, f.lamps) == ("skew", [(2, 4, 2)], [(2, 4, 4)])
     assert "The slow branch leaves the shared path at (2, 4, 0) and is 3 rt slower" in f.explanation
-    assert f.fix == "repeater at (2, 4, 2): delay 4 -> 2 makes lamp (2, 4, 4) light at +2 rt, inside [1, 2] rt"
+    assert f.fix == ("repeater at (2, 4, 2): delay 4 -> 2 makes lamp (2, 4, 4) light at +2 rt, inside [1, 2] rt: "
+                     "set-block (2, 4, 2) minecraft:redstone_repeater[delay=2,facing=north]")
     assert ev.evaluate(t, fixed(b, d)).passed
 
 
@@ -72,7 +75,8 @@ def test_stage_gap_family_c():
     assert f.explanation == (
         "stage 1->2: lamp (2, 4, 0) lights at +1 rt and lamp (4, 4, 0) at +4 rt, 3 rt apart; the contract wants "
         "1 rt +/- 1 rt (too long by 2 rt); between them: repeater (delay 3) (3, 4, 0) +3 rt.")
-    assert f.fix == "repeater at (3, 4, 0): delay 3 -> 2 makes lamp (4, 4, 0) light at +3 rt, inside [1, 3] rt"
+    assert f.fix == ("repeater at (3, 4, 0): delay 3 -> 2 makes lamp (4, 4, 0) light at +3 rt, inside [1, 3] rt: "
+                     "set-block (3, 4, 0) minecraft:redstone_repeater[delay=2,facing=west]")
     assert ev.evaluate(t, fixed(CHAIN, d)).passed
 
 
@@ -111,7 +115,7 @@ def test_pulse_width_family_e_shaper_too_long():
     assert "go dark at +7 rt, lit for 5 rt; the contract wants on within [0, 2] rt and dark within [3, 5] rt" \
         in f.explanation
     assert f.fix == ("repeater at (-3, 5, -1): delay 3 -> 2 makes lamp (1, 4, -1) light at +2 rt and go dark at "
-                     "+5 rt, inside [3, 5] rt")
+                     "+5 rt, inside [3, 5] rt: set-block (-3, 5, -1) minecraft:redstone_repeater[delay=2,facing=south]")
     assert ev.evaluate(E1, fixed(b, d)).passed
 
 

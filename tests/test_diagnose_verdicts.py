@@ -39,11 +39,13 @@ def test_staircase_device_works():
     assert ev.evaluate(task_for(STAIRS), STAIRS).passed
 
 
-@pytest.mark.parametrize("gone, live, dead", [
-    ((2, 5, 0), (1, 4, 0), (3, 5, 0)),   # the wire that climbs onto the first step
-    ((4, 4, 0), (3, 5, 0), (5, 4, 0)),   # the wire that steps down to the floor
+@pytest.mark.parametrize("gone, live, dead, state", [
+    # the wire that climbs onto the first step
+    ((2, 5, 0), (1, 4, 0), (3, 5, 0), "minecraft:redstone_wire[east=side,north=none,south=none,west=side]"),
+    # the wire that steps down to the floor (its east side climbs)
+    ((4, 4, 0), (3, 5, 0), (5, 4, 0), "minecraft:redstone_wire[east=side,north=none,south=none,west=up]"),
 ])
-def test_missing_staircase_wire_is_a_broken_bridge(gone, live, dead):
+def test_missing_staircase_wire_is_a_broken_bridge(gone, live, dead, state):
     b = {p: s for p, s in STAIRS.items() if p != gone}
     d = diagnose(b, task_for(b))
     (f,) = d.findings
@@ -52,8 +54,10 @@ def test_missing_staircase_wire_is_a_broken_bridge(gone, live, dead):
         f"one wire is missing at {gone} on a staircase (the wiring steps a block up or down there): it would join "
         f"powered wire at {live} to the dead wiring at {dead}, so the signal never gets past it and 1 lamp(s) stay "
         "dark.")
-    assert f.fix == f"place redstone wire at {gone}"
-    assert f.fix_blocks == {gone: "minecraft:redstone_wire"}
+    # the fix names the wire's full state, and the prose quotes it
+    assert f.fix == f"place a wire at {gone}: set-block {gone} {state}"
+    assert f.fix_blocks == {gone: state}
+    assert f.fix_lines == [f"setblock {gone[0]} {gone[1]} {gone[2]} {state}"]
     assert lights_all(b, f.fix_blocks)
 
 
@@ -109,7 +113,7 @@ BLOCKS = ["redstone_wire", "redstone_lamp", "stone", "redstone_repeater[facing=e
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(st.tuples(st.integers(-3, 3), st.integers(4, 5), st.integers(-3, 3)),
                        st.sampled_from(BLOCKS), min_size=3, max_size=18))
-def test_a_verified_fix_lights_its_lamps(parts):
+def test_a_verified_fix_is_verified_on_the_whole_build(parts):
     from scicraft_viz.diagnose import fixes
 
     b = dict(BTN)
@@ -121,7 +125,16 @@ def test_a_verified_fix_lights_its_lamps(parts):
     assert {lp for f in d.findings for lp in f.lamps} >= set(d.dark)
     for f in d.findings:
         assert f.explanation and f.fix
-        if f.verified and f.fix_blocks and f.category != 4:
+        assert not f.verified or f.fix_blocks  # a verified fix names its blocks
+        if f.fix_blocks:
+            # the prose quotes every state, and the literal states are what was simulated
+            assert all(st in f.fix for st in f.fix_blocks.values()), f.fix
             out = fixes.trial(d.circuit, f.fix_blocks)
             moved = {tuple(a): tuple(b) for a, b in f.details.get("moved", [])}
-            assert out is not None and out.lit([moved.get(p, p) for p in f.lamps])
+            assert out is None or out.placed == f.fix_blocks
+            why = fixes.judge(d.circuit, out, f.lamps, moved)
+            assert (why is None) == f.verified or f.mode == "broken_constraint", (f, why)
+            if f.verified:
+                # on the whole build: its lamps meet their windows, and every lamp that did still does
+                assert out.lit([moved.get(p, p) for p in f.lamps])
+                assert {moved.get(p, p) for p in fixes.met_before(d.circuit)} <= out.ok

@@ -438,12 +438,12 @@ def safe_start(c: Circuit, s: Pos) -> bool:
 
 
 def wire_into(c: Circuit, g: Pos) -> str:
-    """A wire for the empty cell g that also points into a lamp beside it: placed as /setblock
-    would, a wire with no wire beside it keeps the sides it is given, and a dot powers nothing
-    beside it."""
+    """A wire for the empty cell g, named with sides so that /setblock does not make it a dot (a dot
+    powers nothing beside it): pointing into a lamp beside it when there is one, else a cross, which
+    takes its shape from the wires it connects to once placed."""
     sides = {s for s, d in H.items() if c.name(add(g, d)) in ("redstone_lamp", "redstone_wire", "stone")}
     if not any(c.name(add(g, H[s])) == "redstone_lamp" for s in sides):
-        return "minecraft:redstone_wire"
+        return "minecraft:redstone_wire[east=side,north=side,south=side,west=side]"
     sides |= {OPPOSITE[s] for s in list(sides)} if len(sides) == 1 else set()
     body = ",".join(f"{s}=side" for s in sorted(sides))
     return f"minecraft:redstone_wire[{body}]"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from scicraft_viz.diagnose import fixes
 from scicraft_viz.diagnose import timing as T
 from scicraft_viz.diagnose.dark_lamps import Walk
-from scicraft_viz.diagnose.findings import Diagnosis, Finding
+from scicraft_viz.diagnose.findings import Diagnosis, Finding, fix_text
 from scicraft_viz.diagnose.graph import Circuit, Pos, dist, fmt, fmt_list, simulate
 from scicraft_viz.diagnose.rules import REGISTRY, RULES
 from scicraft_viz.tasks import evaluator
@@ -117,16 +117,21 @@ def _public_timing(ctx: Context) -> dict[Pos, dict]:
     return out
 
 
+def _moved(f: Finding) -> dict:
+    return {tuple(a): tuple(b) for a, b in f.details.get("moved", [])}
+
+
 def _decide(c: Circuit, f: Finding, dark: list[Pos]) -> Finding:
-    """Check a dark-lamp finding's fix by simulation. A fix that lights the lamps and passes the
-    contract stands. Otherwise a simulated repair (a repeater turned round, one missing wire, the
-    lamp moved back onto its wiring, a repeater's delay) decides: one that passes replaces the
-    finding when its mode rests on connectivity (one that only lights the lamps, when the finding's
-    own fix did not); for the other modes the repair becomes the finding's fix."""
+    """Check a dark-lamp finding's fix by simulation on the whole build (`fixes.judge`). A fix
+    after which its lamps meet their windows, no lamp that did stops doing so, and the contract
+    passes stands. Otherwise a simulated repair (a repeater turned round, one missing wire, the lamp
+    moved back onto its wiring, a repeater's delay) decides: one that passes replaces the finding
+    when its mode rests on connectivity (one verified for its lamps, when the finding's own fix is
+    not); for the other modes the repair becomes the finding's fix."""
     own = fixes.trial(c, f.fix_blocks) if f.fix_blocks else None
-    if own is not None and own.lit(f.lamps):
+    if own is not None and fixes.judge(c, own, f.lamps, _moved(f)) is None:
         f.verified = True
-        # when other dark lamps stay dark, the build fails whatever this fix does: lighting its lamps is enough
+        # when other dark lamps stay dark, the build fails whatever this fix does: its own lamps are enough
         if own.strict or (own.passed and not fixes.broken_before(c)) or not own.lit(dark):
             return f
     if not f.lamps:
@@ -146,7 +151,7 @@ def _decide(c: Circuit, f: Finding, dark: list[Pos]) -> Finding:
         if timed is not None:
             cand = timed
             cand.mode = cand.mode or "pulse_width"
-    if cand is None or not cand.lights(f.lamps):
+    if cand is None or not cand.works(c, f.lamps):
         return f
     better = cand.outcome.strict or (cand.outcome.passed and not (own is not None and own.passed))
     if f.mode in RECONSIDER and (better or not f.verified):
@@ -154,21 +159,21 @@ def _decide(c: Circuit, f: Finding, dark: list[Pos]) -> Finding:
     if better or not f.verified:
         # the mode stands (it names what is wrong with the wiring); the simulated repair is its fix
         f.fix, f.fix_blocks, f.verified = cand.fix, dict(cand.changes), True
+        f.details.pop("moved", None)
         if cand.moved:
             f.details["moved"] = [[list(a), list(b)] for a, b in cand.moved.items()]
     return f
 
 
 def _absorb(c: Circuit, findings: list[Finding]) -> list[Finding]:
-    """A verified fix that also lights the lamps of other findings explains them: one cause, one
-    finding (a lamp moved off its stage leaves the next stages dark too)."""
+    """A verified fix that also brings the lamps of other findings into their windows explains
+    them: one cause, one finding (a lamp moved off its stage leaves the next stages dark too)."""
     def lit_by(f: Finding) -> set:
         out = fixes.trial(c, f.fix_blocks) if f.verified and f.fix_blocks else None
         if out is None:
             return set()
-        moved = {tuple(a): tuple(b) for a, b in f.details.get("moved", [])}
-        back = {v: k for k, v in moved.items()}
-        return {back.get(p, p) for p, t in out.ons.items() if t is not None}
+        back = {v: k for k, v in _moved(f).items()}
+        return {back.get(p, p) for p in out.ok}
 
     cover = {id(f): lit_by(f) for f in findings}
     left = list(findings)
@@ -197,8 +202,44 @@ def _merge(findings: list[Finding]) -> list[Finding]:
         if same is None:
             out.append(f)
         else:
+            extra = sorted(set(f.lamps) - set(same.lamps))
+            if extra:
+                same.explanation += (f" The lamp(s) at {fmt_list(extra, 3)} stay dark the same way, and the same fix "
+                                     "serves them.")
             same.lamps = sorted(set(same.lamps) | set(f.lamps))
     return out
+
+
+def _literal(c: Circuit, f: Finding) -> Finding:
+    """Make a finding's fix literal and check exactly that: every state named in full as it stands
+    once placed through set-block (a wire with its four sides), the operations in the order they are
+    applied, the prose quoting the same states, and `verified` decided by simulating those states on
+    the whole build (`fixes.judge`)."""
+    f.details.pop("unverified", None)
+    f.fix_ops = []
+    if not f.fix_blocks:
+        f.verified = False
+        return f
+    moved = _moved(f)
+    out = fixes.trial(c, f.fix_blocks)
+    if out is not None:
+        lit = dict(out.placed)
+        if list(lit.items()) != list(f.fix_blocks.items()):
+            again = fixes.trial(c, lit)
+            # the literal states are what gets checked; they give the same shape when placed again
+            out = again if again is not None else out
+        f.fix_blocks = lit
+    else:
+        f.fix_blocks = dict(fixes.ordered(f.fix_blocks))
+    why = fixes.judge(c, out, f.lamps, moved)
+    if why is None and f.mode == "broken_constraint" and not out.strict:
+        why = "the build still breaks a constraint: " + "; ".join(out.reasons[:2])
+    f.verified = why is None
+    if why is not None:
+        f.details["unverified"] = why
+    f.fix_ops = fixes.operations(c.world, f.fix_blocks)
+    f.fix = fix_text(f.fix, f.fix_ops)
+    return f
 
 
 def diagnose(world, task=None) -> Diagnosis:
@@ -219,6 +260,7 @@ def diagnose(world, task=None) -> Diagnosis:
         else:
             found = [Finding("no_button", [], dark, "there is no stone button, so nothing can be pressed.",
                              REGISTRY["no_button"].fix)]
+        found = [_literal(c, f) for f in found]
         return Diagnosis(found if c.lamps else [], c.lamps, lit, dark, None, c)
     walk = Walk(c)
     for lp in dark:
@@ -241,6 +283,7 @@ def diagnose(world, task=None) -> Diagnosis:
         found += REGISTRY["broken_constraint"].detect(ctx)
     if not found and (ctx.failed or dark):
         found.append(_unexplained(ctx))
+    found = _merge([_literal(c, f) for f in found])
     reached = {p: parent for p, (_, parent) in ctx.cause.items()}
     return Diagnosis(found, c.lamps, lit, dark, c.pressed, c, _public_timing(ctx), ctx.failed, reached)
 

@@ -31,7 +31,6 @@ import json
 import math
 import os
 import reprlib
-import stat
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -59,6 +58,7 @@ UNIT_ABBREV = {"redstone": "rt", "game": "gt"}
 MAX_TASK_FILE_BYTES = 256 * 1024  # larger files are refused before they are read
 MAX_TASK_ID_LENGTH = 120  # also the schema's maxLength for task_id
 MAX_YAML_DEPTH = 32  # libyaml's composer recurses in C: deep nesting must be refused before it runs
+MAX_NUMBER_CHARS = 100  # a number written longer than this is refused before it is converted (no task needs 20)
 MAX_EXCERPT = 200  # characters of a task's content quoted in one message
 MAX_PROBLEMS = 50  # problems listed for one document; the rest are counted
 MAX_RECORD_GAME_TICKS = 100_000  # the schema's maximum for harness.record_game_ticks
@@ -616,6 +616,23 @@ def _construct_mapping(loader, node, deep=False):
 
 _UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
+
+class _NotAllowed(yaml.constructor.ConstructorError):
+    """Well-formed YAML that a task file may not contain; its message is the project's own."""
+
+
+def _construct_int(loader, node):
+    """Integers, refused before conversion when written with more than MAX_NUMBER_CHARS characters: the
+    limit is the project's own, so the refusal does not depend on the interpreter's digit limit."""
+    text = loader.construct_scalar(node)
+    if len(text) > MAX_NUMBER_CHARS:
+        raise _NotAllowed(None, None, f"a number written with {len(text)} characters, more than the limit of "
+                          f"{MAX_NUMBER_CHARS}", node.start_mark)
+    return loader.construct_yaml_int(node)
+
+
+_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+
 _OPEN_EVENTS = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
 _CLOSE_EVENTS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 
@@ -623,9 +640,32 @@ _CLOSE_EVENTS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 def _check_events(text: str, source: str) -> None:
     """Refuse anchors, aliases, explicit tags and deep nesting before anything is built. Aliases let a few
     KB expand to gigabytes ("billion laughs"), and libyaml's composer recurses in C, so deep nesting could
-    crash the process. The event parser itself keeps its own stack, so this scan is safe on any text."""
+    crash the process. The event parser itself keeps its own stack, so this scan is safe on any text.
+
+    The parser may refuse the text itself before this scan has seen what is wrong: libyaml has a nesting
+    limit of its own, and its scanner reads flow brackets ahead of the events it delivers, so `[[[[...`
+    can fail there before any event arrives. The part of the text before the parser's error is then
+    scanned again with PyYAML's pure-Python parser (which has no such limit), so a text that breaks one
+    of the task file's own rules gets the project's message whichever layer stops first; otherwise the
+    parser's own error stands."""
+    try:
+        _scan_events(text, source, _YAML_LOADER)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        if _YAML_LOADER is yaml.SafeLoader or mark is None:
+            raise
+        prefix = text[: mark.index + 1]
+        if prefix.count("[") + prefix.count("{") > MAX_YAML_DEPTH:  # only flow brackets are read ahead
+            try:
+                _scan_events(prefix, source, yaml.SafeLoader)
+            except yaml.YAMLError:
+                pass  # the prefix ends inside the text the parser refused: its own error stands
+        raise
+
+
+def _scan_events(text: str, source: str, loader) -> None:
     depth = 0
-    for ev in yaml.parse(text, Loader=_YAML_LOADER):
+    for ev in yaml.parse(text, Loader=loader):
         if isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None) is not None:
             raise TaskValidationError([f"{source}: line {ev.start_mark.line + 1}: anchors and aliases (& and *) "
                                        "are not allowed in a task file"])
@@ -658,7 +698,8 @@ def parse_yaml(text: str, source: str = "<task>") -> Any:
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         where = f"line {mark.line + 1}" if mark is not None else "(top level)"
-        raise TaskValidationError([f"{source}: {where}: invalid YAML: {_clip(str(e.problem or e.context))}"]) from None
+        what = "" if isinstance(e, _NotAllowed) else "invalid YAML: "
+        raise TaskValidationError([f"{source}: {where}: {what}{_clip(str(e.problem or e.context))}"]) from None
     except yaml.YAMLError as e:
         raise TaskValidationError([f"{source}: (top level): invalid YAML: {_clip(str(e))}"]) from None
     except ValueError as e:  # e.g. an integer longer than Python's digit limit
@@ -731,33 +772,40 @@ def _cached(key: tuple, make) -> Task:
 
 
 def _read_task_file(path: str | os.PathLike) -> Task:
-    """A task file, refused unless it is a regular file of at most MAX_TASK_FILE_BYTES bytes of UTF-8."""
+    """A task file, refused unless it is a regular file of at most MAX_TASK_FILE_BYTES bytes of UTF-8
+    (opened and read by safeio, the one rule for files; the messages are the task loader's own)."""
+    from scicraft_viz.safeio import UnsafeFile, open_regular, read_fd
+
     p = Path(path)
     shown = _clip(str(path))
+
+    def too_large(size: int | None) -> TaskValidationError:
+        what = f"{size} bytes, more than" if size is not None else "more than"
+        return TaskValidationError([f"{_display(p)}: (top level): {what} the limit of {MAX_TASK_FILE_BYTES} bytes for "
+                                    "a task file"])
+
     try:
-        # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it
-        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        raise TaskNotFoundError(f"task file {shown} does not exist") from None
-    except (OSError, ValueError) as e:
-        raise TaskNotFoundError(f"cannot read task file {shown}: {getattr(e, 'strerror', None) or e}") from None
+        # non-blocking: opening a FIFO must not wait for a writer; the descriptor is then checked
+        fd = open_regular(p, MAX_TASK_FILE_BYTES, "task file")
+    except UnsafeFile as e:
+        if e.reason == "too_large":
+            raise too_large(e.size) from None
+        if e.reason == "missing":
+            raise TaskNotFoundError(f"task file {shown} does not exist") from None
+        if e.reason in ("special", "directory"):
+            raise TaskNotFoundError(f"task file {shown} is not a regular file") from None
+        raise TaskNotFoundError(f"cannot read task file {shown}: {e.detail or e}") from None
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise TaskNotFoundError(f"task file {shown} is not a regular file")
-        if st.st_size > MAX_TASK_FILE_BYTES:
-            raise TaskValidationError([f"{_display(p)}: (top level): {st.st_size} bytes, more than the limit of "
-                                       f"{MAX_TASK_FILE_BYTES} bytes for a task file"])
         # the working directory is part of the key because messages name the file relative to it
         key = ("file", os.getcwd(), str(p), st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size)
 
         def make() -> Task:
-            with os.fdopen(os.dup(fd), "rb") as f:
-                data = f.read(MAX_TASK_FILE_BYTES + 1)
+            try:
+                data = read_fd(os.dup(fd), p, MAX_TASK_FILE_BYTES, "task file")
+            except UnsafeFile:  # grew after the check
+                raise too_large(None) from None
             source = _display(p)
-            if len(data) > MAX_TASK_FILE_BYTES:  # grew after the check
-                raise TaskValidationError([f"{source}: (top level): more than the limit of {MAX_TASK_FILE_BYTES} "
-                                           "bytes for a task file"])
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError as e:
@@ -774,7 +822,7 @@ def _read_task_file(path: str | os.PathLike) -> Task:
 def _load_by_id(task_id: str, what: str = "task") -> Task:
     """The task file tasks_dir()/ID.yaml, else the generated canonical task, else TaskNotFoundError."""
     f = tasks_dir() / f"{task_id}.yaml"
-    if os.path.isfile(f):
+    if os.path.lexists(f):  # whatever it is (a FIFO, a broken link), the file reader says what is wrong with it
         return _read_task_file(f)
     if task_id in canonical_ids():
         return _cached(("canonical", task_id), lambda: from_dict(canonical_task(task_id[0], task_id[-2:]),
@@ -782,12 +830,39 @@ def _load_by_id(task_id: str, what: str = "task") -> Task:
     return _unknown(task_id, what)
 
 
-def _unknown(task_id: str, what: str = "task") -> NoReturn:
+def _typo_of(task_id: str, known: list[str]) -> str | None:
+    """The known id that `task_id` is a misspelling of, or None. A suggestion must never name a
+    different task: the numbers in the id (its level or N) have to be the same, and the rest close
+    ('A_simultaneous_lights_L9' is no typo of any level, 'A_simultaneous_lights_n20' none of L2)."""
     import difflib
+    import re
+
+    if len(task_id) > MAX_TASK_ID_LENGTH:
+        return None
+    digits = re.findall(r"\d+", task_id)
+    same = [k for k in known if re.findall(r"\d+", k) == digits]
+    if not same:
+        return None
+    folded = {k.lower(): k for k in same}
+    if task_id.lower() in folded:
+        return folded[task_id.lower()]
+    close = difflib.get_close_matches(task_id, same, n=1, cutoff=0.85)
+    return close[0] if close else None
+
+
+def _unknown(task_id: str, what: str = "task") -> NoReturn:
+    import re
 
     known = task_ids()
-    close = difflib.get_close_matches(task_id, known, n=1) if len(task_id) <= MAX_TASK_ID_LENGTH else []
-    hint = f" (did you mean {close[0]}?)" if close else ""
+    m = re.fullmatch(r"([A-E])_([a-z_]+)_n(\d+)", task_id)
+    if m and FAMILY_INFO[m.group(1)][0] == m.group(2):
+        # the id generate_task gives a task with no level: such a task exists only as a document
+        raise TaskNotFoundError(
+            f"{what} {_short(task_id)} is a generated task (family {m.group(1)}, N={m.group(3)}), not a task file: "
+            "a run on it carries the task in its trajectory header (header['task'], loaded by Trajectory.task() "
+            "and Replay.task), and tasks.generate_task() makes it again from its parameters")
+    close = _typo_of(task_id, known)
+    hint = f" (did you mean {close}?)" if close else ""
     raise TaskNotFoundError(f"unknown {what} {_short(task_id)}{hint}; run 'scicraft-viz tasks' to list the "
                             f"{len(known)} tasks")
 

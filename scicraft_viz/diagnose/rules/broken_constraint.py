@@ -48,8 +48,11 @@ def detect(ctx) -> list[Finding]:
     if found is None:
         return [Finding("broken_constraint", lamps, lamps, expl,
                         "change the build so that it meets: " + ", ".join(names), {}, {"checks": names})]
-    return [Finding("broken_constraint", found.positions, lamps, expl, found.fix, dict(found.changes),
-                    {"checks": names}, verified=True)]
+    details = {"checks": names}
+    if found.moved:
+        details["moved"] = [[list(a), list(b)] for a, b in found.moved.items()]
+    return [Finding("broken_constraint", found.positions, lamps, expl, found.fix, dict(found.changes), details,
+                    verified=True)]
 
 
 RULE = Rule(

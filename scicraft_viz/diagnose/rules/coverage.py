@@ -4,6 +4,7 @@ comes to, with the routed wires that would reach them."""
 from __future__ import annotations
 
 from scicraft_viz.diagnose.findings import Finding
+from scicraft_viz.diagnose.fixes import WIRE
 from scicraft_viz.diagnose.graph import dist, fmt
 
 
@@ -12,7 +13,7 @@ def coverage_finding(mode: str, a, key, lamps: list, info: dict) -> Finding:
     paths, live, bbox = info["paths"], info["live"], info.get("bbox")
     c = a.c
     lamps = sorted(lamps)
-    fix_blocks = {p: "minecraft:redstone_wire" for lp in lamps for p in paths.get(lp, [])}
+    fix_blocks = {p: WIRE for lp in lamps for p in paths.get(lp, [])}
     near = {lp: min(live or c.dust, key=lambda q: dist(lp, q)) for lp in lamps}
     ex = lamps[0]
     gap = dist(ex, near[ex])

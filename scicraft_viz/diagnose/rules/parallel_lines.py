@@ -24,7 +24,8 @@ def finding(a, lamp, lamps, info) -> Finding:
             "parallel_lines", ws, lamps,
             f"dust at {fmt(w)} is a dot (a wire placed with no sides and no wire beside it): a dot powers only "
             f"the block under it, not the {what} at {fmt(target)} beside it{via}, so the lamp at {fmt(lamp)} "
-            "stays dark.", f"give the wire sides that point into the {what}: {state}", {w: state})
+            "stays dark.", f"replace the dot with a wire that has sides (with nothing to connect to, a cross, "
+                           f"which points into the {what})", {w: state})
     desc = "; ".join(f"dust at {fmt(w)} {c.shape_name(w)} past the {what} at {fmt(target)} and does not point "
                      "into it" for w in ws)
     return Finding(

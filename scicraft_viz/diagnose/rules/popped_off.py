@@ -4,6 +4,7 @@ where it was."""
 from __future__ import annotations
 
 from scicraft_viz.diagnose.findings import Finding
+from scicraft_viz.diagnose.fixes import STONE, WIRE
 from scicraft_viz.diagnose.graph import DOWN, add, fmt
 from scicraft_viz.diagnose.rules.base import Rule
 
@@ -15,7 +16,7 @@ def finding(a, q, lamps, info) -> Finding:
     below = add(q, DOWN)
     fix_blocks = {}
     if name == "redstone_wire" and below not in c.kind:
-        fix_blocks = {below: "minecraft:stone", q: "minecraft:redstone_wire"}
+        fix_blocks = {below: STONE, q: WIRE}
     return Finding(
         "popped_off", [q], lamps,
         f"the {name.replace('_', ' ')} at {fmt(q)} popped off: nothing held it up (the block it stands on or "
