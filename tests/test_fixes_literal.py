@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from scicraft_viz import gallery, tasks
-from scicraft_viz.agents.env import world_from_blocks
 from scicraft_viz.agents.replay import replay_file
 from scicraft_viz.diagnose import diagnose
 from scicraft_viz.engine.mcfunction import parse_mcfunction, to_mcfunction
 from scicraft_viz.tasks import evaluator
+from scicraft_viz.tasks.worlds import task_world
 
 ROOT = Path(__file__).resolve().parent.parent
 TICKS_PER_ACTION = 20  # the environment's default pause after a set-block
@@ -65,7 +65,7 @@ def meeting(task, result) -> set:
 
 def env_apply(task, build, calls):
     """The build placed as set-block places it, then the calls made one by one as the environment makes them."""
-    w = world_from_blocks(task, build)
+    w = task_world(task, build)
     for call in calls:
         w.set_block(tuple(call["pos"]), call["block"])
         w.step(TICKS_PER_ACTION)
@@ -151,7 +151,7 @@ CASES = _gallery_cases()
 @pytest.mark.parametrize("name, task, build", CASES, ids=[c[0] for c in CASES])
 def test_gallery_verified_fixes_darken_nothing_and_the_repair_verdict_is_the_evaluators(name, task, build):
     d = diagnose(build, task)
-    before = evaluator.evaluate(task, world_from_blocks(task, build))
+    before = evaluator.evaluate(task, task_world(task, build))
     assert not before.passed and d.findings
     for f in d.findings:
         if f.verified:

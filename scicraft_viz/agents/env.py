@@ -37,7 +37,7 @@ from numbers import Integral
 from typing import TYPE_CHECKING, Any
 
 from scicraft_viz import __version__
-from scicraft_viz.engine.blocks import is_attached, parse_state
+from scicraft_viz.engine.blocks import parse_state
 from scicraft_viz.errors import InputError
 from scicraft_viz.tasks import Task
 
@@ -108,23 +108,6 @@ def _default(o):
     if isinstance(o, (set, frozenset)):
         return sorted(o)
     return str(o)
-
-
-def world_from_blocks(task: Task, blocks):
-    """The task's initial world with `blocks` ({pos: state} or (pos, state) pairs) placed one by
-    one as set-block places them (/setblock-faithful: an unsupported block pops off at its first
-    neighbour update). Free-standing blocks go first, bottom up, then what hangs on them, so a
-    build that is complete never depends on the order it was listed in."""
-    items = list(blocks.items() if isinstance(blocks, dict) else blocks)
-    w = task.initial_world(replay=True)
-
-    def key(item):
-        (pos, state) = item
-        return (1 if is_attached(state) else 0, pos[1], pos)
-
-    for pos, state in sorted(items, key=key):
-        w.set_block(tuple(pos), state)
-    return w
 
 
 class ArgumentError(ValueError):

@@ -334,12 +334,12 @@ def as_world(world, task=None):
     from scicraft_viz.engine.world import World
 
     if not isinstance(world, World):
-        from scicraft_viz.agents.env import world_from_blocks
+        from scicraft_viz.tasks.worlds import task_world
 
         blocks = dict(world)
         if task is None:
             task = _default_task(sum(1 for s in blocks.values() if split_state(s)[0] == "redstone_lamp"))
-        world = world_from_blocks(task, blocks)
+        world = task_world(task, blocks)
     if task is None:
         task = _default_task(sum(1 for s in world.blocks().values() if split_state(s)[0] == "redstone_lamp"))
     return world, task
