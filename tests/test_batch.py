@@ -111,3 +111,62 @@ def test_a_build_that_breaks_the_evaluator_does_not_stop_the_batch(monkeypatch, 
     assert lines[1] == (f"ERROR {builds / 'C_sequential_activation_L2.mcfunction'}: the evaluation failed: "
                         "RuntimeError: engine buffer overflow")
     assert lines[0].startswith("PASS") and lines[2].startswith("ERROR")
+
+
+def test_walking_a_folder_is_iterative_and_never_leaves_it(tmp_path):
+    """Any depth (no recursion limit), links to folders never followed (no loop), a link to a file read only
+    when it stays inside the folder, a FIFO reported rather than skipped or opened for reading."""
+    import os
+
+    root = tmp_path / "deep"
+    d = str(root)
+    os.mkdir(d)
+    for _ in range(1500):  # deeper than Python's recursion limit (made one level at a time: mkdir -p recurses)
+        d += "/a"
+        os.mkdir(d)
+    d = Path(d)
+    (d / "x.mcfunction").write_text("setblock 0 4 0 stone\n")
+    (root / "loop").symlink_to(".")
+    (root / "out.mcfunction").symlink_to(tmp_path / "elsewhere.mcfunction")
+    (tmp_path / "elsewhere.mcfunction").write_text("setblock 0 4 0 stone\n")
+    os.mkfifo(root / "f.mcfunction")
+    items = list(batch.build_items([root]))
+    assert [str(i.path.relative_to(root))[-14:] for i in items] == ["a/x.mcfunction", "f.mcfunction",
+                                                                   "out.mcfunction"]
+    t = tasks.load("A_simultaneous_lights_L1")
+    out = [batch.evaluate_one(t, i) for i in items]
+    assert out[1].error == (f"{root / 'f.mcfunction'} is not a regular file (a device, FIFO or socket); give a "
+                            "build file")
+    assert out[2].error == f"{root / 'out.mcfunction'} is a link out of {root}; it is not followed"
+    # remove the deep tree here, level by level: pytest's own clean-up of old temporary folders must not meet it
+    (d / "x.mcfunction").unlink()
+    while d != root:
+        d.rmdir()
+        d = d.parent
+
+
+@pytest.mark.parametrize("address,want", [
+    ("127.0.0.1:8786", "tcp://127.0.0.1:8786"),
+    ("tcp://[::1]:8786", "tcp://[::1]:8786"),
+    ("tcp://scheduler.example:1", "tcp://scheduler.example:1"),
+    ("tcp://127.0.0.1:0", "the port must be a number from 1 to 65535"),
+    ("tcp://127.0.0.1:65536", "the port must be a number from 1 to 65535"),
+    ("tcp://h:8786/path", "is not of the form tcp://HOST:PORT"),
+    ("tcp://user@h:8786", "is not of the form tcp://HOST:PORT"),
+    ("tcp://[nope]:1", "is not of the form tcp://HOST:PORT"),
+    ("ws://h:1", "only tcp://HOST:PORT addresses can be used, not ws://"),
+    ("tcp://h\n:1", "is not of the form tcp://HOST:PORT"),
+])
+def test_scheduler_addresses_are_checked_before_use(address, want):
+    if want.startswith("tcp://"):
+        assert batch.check_scheduler_address(address) == want
+    else:
+        with pytest.raises(ValueError, match=want.replace("(", r"\(").replace(")", r"\)")):
+            batch.check_scheduler_address(address)
+
+
+def test_jobs_are_bounded_by_the_cpus():
+    assert batch.check_jobs(batch.max_jobs()) == batch.max_jobs()
+    for bad in (0, -1, True, 2.0, batch.max_jobs() + 1, 10**9):
+        with pytest.raises(ValueError, match="jobs must be"):
+            batch.check_jobs(bad)

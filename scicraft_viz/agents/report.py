@@ -61,6 +61,7 @@ from scicraft_viz.agents.trajectory import TOOLS, Trajectory, parse_lines
 # ---------------------------------------------------------------------------------------- limits
 MAX_RUN_FILE_BYTES = 64 * 1024 * 1024  # one trajectory file, checked before it is read (= one line's limit)
 MAX_REPORT_STEPS = 20_000  # calls a report replays in one run (a paper-style run makes a few hundred)
+MAX_REPORT_TICKS = 1_000_000  # game ticks a replay may simulate (a paper-style run: about 20,000)
 MAX_TOKENS = 10**12  # per usage field
 MAX_LATENCY_S = 10**7
 MAX_EPOCH = 10**6
@@ -240,23 +241,23 @@ class Candidate:
     follow: bool = False
 
 
-def discover(runs_dir: str | os.PathLike) -> tuple[list[Candidate], list[RunRecord]]:
-    """Every `*.jsonl` under `runs_dir` (recursively, in path order) as a Candidate, and the files
-    refused without being read (not regular, links that leave the directory or cannot be followed,
-    `*.jsonl.incomplete`). A directory link is never followed. `runs_dir` may also name one file.
-    Raises ValueError when `runs_dir` is neither a directory nor a file."""
+def discover(runs_dir: str | os.PathLike) -> list[Candidate | RunRecord]:
+    """Every `*.jsonl` under `runs_dir` (recursively; a folder's files in name order, then its
+    subfolders): a Candidate to read, or a RunRecord for a file refused without being read (not
+    regular, a link that leaves the folder or cannot be followed, `*.jsonl.incomplete`). A directory
+    link is never followed. `runs_dir` may also name one file, which is opened as given. Raises
+    ValueError when `runs_dir` is neither a directory nor a file."""
     p = Path(runs_dir)
     if not os.path.isdir(p):
         if os.path.lexists(p):
-            return [Candidate(str(p), str(p), follow=True)], []  # a file named by the caller is opened as given
+            return [Candidate(str(p), str(p), follow=True)]  # a file named by the caller
         raise ValueError(f"{runs_dir} is neither a directory of runs nor a trajectory file")
     root = os.path.realpath(p)
-    found: list[Candidate] = []
-    refused: list[RunRecord] = []
+    out: list[Candidate | RunRecord] = []
 
     def unlisted(e: OSError) -> None:
-        refused.append(RunRecord(str(e.filename or runs_dir), reason=f"{e.filename}: the directory cannot be "
-                                                                         f"listed: {e.strerror or e}"))
+        where = e.filename or runs_dir
+        out.append(RunRecord(str(where), reason=f"{where}: the directory cannot be listed: {e.strerror or e}"))
 
     for dirpath, dirnames, filenames in os.walk(p, onerror=unlisted, followlinks=False):
         dirnames.sort()
@@ -264,35 +265,31 @@ def discover(runs_dir: str | os.PathLike) -> tuple[list[Candidate], list[RunReco
         for name in sorted(filenames + linked_dirs):
             full = os.path.join(dirpath, name)
             if name.endswith(".jsonl.incomplete"):
-                refused.append(RunRecord(full, status="incomplete", reason=f"{full}: the sample errored before its "
-                                                                           "run ended (set aside by the runner)"))
-                continue
-            if not name.endswith(".jsonl"):
-                continue
-            try:
-                st = os.lstat(full)
-            except OSError as e:
-                refused.append(RunRecord(full, reason=f"{full}: cannot be examined: {e.strerror or e}"))
-                continue
-            if stat.S_ISREG(st.st_mode):
-                found.append(Candidate(full, full))
-            elif stat.S_ISLNK(st.st_mode):
-                try:
-                    target = os.path.realpath(full, strict=True)
-                except (OSError, RuntimeError) as e:
-                    why = getattr(e, "strerror", None) or str(e)
-                    refused.append(RunRecord(full, reason=f"{full}: a symbolic link that cannot be followed "
-                                                          f"({why}); not read"))
-                    continue
-                if os.path.commonpath([root, target]) != root:
-                    refused.append(RunRecord(full, reason=f"{full}: a symbolic link to {target[:200]}, outside "
-                                                          "the runs directory; not followed"))
-                    continue
-                found.append(Candidate(target, full))
-            else:
-                refused.append(RunRecord(full, reason=f"{full}: is {_kind(st.st_mode)}, not a regular file; "
-                                                      "not read"))
-    return found, refused
+                out.append(RunRecord(full, status="incomplete", reason=f"{full}: the sample errored before its "
+                                                                       "run ended (set aside by the runner)"))
+            elif name.endswith(".jsonl"):
+                out.append(_candidate(full, root))
+    return out
+
+
+def _candidate(full: str, root: str) -> Candidate | RunRecord:
+    try:
+        st = os.lstat(full)
+    except OSError as e:
+        return RunRecord(full, reason=f"{full}: cannot be examined: {e.strerror or e}")
+    if stat.S_ISREG(st.st_mode):
+        return Candidate(full, full)
+    if not stat.S_ISLNK(st.st_mode):
+        return RunRecord(full, reason=f"{full}: is {_kind(st.st_mode)}, not a regular file; not read")
+    try:
+        target = os.path.realpath(full, strict=True)
+    except (OSError, RuntimeError) as e:
+        why = getattr(e, "strerror", None) or str(e)
+        return RunRecord(full, reason=f"{full}: a symbolic link that cannot be followed ({why}); not read")
+    if os.path.commonpath([root, target]) != root:
+        return RunRecord(full, reason=f"{full}: a symbolic link to {target[:200]}, outside the runs directory; "
+                                      "not followed")
+    return Candidate(target, full)
 
 
 # ---------------------------------------------------------------------------------------- checking fields
@@ -369,10 +366,6 @@ def _header_fields(rec: RunRecord, t: Trajectory) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------- scoring
-def _first(problems: list[str]) -> str | None:
-    return problems[0] if problems else None
-
-
 def score_bytes(data: bytes, source: str) -> RunRecord:
     """One run file's content, re-scored: parsed, checked, replayed and (if it failed) diagnosed."""
     rec = RunRecord(source, sha256=hashlib.sha256(data).hexdigest())
@@ -412,6 +405,12 @@ def _score(rec: RunRecord, data: bytes) -> None:
         return
     task = t.task()
     rec.family, rec.level = task.family, task.level
+    ticks = _ticks_needed(t, task)
+    if ticks > MAX_REPORT_TICKS:
+        rec.status = "unreadable"
+        rec.reason = (f"{source}: replaying it would simulate about {ticks:,} game ticks, more than the "
+                      f"{MAX_REPORT_TICKS:,} a report replays in one run")
+        return
     rp = Replay(t, task)
     if rp.problems:
         rec.status, rec.reason = "unreadable", str(rp.problems[0])
@@ -460,6 +459,21 @@ def _score(rec: RunRecord, data: bytes) -> None:
         except Exception as e:  # a diagnosis that breaks leaves the run counted, without modes
             rec.problems = [f"{source}: the diagnosis failed: {type(e).__name__}: {str(e)[:200]}"]
     rec.status = "counted"
+
+
+def _ticks_needed(t: Trajectory, task) -> int:
+    """An upper bound on the game ticks a replay simulates: each accepted set-block lets the header's
+    ticks_per_action pass, each accepted press records observe_ticks."""
+    from scicraft_viz.agents.env import DEFAULT_TICKS_PER_ACTION
+
+    env = t.env_settings
+    per_action = env.get("ticks_per_action", DEFAULT_TICKS_PER_ACTION)
+    observe = env.get("observe_ticks") or task.record_game_ticks
+    if not _is_int(per_action) or not _is_int(observe):
+        return 0  # the replay refuses such settings itself
+    places = sum(1 for s in t.steps if s.tool == "set-block" and s.ok)
+    presses = sum(1 for s in t.steps if s.tool == "activate-button" and s.ok)
+    return places * max(0, per_action) + presses * max(0, observe)
 
 
 def score_file(cand: Candidate) -> RunRecord:
@@ -608,7 +622,9 @@ class Cache:
         d["epoch"] = None
         text = json.dumps({"key": code_key(), "sha256": rec.sha256, "record": d}, separators=(",", ":"))
         try:
-            p.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+            for folder in (self.dir, p.parent):  # private to the user
+                folder.mkdir(exist_ok=True, mode=0o700)
             fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=".tmp-", suffix=".json")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -657,17 +673,20 @@ def load_runs(runs_dir, *, progress: bool = True, jobs: int = 1, cache: Any = _N
     (`assign_epochs`). Raises ValueError only when `runs_dir` is neither a directory nor a file."""
     from tqdm.auto import tqdm
 
-    found, refused = discover(runs_dir)
+    entries = discover(runs_dir)
     store = None
     if cache is _NO_CACHE:
         cache = default_cache_dir()
     if cache is not None:
         store = Cache(cache)
-    bar = tqdm(total=len(found), desc="reading runs", unit="run", disable=not progress)
-    out: dict[int, RunRecord] = {}
+    out: list[RunRecord | None] = [e if isinstance(e, RunRecord) else None for e in entries]
+    bar = tqdm(total=len(entries), desc="reading runs", unit="run", disable=not progress)
+    bar.update(sum(1 for e in out if e is not None))
     todo: list[tuple[int, Candidate]] = []
     seen_sha: dict[str, str] = {}
-    for i, cand in enumerate(found):
+    for i, cand in enumerate(entries):
+        if not isinstance(cand, Candidate):
+            continue
         try:
             data = read_run_bytes(cand.read_path, follow=cand.follow)
         except Refused as e:
@@ -699,7 +718,7 @@ def load_runs(runs_dir, *, progress: bool = True, jobs: int = 1, cache: Any = _N
                 store.put(rec)
             bar.update()
     bar.close()
-    runs = [out[i] for i in range(len(found))] + refused
+    runs = [r for r in out if r is not None]
     mark_duplicate_runs(runs)
     assign_epochs(runs)
     return runs
@@ -910,7 +929,7 @@ def build_tables(runs: list[RunRecord], setting: str = DEFAULT_REPORT_SETTING) -
     for name, cond in PAPER_TABLES.items():
         out[name] = _breakdown(name, cond, models, levels, fams, by_cell)
     out["failure_modes"] = _failure_modes(cells_in_order, by_cell)
-    out["cells"] = _cells_table(cells_in_order, by_cell)
+    out["cells"] = _cells_table(cells_in_order, by_cell, setting)
     out["tasks"] = _tasks_table(cells_in_order, by_cell)
     out["repeats"] = _repeats(cells_in_order, by_cell)
     out["trials"] = _trials(cells_in_order, by_cell)
@@ -1091,20 +1110,21 @@ def _cell_key_cols():
     return ["model", "setting", "condition", "consolidation"]
 
 
-def _feeds(key) -> str:
+def _feeds(key, setting: str) -> str:
+    """Which paper tables a protocol cell feeds (Tables 1 and 2 only in the report's setting)."""
     m, s, c, cons = key
     out = []
     if cons == _paper_cons(c, s):
-        if c != "scientist":
+        if c != "scientist" and s == setting:
             out.append("1")
         out += ["6", {"baseline": "7", "hint": "8", "scientist": "9", "hint+scientist": "10"}[c]]
-    if c == "hint+scientist" and cons is not None:
+    if c == "hint+scientist" and cons is not None and s == setting:
         out.append("2")
     order = ["1", "2", "6", "7", "8", "9", "10"]
     return ", ".join(sorted(set(out), key=order.index))
 
 
-def _cells_table(keys, by_cell) -> Table:
+def _cells_table(keys, by_cell, setting) -> Table:
     cols = [*_cell_key_cols(), "runs", "tasks", "epochs", "passed", "success %", "95% CI low", "95% CI high",
             *(f"pass@{k} %" for k in PASS_AT), "paper tables"]
     rows = []
@@ -1113,7 +1133,7 @@ def _cells_table(keys, by_cell) -> Table:
         w = wilson(c.k, c.n)
         per = c.per_task()
         rows.append([*key, c.n, len(per), len({r.epoch for r in c.runs}), c.k, _r1(c.pct()), _r1(w[0]), _r1(w[1]),
-                     *(_r1(pass_at_k(per, k)) for k in PASS_AT), _feeds(key)])
+                     *(_r1(pass_at_k(per, k)) for k in PASS_AT), _feeds(key, setting)])
     notes = [
         "One row per protocol cell: model, setting, condition and knowledge-book format (empty where the protocol "
         "keeps no book). 'paper tables' says which tables the cell feeds.",
@@ -1179,11 +1199,11 @@ def _repeats(keys, by_cell) -> Table:
     rows = []
     for key in keys:
         rs = by_cell[key]
-        per, tasks_per = [], []
-        for e in sorted({r.epoch for r in rs}):
-            g = [r for r in rs if r.epoch == e]
-            per.append(100.0 * sum(r.passed for r in g) / len(g))
-            tasks_per.append(len(g))
+        by_epoch: dict[int, list[bool]] = defaultdict(list)
+        for r in rs:
+            by_epoch[r.epoch].append(r.passed)
+        per = [100.0 * sum(g) / len(g) for _, g in sorted(by_epoch.items())]
+        tasks_per = [len(g) for g in by_epoch.values()]
         sd = statistics.stdev(per) if len(per) > 1 else 0.0
         mark = "success % per epoch" if len(set(tasks_per)) > 1 else ""
         rows.append([*key, len(per), " ".join(f"{v:.1f}" for v in per), _r1(statistics.fmean(per)), _r1(sd), mark])
@@ -1278,11 +1298,9 @@ RUN_COLUMNS = ["source", "status", "reason", "sha256", "task_id", "family", "lev
 
 def _runs_table(runs: list[RunRecord]) -> Table:
     rows = []
+    extra = {"refused_calls": lambda r: sum(r.refusals.values()), "failure_modes": lambda r: ";".join(r.failure_modes)}
     for r in runs:
-        d = r.to_dict()
-        d["refused_calls"] = sum(r.refusals.values())
-        d["failure_modes"] = ";".join(r.failure_modes)
-        rows.append([d[c] for c in RUN_COLUMNS])
+        rows.append([extra[c](r) if c in extra else getattr(r, c) for c in RUN_COLUMNS])
     return Table("runs", "Every run file, one row each", list(RUN_COLUMNS), rows,
                  ["Only runs of status counted feed the other tables; the numbers are the replay's."])
 
@@ -1423,7 +1441,8 @@ def report_json(runs: list[RunRecord], tabs: dict[str, Table], runs_dir: str, se
         "format": "scicraft-report", "version": 1,
         "generated": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
         "runs_dir": str(runs_dir), "setting": setting, "code_key": code_key(), "counts": counts(runs),
-        "limits": {"max_run_file_bytes": MAX_RUN_FILE_BYTES, "max_report_steps": MAX_REPORT_STEPS},
+        "limits": {"max_run_file_bytes": MAX_RUN_FILE_BYTES, "max_report_steps": MAX_REPORT_STEPS,
+                   "max_report_ticks": MAX_REPORT_TICKS},
         "tables": {name: {"title": tabs[name].title, "columns": tabs[name].columns, "rows": tabs[name].rows,
                           "notes": tabs[name].notes} for name in ORDER},
     }
