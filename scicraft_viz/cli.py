@@ -20,12 +20,33 @@ def main() -> None:
 
 
 @app.command()
-def demo(ticks: int = typer.Option(40, help="game ticks to record after the button press")) -> None:
+def demo(ticks: int = typer.Option(40, min=0, max=100_000, help="game ticks to record after the button press "
+                                    "(0-100,000)")) -> None:
     """Build a 4-lamp circuit, press its button and print the lamp timeline."""
     from scicraft_viz.demo import run_demo
 
     typer.echo(run_demo(ticks))
 
+
+@app.command()
+def warmup() -> None:
+    """Compile the redstone engine's numba kernels now and keep them in numba's cache (about a minute, once).
+
+    Without it the first use of the engine after installing compiles what it needs as it goes (the first
+    set_block about 20 s, the first record about 25 s more). binder/postBuild runs this."""
+    import os
+
+    from scicraft_viz.engine import jitcache
+
+    if os.environ.get("SCICRAFT_NOJIT") == "1":
+        _fail_input("SCICRAFT_NOJIT=1 is set: the kernels run as plain Python, there is nothing to compile")
+        return
+    seconds = jitcache.warmup(progress=lambda text: typer.echo(f"warmup: {text}", err=True))
+    typer.echo(f"the engine's kernels are compiled and cached ({seconds:.1f} s)")
+
+
+# --trials-used: far above any budget (MAX_BUDGET is 1,000); bounds the numbers a report prints
+MAX_TRIALS_USED = 1_000_000
 
 # Set by run(): this process is the `scicraft-viz` program's own, not a caller's (a test, a notebook).
 _OWN_PROCESS = False
@@ -82,9 +103,11 @@ def _start_engine_lean() -> None:
 
 def _fail_input(message: str) -> None:
     """Unusable input: a one-line reason on stderr and exit code 2 (no traceback)."""
-    lines = [ln for ln in str(message).splitlines() if ln.strip()] or ["unknown error"]
+    from scicraft_viz.safeio import shown
+
+    lines = [ln for ln in str(message).split("\n") if ln.strip()] or ["unknown error"]
     more = f" (and {len(lines) - 1} more problem(s))" if len(lines) > 1 else ""
-    typer.echo(f"error: {lines[0]}{more}", err=True)
+    typer.echo(f"error: {shown(lines[0])}{more}", err=True)  # whatever the message quotes, one line
     raise typer.Exit(2)
 
 
@@ -108,19 +131,29 @@ def evaluate_command(
     trials_used: int = typer.Option(
         0, "--trials-used", min=0, help="verification trials (button presses) already used in this attempt"
     ),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="evaluate many builds in this many local processes"),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="evaluate many builds in this many local processes "
+                             "(at most 4 per CPU)"),
     scheduler: str = typer.Option(
-        None, "--scheduler", help="evaluate many builds on the Dask cluster at this address, e.g. tcp://host:8786"
+        None, "--scheduler", help="evaluate many builds on the Dask cluster at this address, tcp://HOST:PORT; "
+        "refused unless it answers with a Dask handshake within 5 s"
     ),
 ) -> None:
     """Evaluate builds against a task (help text: _EVALUATE_HELP)."""
-    import json
     from pathlib import Path
 
+    from scicraft_viz.safeio import json_text
     from scicraft_viz.tasks import TaskError, load
     from scicraft_viz.tasks.evaluator import BuildError, evaluate_file
 
     try:
+        from scicraft_viz.tasks import batch
+
+        # options are checked before anything is read, whichever way the builds are then evaluated
+        batch.check_jobs(jobs)
+        if scheduler is not None:  # inproc:// only from a caller's process, which may hold such a scheduler
+            scheduler = batch.check_scheduler_address(scheduler, in_process=not _OWN_PROCESS)
+        if trials_used > MAX_TRIALS_USED:
+            raise ValueError(f"--trials-used must be at most {MAX_TRIALS_USED:,}, got {trials_used}")
         t = load(task)
     except (TaskError, ValueError, OSError) as e:
         _fail_input(str(e))
@@ -135,17 +168,17 @@ def evaluate_command(
         except (BuildError, ValueError, OSError) as e:
             _fail_input(str(e))
             return
-        typer.echo(json.dumps(result.to_dict(), indent=2) if json_output else result.report())
+        typer.echo(json_text(result.to_dict(), indent=2) if json_output else result.report())
         raise typer.Exit(0 if result.passed else 1)
 
     from itertools import chain
 
-    from scicraft_viz.tasks import batch
+    from scicraft_viz.safeio import shown
 
-    files = batch.build_paths(builds)
+    files = batch.build_items(builds)
     first = next(files, None)
     if first is None:
-        _fail_input(f"no build files ({', '.join(batch.BUILD_SUFFIXES)}) in {', '.join(builds)}")
+        _fail_input(f"no build files ({', '.join(batch.BUILD_SUFFIXES)}) in {shown(', '.join(builds), 200)}")
         return
     render = batch.coded_json if json_output else batch.coded_line
     seen = {0: 0, 1: 0, 2: 0}  # builds by exit code
@@ -154,7 +187,7 @@ def evaluate_command(
                                                render=render, trials_used=trials_used):
             seen[code] += 1
             typer.echo(line)
-    except ConnectionError as e:
+    except (ConnectionError, ValueError) as e:  # the cluster could not be used: one line naming its address
         _fail_input(str(e))
         return
     raise typer.Exit(2 if seen[2] else 1 if seen[1] else 0)
@@ -178,15 +211,18 @@ def convert_command(
     if schem_version not in (2, 3):
         _fail_input(f"--schem-version must be 2 or 3, got {schem_version}")
         return
-    if Path(dst).exists() and not overwrite:
-        _fail_input(f"{dst} exists; pass --overwrite to replace it")
+    from scicraft_viz.safeio import shown
+
+    if (Path(dst).exists() or Path(dst).is_symlink()) and not overwrite:
+        _fail_input(f"{shown(dst)} exists; pass --overwrite to replace it")
         return
     try:
-        n = formats.convert(src, dst, schem_version=schem_version)
+        # written beside dst and renamed over it once complete: a failure leaves dst as it was
+        n = formats.convert(src, dst, schem_version=schem_version, overwrite=overwrite)
     except (ValueError, OSError) as e:
         _fail_input(str(e))
         return
-    typer.echo(f"wrote {n} blocks to {dst}")
+    typer.echo(f"wrote {n} blocks to {shown(dst)}")
 
 
 @app.command("tasks")
@@ -195,8 +231,6 @@ def tasks_command(json_output: bool = typer.Option(False, "--json", help="print 
 
     A task file that cannot be loaded is reported on stderr after the others are listed; the exit code is
     then 2."""
-    import json
-
     from scicraft_viz.tasks import TaskError, load_by_id, task_ids
 
     rows, bad = [], []
@@ -209,7 +243,9 @@ def tasks_command(json_output: bool = typer.Option(False, "--json", help="print 
         rows.append({"task_id": t.id, "family": t.family, "level": t.level, "contract": t.contract_type,
                      "parameters": t.parameters(), "relaxation": t.relaxation})
     if json_output:
-        typer.echo(json.dumps(rows, indent=2))
+        from scicraft_viz.safeio import json_text
+
+        typer.echo(json_text(rows, indent=2))
     else:
         _print_task_rows(rows)
     for message in bad:
@@ -242,7 +278,8 @@ def _print_task_rows(rows: list[dict]) -> None:
 def serve_mcp_command(
     task: str = typer.Option(..., "--task", help="task id (see 'scicraft-viz tasks') or path to a task YAML file"),
     trajectory: str = typer.Option(
-        None, "--trajectory", help="trajectory file to write, or a directory for a new file in it [default: runs/]"
+        None, "--trajectory", help="trajectory file to write, or a directory for a new file in it [default: runs/, "
+        "created if missing; a path given here may lack only its last directory]"
     ),
     transport: str = typer.Option("stdio", "--transport", help="stdio, or streamable-http (on 127.0.0.1 only)"),
     port: int = typer.Option(8765, "--port", min=1, max=65535, help="port for --transport streamable-http"),
@@ -255,12 +292,25 @@ def serve_mcp_command(
     ),
     overwrite: bool = typer.Option(False, "--overwrite", help="replace an existing trajectory file"),
     condition: str = typer.Option(
-        "baseline", "--condition", help="what the agent is told: baseline (task and contract) or hint (+ the hint)"
+        "baseline", "--condition",
+        help="baseline (task and contract), hint (+ the hint), scientist (+ a scientist sub-agent) or hint+scientist",
+    ),
+    setting: str = typer.Option(
+        "independent", "--setting", help="independent, or curriculum (the knowledge book carries from level to level)"
+    ),
+    consolidation: str = typer.Option(
+        "cpce", "--consolidation", help="the knowledge book's format: summary, fee or cpce"
+    ),
+    book: str = typer.Option(
+        None, "--book", help="a Markdown file: the knowledge book to start with (a curriculum's previous level)"
     ),
 ) -> None:
     """Serve the task's environment over the Model Context Protocol, recording every call.
 
-    Tools: set-block, get-block-state, get-event-stream, scan-redstone-area, activate-button, submit."""
+    Tools: set-block, get-block-state, get-event-stream, scan-redstone-area, activate-button, submit; where the
+    protocol keeps a knowledge book, read-knowledge-book and update-knowledge-book (and the resource
+    scicraft://knowledge-book); under a scientist condition, ask-scientist, archive-experiment-report and
+    end-experiment (and the prompt 'scientist')."""
     from scicraft_viz.agents import mcp_server
     from scicraft_viz.tasks import TaskError, load
 
@@ -271,15 +321,23 @@ def serve_mcp_command(
         t = load(task)
         if transport != "stdio":
             mcp_server.check_port(port)
+        if trajectory is None:  # the default folder runs/ is created on first use, with its parents
+            from scicraft_viz.paths import default_runs_dir
+
+            trajectory = str(default_runs_dir()) + "/"
+        book_text = mcp_server.read_book_file(book) if book else ""
         env = mcp_server.open_env(t, trajectory, actor_kind=actor_kind, actor_name=actor_name, budget=budget,
                                   ticks_per_action=ticks_per_action, observe_ticks=observe_ticks, overwrite=overwrite,
-                                  condition=condition)
+                                  condition=condition, setting=setting, consolidation=consolidation, book=book_text)
     except (TaskError, ValueError, OSError) as e:
         _fail_input(str(e))
         return
     where = "stdio" if transport == "stdio" else f"http://{mcp_server.HTTP_HOST}:{port}/mcp"
-    mcp_server.log(f"task {t.id}, {env.condition} condition, {env.budget} trials, serving on {where}, recording to "
-                   f"{env.recorder.path.resolve()}")
+    from scicraft_viz.safeio import shown
+
+    mcp_server.log(f"task {t.id}, {env.condition} condition, {env.setting} setting, {env.budget} trials, serving on "
+                   f"{where}, recording to "
+                   f"{shown(env.recorder.path.resolve())}")
     try:
         # the engine starts after `initialize` is answered
         mcp_server.serve(env, transport, port, prepare=_start_engine_lean)
@@ -292,7 +350,8 @@ def serve_mcp_command(
 @app.command("import-inspect")
 def import_inspect_command(
     log: str = typer.Argument(..., help="an Inspect log file (.eval or .json)"),
-    out: str = typer.Option("runs/inspect-import", "--out", help="directory for the trajectories"),
+    out: str = typer.Option(None, "--out", help="directory for the trajectories [default: runs/inspect-import, "
+                            "created if missing]"),
     overwrite: bool = typer.Option(False, "--overwrite", help="replace existing trajectory files"),
 ) -> None:
     """Convert an Inspect log's SciCrafter samples into trajectories (one per sample and epoch).
@@ -304,6 +363,10 @@ def import_inspect_command(
         _fail_input("import-inspect needs Inspect AI: pip install 'scicraft_viz[inspect]'")
         return
     try:
+        if out is None:
+            from scicraft_viz.paths import default_runs_dir
+
+            out = str(default_runs_dir("inspect-import"))
         paths = import_log(log, out, overwrite=overwrite)
     except (ValueError, OSError) as e:
         _fail_input(str(e))
@@ -318,40 +381,81 @@ def import_inspect_command(
 @app.command("report")
 def report_command(
     runs: str = typer.Argument(..., help="a directory of trajectories (searched recursively), or one file"),
-    out: str = typer.Option("report.html", "--out", help="the HTML file to write"),
+    out: str = typer.Option(
+        None, "--out", help="a folder (existing, or ending in /), a file for a single format (report.html), or a "
+        "file stem: <stem>.html, <stem>.json, <stem>.<table>.csv [default: report]"),
+    fmt: str = typer.Option("html", "--format", help="html, csv, json, or several comma-separated (csv,json)"),
+    setting: str = typer.Option(
+        "curriculum", "--setting", help="the setting of Tables 1 and 2: curriculum (the paper's) or independent"),
     jobs: int = typer.Option(1, "--jobs", min=1, help="worker processes for the replays"),
+    cache: str = typer.Option(
+        None, "--cache", help="folder of cached results by file content [default: $XDG_CACHE_HOME/scicraft_viz/"
+        "report, else ~/.cache/scicraft_viz/report]"),
+    no_cache: bool = typer.Option(False, "--no-cache", help="re-score every run, reading and writing no cache"),
 ) -> None:
-    """The paper's result tables and charts for a directory of runs, as one static HTML page."""
-    from scicraft_viz.agents.report import write_report
+    """The paper's tables (1, 2, 6, 7-10, the failure modes of Table 11) and more, re-scored by replaying
+    every run. Prints Tables 1, 2 and 6 and the runs left out; writes HTML, CSV and/or JSON.
+
+    Exit code 0 whenever the output was written, whatever the runs held (bad runs are listed in it);
+    2 when the runs folder or an option is unusable or the output cannot be written."""
+    from scicraft_viz.agents import report
 
     try:
-        records = write_report(runs, out, jobs=jobs)
+        formats = report.parse_formats(fmt)
+        res = report.write_report(runs, out, formats=formats, setting=setting, jobs=jobs,
+                                  cache=None if no_cache else (cache or report.default_cache_dir()))
     except (ValueError, OSError) as e:
         _fail_input(str(e))
         return
-    typer.echo(f"{len(records)} run(s) -> {out}")
+    except Exception as e:  # a bug must not hide behind a traceback; nothing usable was written
+        _fail_input(f"the report could not be made: {type(e).__name__}: {e}")
+        return
+    _print_report_summary(res)
+
+
+def _print_report_summary(res) -> None:
+    """Tables 1, 2 and 6 as text, the runs left out, and what was written."""
+    from scicraft_viz.agents import report
+
+    for name in ("table1", "table2", "table6"):
+        typer.echo(report.render_text(res.tables[name]) + "\n")
+    left = [r for r in res.runs if not r.counted]
+    for r in left[:20]:
+        typer.echo(f"left out ({r.status}): {r.reason or r.source}")
+    if len(left) > 20:
+        typer.echo(f"... and {len(left) - 20} more left out (see the excluded table)")
+    csvs = [p for p in res.written if p.suffix == ".csv"]
+    shown = [str(p) for p in res.written if p.suffix != ".csv"]
+    if csvs:
+        stem = csvs[0].name.removesuffix(f".{report.ORDER[0]}.csv")
+        shown.append(f"{csvs[0].parent / stem}.<table>.csv ({len(csvs)} tables)")
+    n = len(res.runs) - len(left)
+    typer.echo(f"{n} run(s) counted, {len(left)} left out -> {', '.join(shown)}")
 
 
 @app.command("lab")
 def lab_command(
     notebook: str = typer.Argument("quickstart", help="a notebook of notebooks/ (quickstart, redstone_course, "
                                    "task_walkthrough, replay, annotator) or a path to one"),
-    port: int = typer.Option(None, "--port", help="the server's port (default: JupyterLab's own choice)"),
+    port: int = typer.Option(None, "--port", help="the server's port (default: JupyterLab's own choice, from 8888)"),
     no_browser: bool = typer.Option(False, "--no-browser", help="start the server without opening a browser"),
     print_only: bool = typer.Option(False, "--print", help="print the command instead of running it"),
 ) -> None:
-    """Open JupyterLab on a notebook (the quickstart by default); adds --allow-root when run as root."""
-    import shlex
-    import subprocess
+    """Open JupyterLab on a notebook (the quickstart by default); adds --allow-root when run as root.
 
-    from scicraft_viz.views.launch import lab_command as command
+    Prints the address that opens the notebook (with its token) once the server answers. Ctrl-C or
+    SIGTERM stops the server and its kernels."""
+    import shlex
+
+    from scicraft_viz.views import launch
 
     try:
-        cmd = command(notebook, port=port) + (["--no-browser"] if no_browser else [])
+        path = launch.notebook_path(notebook)
+        cmd = launch.lab_command(notebook, port=port) + (["--no-browser"] if no_browser else [])
     except FileNotFoundError as e:
         _fail_input(str(e))
         return
     if print_only:
         typer.echo(shlex.join(cmd))
         return
-    raise typer.Exit(subprocess.call(cmd))
+    raise typer.Exit(launch.run_lab(cmd, launch.notebook_url_path(path)))

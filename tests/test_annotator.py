@@ -114,9 +114,9 @@ def test_a_person_and_an_agent_building_the_same_leave_the_same_record(tmp_path)
 
     human, model = lines(a.path), lines(agent_path)
     assert human[0]["actor"] == {"kind": "human", "name": "P01"} and model[0]["actor"] == {"kind": "model"}
-    assert human[0]["setting"] == {"interface": "annotator", "time_limit_s": 1800}
-    assert {k: v for k, v in human[0].items() if k not in ("actor", "run_id", "started", "setting")} == \
-        {k: v for k, v in model[0].items() if k not in ("actor", "run_id", "started", "setting")}
+    assert human[0]["session"] == {"interface": "annotator", "time_limit_s": 1800}
+    assert {k: v for k, v in human[0].items() if k not in ("actor", "run_id", "started", "session")} == \
+        {k: v for k, v in model[0].items() if k not in ("actor", "run_id", "started", "session")}
     assert [canonical(s) for s in human[1:]] == [canonical(s) for s in model[1:]]
     assert [s["wall_s"] for s in human[1:4]] == [2.5, 5.0, 7.5]
     assert human[-1]["result"] == agent_submit == a.submit_result
@@ -407,3 +407,25 @@ def test_the_documented_voila_command_culls_idle_kernels(tmp_path):
             time.sleep(0.5)
         log = (tmp_path / "voila.log").read_text()
         assert re.search(r"Culling 'idle' kernel .* due to 3 seconds of inactivity", log), log[-2000:]
+
+
+def test_the_default_folder_is_created_at_start_and_a_mistyped_one_is_refused(tmp_path, monkeypatch):
+    """runs/human (the widget's default, and README's SCICRAFT_RUNS=$PWD/runs/human) is created with its
+    parents on a fresh clone; any other folder may lack only its last level, so a typo is not created."""
+    monkeypatch.chdir(tmp_path)
+    a = started(tmp_path / "runs" / "human")  # neither runs/ nor runs/human exists yet
+    assert a.path.parent == tmp_path / "runs" / "human" and a.path.is_file()
+    a.close()
+    relative = Annotator("A_simultaneous_lights_L1", clock=Clock())  # the default out_dir, relative
+    (tmp_path / "runs" / "human").rename(tmp_path / "elsewhere")
+    (tmp_path / "runs").rmdir()
+    relative.participant.value, relative.consent.value = "P02", True
+    relative.start_button.click()
+    assert relative.env is not None and relative.path.parent == Path("runs/human")
+    relative.close()
+
+    typo = Annotator("A_simultaneous_lights_L1", out_dir=tmp_path / "rnus" / "humans", clock=Clock())
+    typo.participant.value, typo.consent.value = "P03", True
+    typo.start_button.click()
+    assert typo.env is None and not (tmp_path / "rnus").exists()
+    assert "does not exist" in typo.last_message and str(tmp_path / "rnus") in typo.last_message, typo.last_message

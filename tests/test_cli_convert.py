@@ -1,5 +1,6 @@
 """`scicraft-viz convert IN OUT` and `scicraft-viz evaluate` on every build format and on hostile files."""
 
+import errno
 import os
 import subprocess
 import sys
@@ -52,7 +53,7 @@ def test_convert_refusals(tmp_path):
         (("convert", src, tmp_path / "y.schem", "--schem-version", "4"),
          "error: --schem-version must be 2 or 3, got 4"),
         (("convert", src, tmp_path / "no" / "dir" / "y.schem"),
-         f"error: cannot write {tmp_path / 'no' / 'dir' / 'y.schem'}: No such file or directory"),
+         f"error: cannot write {tmp_path / 'no' / 'dir' / 'y.schem'}: {os.strerror(errno.ENOENT)}"),
     ]
     for args, message in cases:
         r = run(*args)

@@ -5,6 +5,7 @@ the CLI in process."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -387,7 +388,7 @@ def test_cli_refuses_unusable_options_in_one_line(tmp_path):
         port = taken.getsockname()[1]
         cases.append((["--task", "A_simultaneous_lights_L1", "--transport", "streamable-http", "--port", str(port),
                        "--trajectory", str(tmp_path)],
-                      f"error: port {port} on 127.0.0.1 cannot be used: Address already in use"))
+                      f"error: port {port} on 127.0.0.1 cannot be used: {os.strerror(errno.EADDRINUSE)}"))
         for args, message in cases:
             res = runner.invoke(app, ["serve-mcp", *args])
             assert res.exit_code == 2, (args, res.output)
@@ -492,8 +493,8 @@ def test_a_full_trajectory_file_stops_the_episode_with_a_clear_tool_error(tmp_pa
     errors = [r.is_error for r in out]
     n = errors.index(True)
     assert n >= 1 and errors == [False] * n + [True] * (len(out) - n)
-    stop = (f"the episode is stopped: the trajectory file {path} cannot be written (File too large); the last call "
-            "was undone and nothing more is accepted")
+    stop = (f"the episode is stopped: the trajectory file {path} cannot be written ({os.strerror(errno.EFBIG)}); the "
+            "last call was undone and nothing more is accepted")
     assert {r.content[0].text for r in out[n:]} == {stop}
     t = trajectory.read(path)
     assert t.ok and len(t.steps) == n
@@ -559,7 +560,8 @@ def test_a_start_whose_header_cannot_be_written_leaves_no_file(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
                           stdin=subprocess.DEVNULL, cwd=str(ROOT))
     assert proc.returncode == 2
-    assert proc.stderr.strip().splitlines() == [f"error: cannot write the trajectory file {path}: File too large"]
+    too_large = os.strerror(errno.EFBIG)
+    assert proc.stderr.strip().splitlines() == [f"error: cannot write the trajectory file {path}: {too_large}"]
     assert not path.exists()
     proc = subprocess.run([sys.executable, "-m", "scicraft_viz", *args], capture_output=True, text=True, timeout=120,
                           stdin=subprocess.DEVNULL, cwd=str(ROOT))

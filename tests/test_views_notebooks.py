@@ -81,14 +81,15 @@ def test_the_lab_command_opens_a_notebook_and_allows_root():
 
     root = NOTEBOOKS.parent
     assert lab_command("quickstart", as_root=True) == [
-        sys.executable, "-m", "jupyter", "lab", str(NOTEBOOKS / "quickstart.ipynb"), f"--ServerApp.root_dir={root}",
-        "--allow-root"]
+        sys.executable, "-m", "jupyterlab", str(NOTEBOOKS / "quickstart.ipynb"), f"--ServerApp.root_dir={root}",
+        "--LabApp.default_url=/lab/tree/notebooks/quickstart.ipynb", "--allow-root"]
     assert "--allow-root" not in lab_command("replay.ipynb", as_root=False)
     out = CliRunner().invoke(app, ["lab", "task_walkthrough", "--port", "8899", "--no-browser", "--print"])
     assert out.exit_code == 0
     cmd = shlex.split(out.output)
-    assert cmd[4:6] == [str(NOTEBOOKS / "task_walkthrough.ipynb"), f"--ServerApp.root_dir={root}"]
-    assert cmd[-2:] == ["--ServerApp.port=8899", "--no-browser"]
+    assert cmd[3:6] == [str(NOTEBOOKS / "task_walkthrough.ipynb"), f"--ServerApp.root_dir={root}",
+                        "--LabApp.default_url=/lab/tree/notebooks/task_walkthrough.ipynb"]
+    assert cmd[-3:] == ["--ServerApp.port=8899", "--ServerApp.port_retries=0", "--no-browser"]
     bad = CliRunner().invoke(app, ["lab", "nope", "--print"])
     assert bad.exit_code == 2
     assert "error: no notebook 'nope'; the notebooks are: annotator, quickstart, redstone_course" in bad.output

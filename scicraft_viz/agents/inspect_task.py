@@ -305,9 +305,12 @@ def scicraft_agent(trajectories: str = DEFAULT_DIR, max_turns: int = 200, max_nu
         episodes: list[Episode] = []
         _EPISODES[state.uuid] = episodes
         book = ""
-        directory = Path(trajectories)
-        if trajectories == DEFAULT_DIR:
-            directory.mkdir(parents=True, exist_ok=True)  # the default is created; a path given must exist
+        if trajectories == DEFAULT_DIR:  # the default is created on first use; a folder given must exist
+            from scicraft_viz.paths import default_runs_dir
+
+            directory = default_runs_dir("inspect")
+        else:
+            directory = Path(trajectories)
         ids = md["task_ids"]
         for position, tid in enumerate(ids, 1):
             t = load_by_id(tid)

@@ -20,6 +20,9 @@ recorded, and `from`, an argument of scan-redstone-area, is not a Python paramet
 from __future__ import annotations
 
 import json
+import os
+import re
+import stat
 import sys
 import threading
 from collections.abc import Callable
@@ -42,6 +45,13 @@ SCIENTIST_PROMPT = "scientist"
 # The longest legitimate argument is a block state of a few dozen characters. Anything far larger is
 # refused before it reaches the environment, so one call cannot bloat the trajectory file.
 MAX_ARGUMENT_BYTES = 8192
+# One incoming message, on either transport: a line on stdio, a request body over HTTP (the SDK's own limit for
+# HTTP, whose 413 this matches). A longer stdio line is skipped as it arrives and answered with an error.
+MAX_MESSAGE_BYTES = 4 * 2**20
+# HTTP sessions: one closed after this long with no request in flight, and at most this many open at once (a
+# client that opens more gets 503 until one ends or expires). One server is one episode, so a few suffice.
+SESSION_IDLE_TIMEOUT = 900.0
+MAX_SESSIONS = 16
 TRANSPORTS = ("stdio", "streamable-http")
 HTTP_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -243,18 +253,103 @@ def clean_line(line: str) -> str:
     return json.dumps(obj) + "\n"
 
 
-class _CleanLines:
-    """The SDK's stdin, line by line through `clean_line`."""
+# A message the server cannot read (longer than MAX_MESSAGE_BYTES, not JSON, not a JSON-RPC message) is not
+# passed to the SDK, which would drop it silently and leave the client waiting. If it is a request whose id
+# can be found, the SDK is handed this request in its place, with the same id, and answers it with a JSON-RPC
+# error that says why; otherwise the line is reported on stderr. Either way the server reads the next line.
+REFUSED_METHOD = "scicraft-viz/refused-message"
 
-    def __init__(self, lines):
-        self._lines = lines
+
+class _RefusedParams(types.RequestParams):
+    code: int
+    reason: str
+
+
+_ID_VALUE = r'(-?\d{1,18}|"[^"\\]{0,200}")'
+# the id among the scalar members a message starts with ({"jsonrpc":"2.0","id":7,"method":...}), or the
+# last member of the outermost object (a nested "id" would be followed by a second closing brace)
+_HEAD_ID = re.compile(r'^\s*\{(?:\s*"[A-Za-z_]{1,20}"\s*:\s*(?:"[^"\\]{0,200}"|-?\d{1,18}|null|true|false)\s*,)*'
+                      r'\s*"id"\s*:\s*' + _ID_VALUE)
+_TAIL_ID = re.compile(r'[,{]\s*"id"\s*:\s*' + _ID_VALUE + r'\s*\}\s*$')
+
+
+def _request_id(head: str, tail: str = "", whole: bool = False) -> int | str | None:
+    """The id of the request a line holds, if it can be told: from the parsed line (`whole`), else from
+    its first and last bytes."""
+    if whole:
+        try:
+            obj = json.loads(head)
+        except (ValueError, RecursionError):
+            obj = None
+        if isinstance(obj, dict):
+            rid = obj.get("id")
+            ok = isinstance(rid, (int, str)) and not isinstance(rid, bool) and isinstance(obj.get("method"), str)
+            return rid if ok else None
+    m = _HEAD_ID.match(head) or _TAIL_ID.search(tail)
+    return json.loads(m.group(1)) if m else None
+
+
+def _refusal(rid: int | str | None, code: int, reason: str) -> str | None:
+    """The line that stands for a refused message (see REFUSED_METHOD), or None (then it is logged)."""
+    if rid is None:
+        log(f"a message was ignored (it is not a request with an id that could be answered): {reason}")
+        return None
+    return json.dumps({"jsonrpc": "2.0", "id": rid, "method": REFUSED_METHOD,
+                       "params": {"code": code, "reason": reason}}) + "\n"
+
+
+def read_message_lines(read: Callable[[int], bytes], limit: int | None = None) -> Any:
+    """The stdio server's incoming lines as the SDK reads them: read in chunks of at most 64 KiB, so a line
+    longer than `limit` (MAX_MESSAGE_BYTES) is skipped as it arrives, never held whole; lone surrogates
+    cleaned (`clean_line`); a line that is not a JSON-RPC message replaced by a request the server refuses
+    with an error naming why (or reported on stderr)."""
+    from scicraft_viz.safeio import LongLine, bounded_lines, shown
+
+    limit = MAX_MESSAGE_BYTES if limit is None else limit
+    for item in bounded_lines(read, limit):
+        if isinstance(item, LongLine):
+            head, tail = (item.head.decode("utf-8", "replace"), item.tail.decode("utf-8", "replace"))
+            reason = (f"the message is {item.size:,} bytes, more than the {limit:,} this server reads in one "
+                      "message (the same limit as a request body over HTTP)")
+            line = _refusal(_request_id(head, tail), types.INVALID_REQUEST, reason)
+        else:
+            text = item.decode("utf-8", "replace")
+            if not text.strip():
+                continue
+            text = clean_line(text)
+            try:
+                types.jsonrpc_message_adapter.validate_json(text, by_name=False)
+                line = text
+            except Exception:  # noqa: BLE001  # pydantic's error: the line is not a message
+                try:
+                    json.loads(text)
+                    code, why = types.INVALID_REQUEST, ("the message is not a JSON-RPC 2.0 message (an object with "
+                                                        "\"jsonrpc\": \"2.0\" and a method, or a result or error)")
+                except (ValueError, RecursionError) as e:
+                    code, why = types.PARSE_ERROR, f"the message is not valid JSON ({shown(e, 200)})"
+                rid = _request_id(text, whole=True)
+                line = _refusal(rid if rid is not None else _request_id(text[:4096], text[-4096:]), code, why)
+        if line is not None:
+            yield line
+
+
+class _MessageLines:
+    """The SDK's stdin for `serve`: `read_message_lines` over a binary stream, run in a worker thread."""
+
+    def __init__(self, raw):
+        self._lines = read_message_lines(raw.read1)
 
     def __aiter__(self):
         return self._gen()
 
     async def _gen(self):
-        async for line in self._lines:
-            yield clean_line(line)
+        import anyio
+
+        while True:
+            line = await anyio.to_thread.run_sync(next, self._lines, None)
+            if line is None:
+                return
+            yield line
 
 
 def _oversized(args: Any) -> str | None:
@@ -272,7 +367,10 @@ def to_call_result(result: dict) -> types.CallToolResult:
     """A result dict as an MCP tool result: the JSON as text and as structured content; a refused call
     is a tool error whose text is the reason alone, so that any client shows it as it is."""
     if result.get("ok"):
-        text = json.dumps(result, separators=(",", ":"))
+        from scicraft_viz.safeio import json_safe, json_text
+
+        result = json_safe(result)  # standard JSON in both forms: no NaN or Infinity
+        text = json_text(result, separators=(",", ":"))
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=result)
     return types.CallToolResult(content=[types.TextContent(type="text", text=str(result.get("error")))],
                                 structured_content=result, is_error=True)
@@ -347,11 +445,15 @@ def build_server(env: SciCraftEnv, prepare: Callable[[], None] | None = None) ->
     async def on_initialized(ctx, params) -> None:
         engine.in_background()
 
+    async def on_refused(ctx, params: _RefusedParams) -> None:
+        raise MCPError(params.code, params.reason)
+
     server = Server(SERVER_NAME, version=__version__, title="SciCrafter redstone environment",
                     instructions=instructions(env), on_list_tools=on_list_tools, on_call_tool=on_call_tool,
                     on_list_resources=on_list_resources, on_read_resource=on_read_resource,
                     on_list_prompts=on_list_prompts, on_get_prompt=on_get_prompt)
     server.add_notification_handler("notifications/initialized", types.NotificationParams, on_initialized)
+    server.add_request_handler(REFUSED_METHOD, _RefusedParams, on_refused)
     return server
 
 
@@ -401,44 +503,50 @@ def open_env(task: Task, trajectory: str | Path | None = None, *, actor_kind: st
     if budget is not None and not 1 <= budget <= MAX_BUDGET:
         raise ValueError(f"the trial budget must be 1..{MAX_BUDGET}, got {budget}")
     task = task_with_budget(task, budget)
+    from scicraft_viz.safeio import shown
+
     run_id = run_id or uuid.uuid4().hex[:12]
     path = trajectory_path(trajectory, task, run_id)
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):  # a FIFO would block the first write, a device never fill
+        raise ValueError(f"trajectory file {shown(path)} exists and is not a regular file")
     try:
         return SciCraftEnv.recording(task, path, actor_kind=actor_kind, actor_name=actor_name, run_id=run_id,
                                      overwrite=overwrite, session={"interface": interface}, condition=condition,
                                      **env_kw)
     except FileExistsError:
-        raise ValueError(f"trajectory file {path} already exists (a run never overwrites another; pass "
+        raise ValueError(f"trajectory file {shown(path)} already exists (a run never overwrites another; pass "
                          "--overwrite or choose another path)") from None
     except OSError as e:
-        raise ValueError(f"cannot write the trajectory file {path}: {e.strerror or e}") from None
+        raise ValueError(f"cannot write the trajectory file {shown(path)}: {e.strerror or e}") from None
 
 
 def read_book_file(path: str | Path) -> str:
-    """A knowledge book to start with: a regular UTF-8 file of at most the book's size. Raises ValueError."""
-    import os
-    import stat
-
+    """A knowledge book to start with: a regular UTF-8 file of at most the book's size, read through safeio
+    (never blocks on a FIFO, never reads past the limit). Raises ValueError."""
     from scicraft_viz.agents.book import MAX_BOOK_CHARS
+    from scicraft_viz.safeio import UnsafeFile, read_regular, shown
 
+    name = shown(str(path))
     try:
-        st = os.stat(path)
-    except OSError as e:
-        raise ValueError(f"cannot read the book file {path}: {e.strerror or e}") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise ValueError(f"the book file {path} is not a regular file")
-    if st.st_size > 4 * MAX_BOOK_CHARS:
-        raise ValueError(f"the book file {path} is {st.st_size} bytes; a book holds at most {MAX_BOOK_CHARS} "
-                         "characters")
+        data = read_regular(path, 4 * MAX_BOOK_CHARS, "the book file")
+    except UnsafeFile as e:
+        if e.reason in ("special", "directory"):
+            raise ValueError(f"the book file {name} is not a regular file") from None
+        if e.reason == "too_large":
+            size = f"{e.size} bytes" if e.size is not None else "larger than that"
+            raise ValueError(f"the book file {name} is {size}; a book holds at most {MAX_BOOK_CHARS} characters") \
+                from None
+        raise ValueError(f"cannot read the book file {name}: {e.detail or e}") from None
     try:
-        with open(path, "rb") as f:
-            text = f.read(4 * MAX_BOOK_CHARS + 1).decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ValueError(f"the book file {path} is not UTF-8 text (byte {e.start})") from None
-    except OSError as e:
-        raise ValueError(f"cannot read the book file {path}: {e.strerror or e}") from None
+        raise ValueError(f"the book file {name} is not UTF-8 text (byte {e.start})") from None
     if len(text) > MAX_BOOK_CHARS:
-        raise ValueError(f"the book file {path} holds {len(text)} characters; the limit is {MAX_BOOK_CHARS}")
+        raise ValueError(f"the book file {name} holds {len(text)} characters; the limit is {MAX_BOOK_CHARS}")
     return text
 
 
@@ -454,9 +562,12 @@ def check_port(port: int) -> None:
 
 
 def serve(env: SciCraftEnv, transport: str = "stdio", port: int = DEFAULT_PORT,
-          prepare: Callable[[], None] | None = None) -> None:
+          prepare: Callable[[], None] | None = None, *, session_idle_timeout: float = SESSION_IDLE_TIMEOUT,
+          max_sessions: int = MAX_SESSIONS) -> None:
     """Serve `env` until the client goes away (stdio) or the process is stopped (HTTP); closes the
-    trajectory file at the end. `prepare` runs before the engine starts (see `build_server`)."""
+    trajectory file at the end. `prepare` runs before the engine starts (see `build_server`). Over HTTP, a
+    session with no request for `session_idle_timeout` seconds is closed, and at most `max_sessions` are
+    open at once."""
     import anyio
 
     if transport not in TRANSPORTS:
@@ -464,12 +575,9 @@ def serve(env: SciCraftEnv, transport: str = "stdio", port: int = DEFAULT_PORT,
     server = build_server(env, prepare)
     try:
         if transport == "stdio":
-            import io
-
             from mcp.server.stdio import stdio_server
 
-            stdin = _CleanLines(anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8",
-                                                                 errors="replace")))
+            stdin = _MessageLines(sys.stdin.buffer)
 
             async def main() -> None:
                 async with stdio_server(stdin=stdin) as (read, write):
@@ -480,7 +588,8 @@ def serve(env: SciCraftEnv, transport: str = "stdio", port: int = DEFAULT_PORT,
             import uvicorn
 
             # Loopback only: the environment has no authentication, so it must not be reachable from other hosts.
-            app = server.streamable_http_app(host=HTTP_HOST)
+            app = server.streamable_http_app(host=HTTP_HOST, max_request_body_size=MAX_MESSAGE_BYTES,
+                                             session_idle_timeout=session_idle_timeout, max_sessions=max_sessions)
             config = uvicorn.Config(app, host=HTTP_HOST, port=port, log_level="warning")
             anyio.run(uvicorn.Server(config).serve)
     finally:

@@ -231,6 +231,26 @@ class Trajectory:
 
 
 # ---------------------------------------------------------------------------------------- reading
+def _unclosed(text: str) -> bool:
+    """A line that ends inside a string or an open object or array: cut off, rather than malformed."""
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+    return in_string or depth > 0
+
+
 def _no_dupes(pairs):
     d = {}
     for k, v in pairs:
@@ -314,7 +334,7 @@ def parse_lines(lines, source: str = "<trajectory>", task=None) -> Trajectory:
         try:
             obj = json.loads(text, object_pairs_hook=_no_dupes, parse_constant=_bad_constant)
         except json.JSONDecodeError as e:
-            what = "truncated JSON" if e.pos >= len(text) - 1 or "Unterminated" in e.msg else "invalid JSON"
+            what = "truncated JSON" if e.pos >= len(text) - 1 or _unclosed(text) else "invalid JSON"
             t.problems.append(Problem(source, num, f"{what}: {e.msg} (column {e.colno})"))
             first = False
             continue

@@ -29,7 +29,10 @@ from numba import njit
 
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine.blocks import split_state
+from scicraft_viz.engine.jitcache import announce_compiles
 from scicraft_viz.engine.kernels import NEAR
+
+announce_compiles()  # one line on stderr if a kernel is not in numba's cache and must be compiled
 
 Pos = tuple[int, int, int]
 
@@ -758,8 +761,11 @@ class CompiledWorld:
         return bool(self.S[M_STATUS])
 
     def use(self, pos: Pos) -> bool | None:
-        """Press a button or flip a lever; None if pos holds neither (the graph cannot do that action)."""
-        i = self.buttons.get(pos)
+        """Press a button or flip a lever; None if pos holds neither (the graph cannot do that action).
+        The position is checked as the reference engine checks it (world.check_pos)."""
+        from scicraft_viz.engine.world import check_pos
+
+        i = self.buttons.get(check_pos(pos))
         if i is None:
             return None
         if self.kinds[i] == BUTTON and self._on[i]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import os
-import stat
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
@@ -42,35 +41,27 @@ def _mib(n: int) -> str:
 
 
 # ------------------------------------------------------------------------------------------- files
-def read_file_bytes(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_file_bytes(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, *,
+                    within: str | os.PathLike | None = None) -> bytes:
     """The bytes of a regular file of at most `limit` bytes; anything else raises BuildFileError.
 
-    Opened without blocking and checked on the open descriptor, so a FIFO, a device (/dev/zero) or a
-    file swapped in after a check never blocks or streams forever."""
+    Read through `safeio` (the one rule for files): opened without blocking and checked on the open
+    descriptor, so a FIFO, a device (/dev/zero) or a file swapped in after a check never blocks or
+    streams forever. Given `within` (the folder a command walked), a link out of it is refused."""
+    from scicraft_viz.safeio import UnsafeFile, read_regular, shown
+
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        raise BuildFileError(f"build file {path} does not exist") from None
-    except IsADirectoryError:
-        raise BuildFileError(f"{path} is a directory, not a build file") from None
-    except OSError as e:
-        raise BuildFileError(f"cannot open build file {path}: {e.strerror or e}") from None
-    st = os.fstat(fd)
-    problem = None
-    if stat.S_ISDIR(st.st_mode):
-        problem = f"{path} is a directory, not a build file"
-    elif not stat.S_ISREG(st.st_mode):
-        problem = f"{path} is not a regular file (a device, FIFO or socket); give a build file"
-    elif st.st_size > limit:
-        problem = f"{path} is {st.st_size:,} bytes; build files may be at most {_mib(limit)}"
-    if problem:
-        os.close(fd)
-        raise BuildFileError(problem)
-    with os.fdopen(fd, "rb") as f:
-        data = f.read(limit + 1)
-    if len(data) > limit:  # grew while being read
-        raise BuildFileError(f"{path} is more than {_mib(limit)}; build files may be at most {_mib(limit)}")
-    return data
+        return read_regular(path, limit, "build file", within=within)
+    except UnsafeFile as e:
+        name = shown(os.fspath(path))
+        message = {
+            "missing": f"build file {name} does not exist",
+            "directory": f"{name} is a directory, not a build file",
+            "special": f"{name} is not a regular file (a device, FIFO or socket); give a build file",
+            "too_large": (f"{name} is {e.size:,} bytes; build files may be at most {_mib(limit)}" if e.size is not None
+                          else f"{name} is more than {_mib(limit)}; build files may be at most {_mib(limit)}"),
+        }.get(e.reason, str(e))
+        raise BuildFileError(message) from None
 
 
 def gunzip(data: bytes, source: str, limit: int = MAX_NBT_BYTES) -> bytearray:
@@ -267,7 +258,9 @@ def read_build(path: str | os.PathLike, fmt: str | None = None) -> Blocks:
     The format comes from `fmt`, else from the extension (.mcfunction/.txt, .litematic, .schem) checked
     against the magic bytes, else from the content. Raises BuildFileError naming the file and what is
     wrong: an unreadable or oversized file, a bad line, corrupt NBT, a block outside the palette."""
-    return decode_build(read_file_bytes(path), fmt, str(path))
+    from scicraft_viz.safeio import shown
+
+    return decode_build(read_file_bytes(path), fmt, shown(os.fspath(path)))
 
 
 # ------------------------------------------------------------------------------------ writing
@@ -322,7 +315,9 @@ def encode_build(blocks, fmt: str, *, schem_version: int = 3) -> bytes:
 def format_of_path(path: str | os.PathLike) -> str:
     fmt = EXTENSIONS.get(Path(path).suffix.lower())
     if fmt is None:
-        raise BuildFileError(f"cannot tell the format of {path} from its extension; use .mcfunction, "
+        from scicraft_viz.safeio import shown
+
+        raise BuildFileError(f"cannot tell the format of {shown(os.fspath(path))} from its extension; use .mcfunction, "
                              ".litematic or .schem")
     return fmt
 
@@ -334,17 +329,28 @@ def write_build(blocks, path_or_fmt: str | os.PathLike, *, schem_version: int = 
     path whose extension names the format. Sponge schematics are version 3 unless schem_version=2."""
     if isinstance(path_or_fmt, str) and path_or_fmt in FORMATS:
         return encode_build(blocks, path_or_fmt, schem_version=schem_version)
-    data = encode_build(blocks, format_of_path(path_or_fmt), schem_version=schem_version)
+    return _write_file(encode_build(blocks, format_of_path(path_or_fmt), schem_version=schem_version), path_or_fmt)
+
+
+def _write_file(data: bytes, path: str | os.PathLike, overwrite: bool = True) -> bytes:
+    """Write a whole file atomically (safeio.atomic_write): a failure (full disk, file-size limit) leaves
+    no partial file and keeps the previous one."""
+    from scicraft_viz.safeio import atomic_write, shown
+
     try:
-        Path(path_or_fmt).write_bytes(data)
+        atomic_write(path, data, overwrite=overwrite)
+    except FileExistsError:
+        raise BuildFileError(f"{shown(os.fspath(path))} exists; pass --overwrite to replace it") from None
     except OSError as e:
-        raise BuildFileError(f"cannot write {path_or_fmt}: {e.strerror or e}") from None
+        raise BuildFileError(f"cannot write {shown(os.fspath(path))}: {e.strerror or e}") from None
     return data
 
 
-def convert(src: str | os.PathLike, dst: str | os.PathLike, *, schem_version: int = 3) -> int:
-    """Read any build file and write it in the format of dst's extension; returns the block count."""
+def convert(src: str | os.PathLike, dst: str | os.PathLike, *, schem_version: int = 3,
+            overwrite: bool = True) -> int:
+    """Read any build file and write it in the format of dst's extension; returns the block count.
+    The new file replaces dst only once it is complete; without `overwrite` an existing dst is refused."""
     format_of_path(dst)  # a bad target is refused before the source is read
     items = read_build(src)
-    write_build(items, dst, schem_version=schem_version)
+    _write_file(encode_build(items, format_of_path(dst), schem_version=schem_version), dst, overwrite)
     return len(items)

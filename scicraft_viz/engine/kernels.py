@@ -46,6 +46,9 @@ if globals().get("_FORCE_PYTHON") or os.environ.get("SCICRAFT_NOJIT") == "1":
 else:
     from numba import njit
 
+    from scicraft_viz.engine.jitcache import announce_compiles
+
+    announce_compiles()  # one line on stderr if a kernel is not in numba's cache and must be compiled
     JIT = True
     # No kernel allocates or returns arrays, so reference counting is switched off: with it, every call
     # between kernels paid atomic increments on its array arguments (half the run time).

@@ -9,12 +9,22 @@ from __future__ import annotations
 import gzip
 import io
 import math
+import re
 
 import numpy as np
 
-from scicraft_viz.engine.blocks import PALETTE, parse_state, split_state, vanilla_state
+from scicraft_viz.engine.blocks import MAX_STATE_LENGTH, PALETTE, parse_state, split_state, vanilla_state
 from scicraft_viz.engine.formats import MAX_BLOCKS, MAX_PALETTE, MAX_VOLUME, Blocks, Pos
 from scicraft_viz.errors import BuildFileError, InputError, list_positions
+from scicraft_viz.safeio import shown
+
+# What a schematic's block state may be made of: an id with an optional namespace, then optional
+# [key=value,...]. A key or a value is lowercase letters, digits and '_': a ',', '=' or ']' inside a
+# Litematica property value would otherwise add a property of its own once the state is written out.
+_ID = re.compile(r"^(?:[a-z0-9_.-]{1,64}:)?[a-z0-9_./-]{1,100}$")
+_PROPERTY = re.compile(r"^[a-z0-9_]{1,64}$")
+_STATE_CHARS = re.compile(r"^(?:[a-z0-9_.-]+:)?[a-z0-9_./-]+(?:\[[a-z0-9_=,]*\])?$")
+MAX_PROPERTIES = 16  # properties of one palette entry (the blocks here have at most 5)
 
 # Minecraft Java 1.20.1; the engine follows 1.20's rules.
 DATA_VERSION = 3465
@@ -23,6 +33,21 @@ _NAME = "scicraft_viz build"
 
 def _fail(source: str, what: str) -> BuildFileError:
     return BuildFileError(f"{source}: {what}")
+
+
+def _tag_text(value) -> str:
+    """A tag for a message: its type, and its value when that is short."""
+    if isinstance(value, str):
+        text = repr(str(value))
+    elif isinstance(value, bool):
+        text = ""
+    elif isinstance(value, int):
+        text = str(int(value))
+    elif isinstance(value, float):
+        text = repr(float(value))
+    else:
+        text = f"of {len(value)} items" if hasattr(value, "__len__") else ""
+    return f"{type(value).__name__} {shown(text, 60)}".rstrip()
 
 
 def _get(tag, key: str, kind, source: str, where: str, default=None):
@@ -55,23 +80,31 @@ def _resolve(palette: dict[int, str], used: np.ndarray, positions, source: str) 
     """Canonical state for each palette index used (None for air). Blocks outside the palette are
     refused with one line naming every bad state, where it is and why."""
     out: dict[int, str | None] = {}
-    bad = []
+    bad: list[tuple[int, str]] = []
     for i in used.tolist():
         state = palette[i]
         name = split_state(state)[0]
         if name in ("air", "cave_air", "void_air"):
             out[i] = None
             continue
+        if len(state) > MAX_STATE_LENGTH or not _STATE_CHARS.match(state):
+            bad.append((i, "not a block state of the palette"))  # not worth parsing, or suggesting a name for
+            continue
+        known = name in PALETTE or name == "repeater"
+        if not known:
+            bad.append((i, "not in the palette"))
+            continue
         try:
             out[i] = str(parse_state(state))
         except InputError as e:
-            known = name in PALETTE or name == "repeater"
-            why = str(e) if known else "not in the palette"
-            ps, total = positions(i)
-            bad.append(f"{state[:100]} at {list_positions(ps, len(ps), total)}: {why}")
+            bad.append((i, str(e)))
     if bad:
+        shown_bad = []
+        for i, why in bad[:8]:  # where each shown entry is: only these few are looked up
+            ps, total = positions(i)
+            shown_bad.append(f"{shown(palette[i], 100)} at {list_positions(ps, len(ps), total)}: {why}")
         more = f"; and {len(bad) - 8} more" if len(bad) > 8 else ""
-        raise _fail(source, f"{len(bad)} block state(s) cannot be imported: " + "; ".join(bad[:8]) + more
+        raise _fail(source, f"{len(bad)} block state(s) cannot be imported: " + "; ".join(shown_bad) + more
                     + f" (the palette: {', '.join(sorted(PALETTE))})")
     return out
 
@@ -103,6 +136,8 @@ def _count_blocks(n: int, source: str) -> None:
 def decode_varints(data: np.ndarray, count: int, source: str, where: str) -> np.ndarray:
     """`count` unsigned varints from a byte array (vectorised; at most 5 bytes each)."""
     b = data.astype(np.uint8, copy=False)
+    if len(b) == count and (count == 0 or b.max() < 0x80):  # one byte each: a palette of at most 128 entries
+        return b.astype(np.int64)
     ends = np.flatnonzero(b < 0x80)
     if len(b) and (len(ends) == 0 or ends[-1] != len(b) - 1):
         raise _fail(source, f"{where} ends in the middle of a varint (truncated)")
@@ -147,31 +182,33 @@ def decode_sponge(root, source: str) -> Blocks:
     if len(offset) != 3:
         raise _fail(source, f"Schematic.Offset has {len(offset)} values, expected 3")
     ox, oy, oz = (int(v) for v in offset)
+    none = List[Compound]()
+    entities = _get(sch, "Entities", List, source, w, default=none)  # every field is type-checked before use
     if version == 3:
         container = _get(sch, "Blocks", Compound, source, w, default=Compound())
         if not container:
-            _refuse_extras(source, entities=sch.get("Entities"))
+            _refuse_extras(source, entities=entities)
             return []
         cw = "Schematic.Blocks"
         palette_tag = _get(container, "Palette", Compound, source, cw)
         data = _get(container, "Data", ByteArray, source, cw)
-        block_entities = container.get("BlockEntities")
+        block_entities = _get(container, "BlockEntities", List, source, cw, default=none)
         where_data = "Schematic.Blocks.Data"
     else:
         palette_tag = _get(sch, "Palette", Compound, source, w)
         data = _get(sch, "BlockData", ByteArray, source, w)
-        block_entities = sch.get("BlockEntities", sch.get("TileEntities"))
+        block_entities = _get(sch, "BlockEntities", List, source, w, default=none)
+        if not block_entities:
+            block_entities = _get(sch, "TileEntities", List, source, w, default=none)
         where_data = "Schematic.BlockData"
-    for name, lst in (("block entities", block_entities), ("entities", sch.get("Entities"))):
-        if lst is not None and not isinstance(lst, List):
-            raise _fail(source, f"the schematic's {name} are {type(lst).__name__}, expected a list")
-    _refuse_extras(source, block_entities=block_entities, entities=sch.get("Entities"))
+    _refuse_extras(source, block_entities=block_entities, entities=entities)
     if len(palette_tag) > MAX_PALETTE:
         raise _fail(source, f"the palette has {len(palette_tag):,} entries; at most {MAX_PALETTE:,} are allowed")
     palette: dict[int, str] = {}
     for state, idx in palette_tag.items():
         if not isinstance(idx, Int) or not 0 <= int(idx) < 2**31:
-            raise _fail(source, f"palette entry {state[:80]!r} has index {idx!r}; expected an Int >= 0")
+            raise _fail(source, f"{w if version < 3 else 'Schematic.Blocks'}.Palette[{shown(state, 80)!r}] is "
+                                f"{_tag_text(idx)}; expected an Int >= 0")
         if int(idx) in palette:
             raise _fail(source, f"palette index {int(idx)} is given to both {palette[int(idx)][:80]!r} and "
                                 f"{state[:80]!r}")
@@ -184,22 +221,28 @@ def decode_sponge(root, source: str) -> Blocks:
         y = flat // (width * length)
         return np.stack([x + ox, y + oy, z + oz], axis=1)
 
-    used = np.unique(indices)
-    missing = [int(i) for i in used if int(i) not in palette]
-    if missing:
-        i = missing[0]
-        flat = np.flatnonzero(indices == i)
-        p = tuple(int(c) for c in pos_of(flat[:1])[0])
+    # Each cell's palette slot in one vectorised pass (no sort of the cells), so that refusing a file
+    # costs what reading it costs, however many of its entries are bad.
+    keys = np.array(sorted(palette), dtype=np.int64)
+    slot = np.minimum(np.searchsorted(keys, indices), max(len(keys) - 1, 0))
+    known = keys[slot] == indices if len(keys) else np.zeros(len(indices), bool)
+    if not known.all():
+        f = int(np.argmin(known))
+        i = int(indices[f])
+        p = tuple(int(c) for c in pos_of(np.array([f]))[0])
         raise _fail(source, f"palette index {i} at {p} is out of range: the palette has no entry {i} "
                             f"(it has {len(palette)} entries{', ' + str(sorted(palette)[:8]) if palette else ''})")
+    counts = np.bincount(slot, minlength=len(keys))
+    used = keys[counts > 0]
+    count_of = dict(zip(keys.tolist(), counts.tolist()))
 
-    def positions(i: int):
-        flat = np.flatnonzero(indices == i)
-        return [tuple(int(c) for c in row) for row in pos_of(flat[:3])], len(flat)
+    def positions(i: int):  # asked for the few entries a message shows
+        flat = np.flatnonzero(indices == i)[:3]
+        return [tuple(int(c) for c in row) for row in pos_of(flat)], count_of[i]
 
     states = _resolve(palette, used, positions, source)
-    solid = np.array([i for i, s in states.items() if s is not None], dtype=np.int64)
-    flat = np.flatnonzero(np.isin(indices, solid))
+    solid_slot = np.array([states.get(k) is not None for k in keys.tolist()], dtype=bool)
+    flat = np.flatnonzero(solid_slot[slot]) if len(keys) else np.zeros(0, np.int64)
     _count_blocks(len(flat), source)
     return [((int(x), int(y), int(z)), states[int(i)]) for (x, y, z), i in zip(pos_of(flat), indices[flat])]
 
@@ -281,7 +324,7 @@ def _unpack_bits(longs: np.ndarray, count: int, nbits: int) -> np.ndarray:
 def _litematic_regions(root, source: str) -> list[tuple[str, Pos, Pos, np.ndarray, list]]:
     """Each region's name, position, signed size, palette indices (x fastest, then z, then y) and
     palette, after checking what litemapy would otherwise allocate or index blindly."""
-    from nbtlib import Compound, Int, List, LongArray, String
+    from nbtlib import Compound, Int, List, LongArray
 
     _get(root, "MinecraftDataVersion", Int, source, "root")
     _get(root, "Version", Int, source, "root")
@@ -291,7 +334,7 @@ def _litematic_regions(root, source: str) -> list[tuple[str, Pos, Pos, np.ndarra
     total = 0
     out = []
     for name, reg in regions.items():
-        where = f"Regions.{name[:40]}"
+        where = f"Regions.{shown(name, 40)}"
         if not isinstance(reg, Compound):
             raise _fail(source, f"{where} is not a compound")
         pos = _get(reg, "Position", Compound, source, where)
@@ -301,18 +344,13 @@ def _litematic_regions(root, source: str) -> list[tuple[str, Pos, Pos, np.ndarra
         if 0 in signed:
             raise _fail(source, f"{where} has size {' x '.join(map(str, signed))}; no side may be 0")
         dims = [abs(d) for d in signed]
-        total += _volume(dims, source, f"region {name[:40]!r}")
+        total += _volume(dims, source, f"region {shown(name, 40)!r}")
         if total > MAX_VOLUME:
             raise _fail(source, f"its regions declare {total:,} cells; a schematic may hold at most {MAX_VOLUME:,}")
         pal = _get(reg, "BlockStatePalette", List, source, where)
         if not 1 <= len(pal) <= MAX_PALETTE:
             raise _fail(source, f"{where}.BlockStatePalette has {len(pal)} entries; expected 1 to {MAX_PALETTE}")
-        for j, entry in enumerate(pal):
-            ew = f"{where}.BlockStatePalette[{j}]"
-            _get(entry, "Name", String, source, ew)
-            props = _get(entry, "Properties", Compound, source, ew, default=Compound())
-            if not all(isinstance(v, String) for v in props.values()):
-                raise _fail(source, f"{ew}.Properties holds a value that is not a string")
+        names = [_palette_state(entry, f"{where}.BlockStatePalette[{j}]", source) for j, entry in enumerate(pal)]
         extras = {}
         for key in ("Entities", "TileEntities", "PendingBlockTicks", "PendingFluidTicks"):
             extras[key] = _get(reg, key, List, source, where, default=List[Compound]())
@@ -330,25 +368,45 @@ def _litematic_regions(root, source: str) -> list[tuple[str, Pos, Pos, np.ndarra
             f = int(np.flatnonzero(idx >= len(pal))[0])
             wx, wl = dims[0], dims[2]
             cell = (f % wx, f // (wx * wl), (f // wx) % wl)
-            raise _fail(source, f"palette index {int(idx[f])} at cell {cell} of region {name[:40]!r} is out of range "
-                                f"(the palette has {len(pal)} entries)")
-        out.append((str(name), origin, signed, idx, list(pal)))
+            raise _fail(source, f"palette index {int(idx[f])} at cell {cell} of region {shown(name, 40)!r} is out of "
+                                f"range (the palette has {len(pal)} entries)")
+        out.append((str(name), origin, signed, idx, names))
     return out
+
+
+def _palette_state(entry, where: str, source: str) -> str:
+    """The block state a Litematica palette entry stands for, `name[key=value,...]`. Every part is checked
+    before it is joined: a value such as "west,delay=4" would otherwise smuggle in a property."""
+    from nbtlib import Compound, String
+
+    name = str(_get(entry, "Name", String, source, where))
+    if not _ID.match(name):
+        raise _fail(source, f"{where}.Name is {shown(name, 80)!r}, which is not a block id")
+    props = _get(entry, "Properties", Compound, source, where, default=Compound())
+    if len(props) > MAX_PROPERTIES:
+        raise _fail(source, f"{where}.Properties has {len(props)} entries; a block has at most {MAX_PROPERTIES}")
+    parts = []
+    for key, value in props.items():
+        if not _PROPERTY.match(key):
+            raise _fail(source, f"{where}.Properties has the key {shown(key, 60)!r}; a property name is lowercase "
+                                "letters, digits and '_'")
+        if not isinstance(value, String):
+            raise _fail(source, f"{where}.Properties.{key} is {_tag_text(value)}, expected String")
+        if not _PROPERTY.match(str(value)):
+            raise _fail(source, f"{where}.Properties.{key} is {shown(str(value), 60)!r}; a property value is lowercase "
+                                "letters, digits and '_' (no ',', '=' or ']')")
+        parts.append(f"{key}={value}")
+    return name + (f"[{','.join(parts)}]" if parts else "")
 
 
 def decode_litematic(root, source: str) -> Blocks:
     """Blocks of a Litematica schematic, at region position + cell (the schematic's own coordinates).
 
-    Palette entries are read by litemapy; the packed cells are unpacked with numpy (litemapy's own
-    reader walks every cell in Python, 40x slower on a full-size region; tests compare the two)."""
-    import litemapy
-
+    Palette entries are checked and joined here (each name, key and value on its own); the packed cells
+    are unpacked with numpy (litemapy's own reader walks every cell in Python, 40x slower on a full-size
+    region; tests compare the two)."""
     found: dict[Pos, str] = {}
-    for name, (px, py, pz), (sx, sy, sz), idx, pal in _litematic_regions(root, source):
-        try:
-            states = [litemapy.BlockState.from_nbt(e).to_block_state_identifier() for e in pal]
-        except Exception as e:  # an invalid identifier or property name
-            raise _fail(source, f"region {name[:40]!r} has an invalid palette entry ({str(e)[:120]})") from None
+    for _name, (px, py, pz), (sx, sy, sz), idx, states in _litematic_regions(root, source):
         solid = [j for j, st in enumerate(states) if split_state(st)[0] not in ("air", "cave_air", "void_air")]
         flat = np.flatnonzero(np.isin(idx, solid))
         _count_blocks(len(found) + len(flat), source)

@@ -6,7 +6,7 @@ import functools
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, islice
 from numbers import Integral
 
 import numpy as np
@@ -57,6 +57,18 @@ class Event:
         return f"tick {self.tick}: {name} at {self.pos} {self.kind} {self.old} -> {self.new}"
 
 
+def _short_repr(value: object) -> str:
+    """A repr for a message, at most 200 characters, on one line."""
+    import reprlib
+
+    from scicraft_viz.safeio import shown
+
+    try:
+        return shown(reprlib.repr(value), 200)
+    except Exception:  # noqa: BLE001  # a repr that fails
+        return f"a {type(value).__name__}"
+
+
 def check_pos(pos: object) -> Pos:
     """Validate a position: three integers (bools and floats are refused)."""
     if type(pos) is tuple and len(pos) == 3:  # the common case, checked fast
@@ -65,13 +77,16 @@ def check_pos(pos: object) -> Pos:
                 and -MAX_COORD <= x <= MAX_COORD and -MAX_COORD <= y <= MAX_COORD and -MAX_COORD <= z <= MAX_COORD):
             return pos  # type: ignore[return-value]
     if isinstance(pos, (str, bytes)) or not isinstance(pos, Iterable):
-        raise PositionError(f"position must be three integers (x, y, z), got {pos!r}")
-    items = list(pos)
+        raise PositionError(f"position must be three integers (x, y, z), got {_short_repr(pos)}")
+    try:
+        items = list(islice(pos, 4))  # an endless iterable is not read past its fourth item
+    except Exception:  # noqa: BLE001  # an iterable that fails is not a position either
+        items = []
     if len(items) != 3 or not all(isinstance(v, Integral) and not isinstance(v, bool) for v in items):
-        raise PositionError(f"position must be three integers (x, y, z), got {pos!r}")
+        raise PositionError(f"position must be three integers (x, y, z), got {_short_repr(pos)}")
     p = tuple(int(v) for v in items)
     if any(abs(v) > MAX_COORD for v in p):
-        raise PositionError(f"position {p} is outside the Minecraft world (|coordinate| <= 30,000,000)")
+        raise PositionError(f"position {_short_repr(p)} is outside the Minecraft world (|coordinate| <= 30,000,000)")
     return p  # type: ignore[return-value]
 
 
@@ -636,8 +651,9 @@ class World:
     def use(self, pos: object) -> bool:
         """A player's right-click at pos: press a button, toggle a lever, cycle a repeater's delay,
         or toggle unconnected dust between cross and dot. Returns True if anything changed."""
+        pos = check_pos(pos)  # one validation whichever engine runs: (0.0, 1, 0) or (0, True, 0) is refused
         cg = self._cg
-        if cg is not None and type(pos) is tuple:
+        if cg is not None:
             i = cg.buttons.get(pos)
             if i is not None:  # a button or lever on the compiled graph (Runner.use, inlined)
                 if cg.act >= 0:
@@ -649,7 +665,7 @@ class World:
                     cg.release[i] = cg.tick + sim.BUTTON_TICKS
                 cg.act = i
                 return True
-        c = self._find(check_pos(pos))
+        c = self._find(pos)
         if c <= 0:
             return False
         self._cg_calls += 1

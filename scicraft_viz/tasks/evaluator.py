@@ -28,6 +28,7 @@ over processes or a Dask cluster.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -688,16 +689,19 @@ def evaluate_many(task: Task, builds: Iterable, *, sources: Iterable[str | None]
 
 def evaluate_file(task: Task, path: str | Path, *, attempt: Attempt | None = None, trials_used: int = 0) -> Result:
     """Evaluate a build file (.mcfunction, .litematic or .schem, read by engine.formats.read_build).
-    Raises BuildError if it cannot be read or used."""
+    Raises BuildError if it cannot be read or used. Messages and the result name the file as
+    safeio.shown prints it (one line, control characters escaped)."""
     from scicraft_viz.engine.formats import build_text, decode_build, read_file_bytes
     from scicraft_viz.errors import InputError
+    from scicraft_viz.safeio import shown
 
+    source = shown(os.fspath(path))  # the name as messages and reports print it: one line, escaped
     try:
         data = read_file_bytes(path)
         # setblock text goes to evaluate as text, which reads it straight into arrays
-        build = build_text(data, None, str(path))
+        build = build_text(data, None, source)
         if build is None:
-            build = decode_build(data, None, str(path))
+            build = decode_build(data, None, source)
     except InputError as e:
         raise BuildError(str(e)) from None
-    return evaluate(task, build, source=str(path), attempt=attempt, trials_used=trials_used)
+    return evaluate(task, build, source=source, attempt=attempt, trials_used=trials_used)

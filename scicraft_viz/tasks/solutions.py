@@ -541,6 +541,7 @@ def write_solutions(directory: str | os.PathLike | None = None, task_list: list[
     """Write tasks/solutions/<id>.mcfunction for every task; with verify, evaluate each one first
     and put the measured result in the header (raises if a reference solution fails)."""
     from scicraft_viz import tasks
+    from scicraft_viz.safeio import atomic_write
     from scicraft_viz.tasks import evaluator
 
     d = Path(directory) if directory is not None else solutions_dir()
@@ -555,7 +556,7 @@ def write_solutions(directory: str | os.PathLike | None = None, task_list: list[
                 raise AssertionError(f"reference solution for {task.id} fails: "
                                      + "; ".join(f"{c.name}: {c.reason}" for c in res.failures))
         p = d / f"{task.id}.mcfunction"
-        p.write_text(solution_text(task, summary), encoding="utf-8")
+        atomic_write(p, solution_text(task, summary).encode("utf-8"), overwrite=True)  # whole or not at all
         out.append((p, summary or ""))
     return out
 

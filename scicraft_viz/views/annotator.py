@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 import math
+import os
 import re
 import time
 import uuid
@@ -28,6 +29,7 @@ import ipywidgets as W
 
 from scicraft_viz.agents.env import SciCraftEnv, TrialRecord
 from scicraft_viz.engine.blocks import split_state, static_state
+from scicraft_viz.paths import ensure_dir, is_default_runs_dir
 from scicraft_viz.tasks import Task
 from scicraft_viz.views.canvas import Canvas, Pick
 from scicraft_viz.views.palette import Palette
@@ -80,13 +82,36 @@ def attempt_path(out_dir: str | Path, task_id: str, participant: str, run_id: st
     return Path(out_dir) / f"{task_id}__{participant}__{run_id}.jsonl"
 
 
+# The run id part of a session file's name (attempt_path): no '_', so that the name splits one way only.
+_RUN_ID = re.compile(r"^[A-Za-z0-9-]{1,64}$")
+
+
 def previous_attempts(out_dir: str | Path, task_id: str, participant: str) -> list[tuple[Path, bool]]:
-    """Earlier sessions of this participant on this task in `out_dir`: (file, submitted)."""
+    """Earlier sessions of this participant on this task in `out_dir`: (file, submitted).
+
+    The participant id matches exactly: P07's sessions are `<task>__P07__<run id>.jsonl` with a run id
+    that holds no '_' (so `<task>__P07__retake__<run id>.jsonl`, participant P07__retake's, is not one),
+    and a file whose header names another participant or task is not counted either. No pattern
+    matching: an id or a task id is compared as text, never read as a glob."""
     from scicraft_viz.agents.trajectory import read
 
+    prefix = f"{task_id}__{participant}__"
+    try:
+        names = sorted(os.listdir(out_dir))
+    except OSError:
+        return []
     out = []
-    for p in sorted(Path(out_dir).glob(f"{task_id}__{participant}__*.jsonl")):
+    for name in names:
+        if not (name.startswith(prefix) and name.endswith(".jsonl")):
+            continue
+        if not _RUN_ID.match(name[len(prefix):-len(".jsonl")]):
+            continue
+        p = Path(out_dir) / name
         t = read(p)
+        if t.header:
+            who = t.actor.get("name")
+            if (who is not None and who != participant) or (t.task_id is not None and t.task_id != task_id):
+                continue
         out.append((p, t.final is not None))
     return out
 
@@ -98,7 +123,9 @@ def trial_recording(trial: TrialRecord, locked_at_end: dict[Pos, bool]) -> Recor
 
 class Annotator(W.VBox):
     """One participant, one task, one attempt. `task` is a Task or a task id; the trajectory goes to
-    `out_dir`/<task>__<participant>__<run id>.jsonl. `time_limit_s` None means no limit. `clock`
+    `out_dir`/<task>__<participant>__<run id>.jsonl. An `out_dir` that is the default folder `runs/human`
+    (relative, or under any folder as in README's `$PWD/runs/human`) is created with its parents at Start;
+    any other folder may lack only its last level. `time_limit_s` None means no limit. `clock`
     (seconds, default time.monotonic) drives both the timer and the trajectory's wall_s.
     `show_verdict` shows pass/fail after submitting (off by default: participants of a study should
     not learn, or pass on, which builds pass)."""
@@ -109,9 +136,13 @@ class Annotator(W.VBox):
                  canvas_size: tuple[int, int] = (640, 450), env_kw: dict | None = None,
                  consent_text: str | None = None,
                  condition: str | None = None):
-        from scicraft_viz.agents.conditions import check_condition
+        from scicraft_viz.agents.conditions import ConditionError, check_condition, has_scientist
 
         self.condition = check_condition(condition)
+        if has_scientist(self.condition):
+            # a person is their own scientist: the page offers no sub-agent, so it runs baseline and hint only
+            raise ConditionError(f"the annotator page runs the conditions baseline and hint; {self.condition!r} "
+                                 "needs a scientist sub-agent, which only agents have")
         if isinstance(task, str):
             from scicraft_viz import tasks
 
@@ -318,8 +349,10 @@ class Annotator(W.VBox):
         path = attempt_path(self.out_dir, self.task.id, pid, run_id)
         setting = {"interface": "annotator", "time_limit_s": self.time_limit_s}
         try:
+            if is_default_runs_dir(self.out_dir):  # runs/human (the default, or README's $PWD/runs/human)
+                ensure_dir(self.out_dir)
             self.env = SciCraftEnv.recording(self.task, path, actor_kind="human", actor_name=pid, run_id=run_id,
-                                             clock=self._clock, setting=setting, condition=self.condition,
+                                             clock=self._clock, session=setting, condition=self.condition,
                                              **self._env_kw)
         except OSError as e:
             self._say(False, f"cannot write the session file {path}: {e.strerror or e}")

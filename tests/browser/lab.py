@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import secrets
 import shutil
@@ -14,6 +13,8 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+
+from scicraft_viz.views.launch import lab_environment
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -32,18 +33,16 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def jupyterlab(root: Path, work: Path, timeout: float = 90):
+def jupyterlab(root: Path, work: Path, timeout: float = 300):
     """Yield (base_url, token) of a JupyterLab serving `root`; its config and state live in `work`."""
     port, token = free_port(), secrets.token_hex(16)
     env = dict(os.environ)
     for var, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_RUNTIME_DIR", "runtime"),
                      ("JUPYTERLAB_SETTINGS_DIR", "settings"), ("JUPYTERLAB_WORKSPACES_DIR", "workspaces")):
         env[var] = str(work / sub)
-    # no "news" pop-up over the notebook (it would cover the screenshots)
-    labconfig = work / "config" / "labconfig"
-    labconfig.mkdir(parents=True, exist_ok=True)
-    (labconfig / "page_config.json").write_text(json.dumps(
-        {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}))
+    # the project's lab settings, as `scicraft-viz lab` uses them: no news pop-up over the notebook (on a fresh
+    # install it covers the bottom of the page, the explorer's Export bar and the screenshots)
+    env = lab_environment(env)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
            f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
@@ -84,7 +83,7 @@ def served(name: str, cmd: list[str], log_path: Path, ready, timeout: float, int
                 proc.wait()
 
 
-def open_notebook(page, url: str, token: str, name: str, timeout: float = 120_000) -> None:
+def open_notebook(page, url: str, token: str, name: str, timeout: float = 300_000) -> None:
     """Open a notebook in a workspace of its own (so no other notebook is restored beside it) and wait until
     its kernel is idle."""
     workspace = name.removesuffix(".ipynb").replace("/", "-")
@@ -95,13 +94,14 @@ def open_notebook(page, url: str, token: str, name: str, timeout: float = 120_00
         " return k && k.status === 'idle'; }", timeout=timeout)
 
 
-def run_all(page, timeout: float = 240_000) -> None:
-    """Run every cell and wait until none is queued or running."""
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    page.wait_for_timeout(500)
+def run_all(page, timeout: float = 600_000) -> None:
+    """Run every cell and wait until the run is over (JupyterLab's run-all resolves when the last cell has
+    run, or at the first failure), no cell is queued and the kernel is idle."""
+    page.evaluate("() => { window.__scvRunAll = 'running'; window.jupyterapp.commands.execute('notebook:run-all-cells')"
+                  ".then(() => { window.__scvRunAll = 'done'; }, () => { window.__scvRunAll = 'done'; }); }")
     page.wait_for_function(
         "() => { const w = window.jupyterapp.shell.currentWidget;"
-        " return w.sessionContext.session.kernel.status === 'idle'"
+        " return window.__scvRunAll === 'done' && w.sessionContext.session.kernel.status === 'idle'"
         " && !Array.from(document.querySelectorAll('.jp-InputArea-prompt')).some(e => e.innerText.includes('*')); }",
         timeout=timeout, polling=500)
 
@@ -120,7 +120,7 @@ def documented_voila_args() -> list[str]:
 
 
 @contextlib.contextmanager
-def voila(runs: Path, log_path: Path, timeout: float = 120, **overrides: str):
+def voila(runs: Path, log_path: Path, timeout: float = 300, **overrides: str):
     """Yield (url, process) of the annotator page started with the documented command on a free port;
     `overrides` replace options of that command (e.g. {'MappingKernelManager.cull_idle_timeout': '3'})."""
     args = documented_voila_args()
