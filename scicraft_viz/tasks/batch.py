@@ -167,6 +167,7 @@ def _probe(address: str, timeout: float) -> None:
     message). Without this, the Dask client waits forever on a service that waits for a request, and
     reads junk bytes as the length of a message to allocate."""
     import socket
+    import threading
     import time
 
     import msgpack
@@ -175,8 +176,28 @@ def _probe(address: str, timeout: float) -> None:
     host, _, port = u.rpartition(":")
     host = host.strip("[]")
     deadline = time.monotonic() + timeout
+    # the name is looked up in a thread of its own: a resolver that does not answer must not outlast the timeout
+    found: dict[str, Any] = {}
+
+    def resolve() -> None:
+        try:
+            found["addrs"] = socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)
+        except OSError as e:
+            found["error"] = e
+
+    looker = threading.Thread(target=resolve, name="scicraft-resolve", daemon=True)
+    looker.start()
+    looker.join(timeout)
+    if looker.is_alive():
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: the name {shown(host)} was not resolved "
+                           f"within {timeout:g} s")
+    if "error" in found or not found.get("addrs"):
+        e = found.get("error")
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: the name {shown(host)} cannot be resolved"
+                           + (f" ({getattr(e, 'strerror', None) or e})" if e else ""))
+    family, _, _, _, sockaddr = found["addrs"][0]
     try:
-        sock = socket.create_connection((host, int(port)), timeout=timeout)
+        sock = socket.create_connection(sockaddr[:2], timeout=max(0.1, deadline - time.monotonic()))
     except TimeoutError:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: no connection within {timeout:g} s") \
             from None
