@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from collections import deque
 from dataclasses import dataclass
 from numbers import Integral
@@ -474,19 +473,16 @@ class SciCraftEnv:
         path = self._file()
         if path is None:
             return
+        from scicraft_viz.safeio import atomic_write
+
         base = str(path)[: -len(".jsonl")] if str(path).endswith(".jsonl") else str(path)
         reports = "\n\n---\n\n".join(f"<!-- report {i} -->\n{r}" for i, r in enumerate(self.reports, 1))
         for suffix, text in ((".book.md", self.book), (".reports.md", reports)):
             if not text:
                 continue
-            tmp = f"{base}{suffix}.tmp"
-            try:
-                with open(tmp, "w", encoding="utf-8") as f:
-                    f.write(text if text.endswith("\n") else text + "\n")
-                os.replace(tmp, base + suffix)
-            except OSError:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
+            with contextlib.suppress(OSError):  # a reader's copy: the trajectory holds the record
+                atomic_write(base + suffix, (text if text.endswith("\n") else text + "\n").encode("utf-8"),
+                             overwrite=True)
 
     def _stop(self, e: OSError, undo: bool = False) -> dict:
         """The record could not be written: undo the unrecorded call and refuse every later one."""

@@ -41,7 +41,6 @@ import re
 import stat
 import statistics
 import sys
-import tempfile
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timezone
@@ -57,6 +56,7 @@ from scicraft_viz.agents.conditions import (
     keeps_book,
 )
 from scicraft_viz.agents.trajectory import TOOLS, Trajectory, parse_lines
+from scicraft_viz.safeio import atomic_write
 
 # ---------------------------------------------------------------------------------------- limits
 MAX_RUN_FILE_BYTES = 64 * 1024 * 1024  # one trajectory file, checked before it is read (= one line's limit)
@@ -625,15 +625,7 @@ class Cache:
             self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
             for folder in (self.dir, p.parent):  # private to the user
                 folder.mkdir(exist_ok=True, mode=0o700)
-            fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=".tmp-", suffix=".json")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    f.write(text)
-                os.replace(tmp, p)
-            except BaseException:
-                with _suppress():
-                    os.unlink(tmp)
-                raise
+            atomic_write(p, text.encode("utf-8"), overwrite=True)
         except OSError:
             self.writable = False
 
@@ -1449,17 +1441,8 @@ def report_json(runs: list[RunRecord], tabs: dict[str, Table], runs_dir: str, se
 
 
 def _write_text(path: Path, text: str) -> None:
-    """Write whole or not at all (a temporary file beside it, renamed)."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        with _suppress():
-            os.unlink(tmp)
-        raise
+    """Write whole or not at all (a temporary file beside it, synced and renamed)."""
+    atomic_write(path, text.encode("utf-8"), overwrite=True)
 
 
 def parse_formats(text: str) -> list[str]:
