@@ -334,7 +334,7 @@ def test_undo_puts_back_what_an_edit_changed_through_recorded_calls(tmp_path):
     assert a.env.world.get_block((0, 4, 0)) == "minecraft:air"
     calls = a.env.steps
     a.undo_button.click()
-    assert a.last_message == "undid the last edit (2 block(s) put back)"
+    assert a.last_message == "undid the last edit: put back stone at (0, 3, 0), redstone_wire at (0, 4, 0)"
     assert a.env.world.get_block(floor) == "minecraft:stone"
     assert a.env.world.get_block((0, 4, 0)).startswith("minecraft:redstone_wire")
     assert a.env.steps == calls + 2  # the stone, then the dust on it: two set-block calls

@@ -116,7 +116,8 @@ def test_finding_outlines_the_signal_path_and_the_timeline_shows_delay_budgets(v
 def test_the_trial_panel_follows_the_step(viewer):
     steps = {t.number: viewer.trial_step(t.number) for t in viewer.replay.trials}
     viewer.go_to(0)
-    assert viewer.trial_select.value is None and "no trial run yet at this step" in viewer.diff.value
+    assert viewer.trial is None and viewer.trial_select.label == "no trial yet"
+    assert "no trial run yet at this step" in viewer.diff.value
     assert viewer.timeline.lamps == [] and viewer.findings.diagnosis is None
     viewer.go_to(steps[2])
     assert viewer.trial_select.value == 2 and "<b>trial 2</b>" in viewer.diff.value
@@ -156,7 +157,7 @@ def test_the_gallery_opens_pressed_with_what_it_shows_in_words():
     ex = open_gallery("backwards_repeaters")
     s = ex.session
     assert s.presses and s.end == s.presses[-1] + ex.task.record_game_ticks
-    intro = ex.children[-2].value
+    intro = ex.gallery_intro.value
     assert f"the button was pressed at tick {s.presses[-1]} and the test recorded: 8 lamp(s) lit during" in intro
     assert f"shown at tick {s.tick}, when 8 were lit at once" in intro
     assert s.trace.lamp_lit[s.tick - s.start].sum() == 8

@@ -109,8 +109,8 @@ def test_stepper_steps_presses_and_counts_in_both_units(ex):
 
 
 def test_tick_text():
-    assert tick_text(7, 0, 9, 2) == ("<span class='scv-tick' style='font-family:monospace'><b>tick 7 gt</b> · 3.5 rt"
-                                     " · press +5 gt (+2.5 rt) · replaying 0..9</span>")
+    assert tick_text(7, 0, 9, 2) == ("<span class='scv-tick' style='font-family:monospace;white-space:nowrap'>"
+                                     "<b>tick 7 gt</b> · 3.5 rt · press +5 gt (+2.5 rt) · replaying 0..9</span>")
 
 
 def test_scrubbing_moves_every_view_to_the_recorded_row(ex):
@@ -154,7 +154,10 @@ def test_timeline_rows_and_cells_come_from_the_trace():
     ]
     t.unit.value = "redstone"
     assert list(t.figure.data[0].x) == [i / 2 for i in range(10)]
-    assert t.figure.layout.xaxis.title.text == "redstone tick"
+    assert t.figure.layout.xaxis.title.text == "redstone ticks after the press (rt)"
+    # x stays the absolute tick (a click names it); the labels count from the press
+    ax = t.figure.layout.xaxis
+    assert ax.tickmode == "array" and ax.ticktext[list(ax.tickvals).index(0)] == "press"
     assert [sh.x0 for sh in t.figure.layout.shapes] == [0]
 
 
@@ -241,13 +244,14 @@ def test_the_timeline_title_says_failing_once_a_lamp_has_missed_its_window():
     ex = Explorer(task=dev.task(), world=dev.world())
     s = ex.session
     s.press()
-    assert ex.timeline.title().endswith("contract: no window missed yet (test still running)")
+    assert ex.timeline.title().endswith("contract: no window missed yet (test still running) (as of +0 gt after "
+                                        "the press)")
     s.step(20)  # the lit lamps lit at once; the others have already missed the skew window
     view = contract_view(ex.task, s.trace, s.presses[-1])
     dark = int((~s.trace.lamp_lit.any(0)).sum())
     assert dark == 24 and len(view.violations) == 24 and not view.complete
     assert ex.timeline.title() == ("lamp timeline · A_simultaneous_lights_L4 contract: 24 lamp(s) already missed a "
-                                   "window: FAILING")
+                                   "window: FAILING (as of +20 gt after the press)")
     assert ex.timeline.figure.layout.title.text == ex.timeline.title()
     assert "failing</span>" in ex.timeline.summary.value
 
@@ -260,6 +264,8 @@ def test_the_timeline_zooms_to_the_activity_with_whole_ticks(ex):
     lit = s.trace.lamp_lit
     last = int(s.trace.ticks[np.flatnonzero((lit[1:] != lit[:-1]).any(1))[-1] + 1])
     pad = max(2, last // 10)
+    assert tl.tick_range() == (0, 100)  # the cursor, at the live tick, is always in view
+    s.seek(10)
     assert tl.tick_range() == (0, last + pad)
     assert tuple(tl.figure.layout.xaxis.range) == (-0.5, last + pad + 0.5)
     assert tl.figure.layout.xaxis.dtick == 5 and tl.figure.layout.xaxis.tickformat == "d"
@@ -384,6 +390,7 @@ def test_a_window_open_until_the_end_does_not_stretch_the_timeline():
     ex = Explorer(task="C_sequential_activation_L1", build="solution")
     s = ex.session
     s.run_test()
+    s.seek(s.presses[-1] + 10)
     lo, hi = ex.timeline.tick_range()
     view = contract_view(ex.task, s.trace, s.presses[-1])
     last_on = max(w.on_window[1] for w in view.lamps if w.on_window[1] < view.horizon)

@@ -65,6 +65,11 @@ def test_notebook_runs(name):
     if name == "redstone_course":
         assert "lamps on after the press (gt): [2, 4, 6, 8]" in text
         assert "torch at (1, 2, 0) burnt out" in text
+        # the burn-out section reads its causes off the event log and opens the explorer with meters there
+        assert "torch (1, 2, 0) burnt out: it turned off 8 times within 3 s" in text
+        assert "torch (1, 2, 0) lit: scheduled 1 rt ago when dust (1, 1, 1) fell to power 0" in text
+        meters = widget_texts(nb, cell_with(nb, "ex9 = explore(w)"))
+        assert "scv-meter-table" in meters and "Why, at tick 30" in meters and "burnt out" not in meters[:0]
     if name == "replay":
         gallery = widget_texts(nb, cell_with(nb, 'open_gallery("parallel_lines")'))
         assert "the button was pressed at tick" in gallery

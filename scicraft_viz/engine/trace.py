@@ -40,9 +40,31 @@ class Trace:
         except ValueError:
             raise KeyError(f"no lamp at {tuple(pos)} in this trace") from None
 
+    def series(self, pos: Pos) -> np.ndarray:
+        """Per-tick values of any recorded block, one per row: a lamp's lit, a repeater's, torch's,
+        button's or lever's on (bool), a dust's power (0-15, uint8). KeyError if pos was not recorded."""
+        p = tuple(int(v) for v in pos)
+        if p in self.lamp_positions:
+            return self.lamp_lit[:, self.lamp_positions.index(p)]
+        if p in self.component_positions:
+            return self.component_on[:, self.component_positions.index(p)]
+        if p in self.dust_positions:
+            return self.dust_power[:, self.dust_positions.index(p)]
+        raise KeyError(f"no lamp, dust, repeater, torch, button or lever at {p} in this trace")
+
+    def changes(self, pos: Pos) -> list[tuple[int, int]]:
+        """(tick, new value) each time the block at pos changed within the trace (see `series`)."""
+        v = np.asarray(self.series(pos)).astype(np.int64)
+        at = np.flatnonzero(v[1:] != v[:-1]) + 1
+        return [(int(self.ticks[i]), int(v[i])) for i in at]
+
     def first_on(self, pos: Pos) -> int | None:
-        """First tick at which the lamp at pos is lit, or None."""
-        hits = np.nonzero(self.lamp_lit[:, self.lamp_index(pos)])[0]
+        """First tick at which the block at pos is on (a lamp lit, a torch lit, a repeater powered, dust
+        above power 0), or None."""
+        if tuple(pos) in self.lamp_positions:
+            hits = np.nonzero(self.lamp_lit[:, self.lamp_index(pos)])[0]
+        else:
+            hits = np.nonzero(self.series(pos))[0]
         return int(self.ticks[hits[0]]) if hits.size else None
 
     def on_ticks(self) -> list[int | None]:

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain, islice
 from numbers import Integral
+from typing import NamedTuple
 
 import numpy as np
 
@@ -55,6 +56,23 @@ class Event:
         if self.kind in ("placed", "removed"):
             return f"tick {self.tick}: {self.kind} {name} at {self.pos}"
         return f"tick {self.tick}: {name} at {self.pos} {self.kind} {self.old} -> {self.new}"
+
+
+class Power(NamedTuple):
+    """What `World.power(pos)` reads: strong and weak power received, and the block's own level."""
+
+    strong: int
+    weak: int
+    level: int
+
+
+class Scheduled(NamedTuple):
+    """A pending scheduled tick (`World.scheduled()`): due game tick, block position, block, priority."""
+
+    tick: int
+    pos: Pos
+    block: str
+    priority: int
 
 
 def _short_repr(value: object) -> str:
@@ -789,6 +807,52 @@ class World:
         from scicraft_viz.engine.trace import record
 
         return record(self, n, lamps_only=lamps_only, dust=dust)
+
+    # ------------------------------------------------------------------ read-only probes (a multimeter)
+    def power(self, pos: object) -> Power:
+        """The power at pos as the engine sees it now: `strong` (0 or 15: a repeater, torch, button or
+        lever strongly powers this conductor), `weak` (the strongest signal reaching this block from
+        any side, dust included: what lights a lamp or feeds a repeater), and `level` (dust: its power;
+        a repeater, torch, button, lever or redstone block: 15 when it emits, else 0)."""
+        p = check_pos(pos)
+        c = self._find(p)
+        if c <= 0:
+            return Power(0, 0, 0)
+        g, k = self.g, self._k
+        U, N = g.U, g.N
+        b = int(U[c, sim.BT])
+        strong = int(k.strong_into(U, N, c)) if b in (B.STONE, B.LAMP) else 0
+        if b in (B.STONE, B.GLASS):
+            # a conductor is weakly powered by dust pointing into it or lying on it, not by its neighbours
+            weak = int(k.dust_into(U, N, c)) if b == B.STONE else 0
+        else:
+            weak = max((int(k.signal_to(U, N, N[c, sim.FC[d]], d, True)) for d in range(6)), default=0)
+        if b == B.WIRE:
+            level = int(U[c, sim.POWER])
+        elif b == B.REDSTONE_BLOCK:
+            level = 15
+        elif b in (B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER):
+            level = 15 if U[c, sim.ON] else 0
+        else:
+            level = 0
+        return Power(strong, max(weak, strong), level)
+
+    def scheduled(self) -> list[Scheduled]:
+        """The scheduled ticks still pending, in the order the engine will run them: each names the
+        game tick it is due, the block, and its priority (0 runs first among ticks due together)."""
+        g = self.g
+        n = int(g.meta[sim.M_HEAP])
+        H = g.H[:n]
+        order = np.lexsort((H[:, sim.HK2], H[:, sim.HK1]))
+        out = []
+        for i in order.tolist():
+            k1, c, ty = int(H[i, sim.HK1]), int(H[i, sim.HCELL]), int(H[i, sim.HTYPE])
+            due = k1 // 4
+            # an entry whose block was replaced, or that a later one superseded, will do nothing
+            if int(g.U[c, sim.BT]) != ty or int(g.U[c, sim.PTYPE]) != ty or int(g.T[c, sim.PTIME]) != due:
+                continue
+            out.append(Scheduled(due, tuple(g.P[c].tolist()), "minecraft:" + B.NAME_OF_ID[ty], k1 % 4))
+        return out
 
     def memory_bytes(self) -> int:
         """Bytes held by the world's arrays (capacity included; untouched pages cost no RAM)."""

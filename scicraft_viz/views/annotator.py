@@ -121,6 +121,20 @@ def trial_recording(trial: TrialRecord, locked_at_end: dict[Pos, bool]) -> Recor
     return recording_of_trial(trial.build, trial.trace, locked_at_end)
 
 
+
+def _undo_words(edit: dict) -> str:
+    """What an undo did, in words: the blocks it put back and the ones it took away again."""
+    items = sorted(edit.items(), key=lambda ps: (ps[0][1], ps[0]))  # bottom up, as they are put back
+    back = [f"{_name(st)} at {p}" for p, st in items if st != AIR]
+    gone = [p for p, st in items if st == AIR]
+    words = []
+    if back:
+        words.append("put back " + ", ".join(back[:3]) + (f" and {len(back) - 3} more" if len(back) > 3 else ""))
+    if gone:
+        words.append("removed the block" + ("s" if len(gone) > 1 else "") + " at " + ", ".join(map(str, gone[:3]))
+                     + (f" and {len(gone) - 3} more" if len(gone) > 3 else ""))
+    return "; ".join(words) or "nothing to change"
+
 class Annotator(W.VBox):
     """One participant, one task, one attempt. `task` is a Task or a task id; the trajectory goes to
     `out_dir`/<task>__<participant>__<run id>.jsonl. An `out_dir` that is the default folder `runs/human`
@@ -437,7 +451,7 @@ class Annotator(W.VBox):
             if not result.get("ok"):
                 self.history.append(edit)
                 break
-        return self._after(result, f"undid the last edit ({len(edit)} block(s) put back)")
+        return self._after(result, "undid the last edit: " + _undo_words(edit))
 
     def place(self, pos, state: str) -> dict | None:
         """set-block, as a double-click does."""

@@ -23,7 +23,7 @@ PRESETS = ("isometric", "top", "front")
 _NO_POINT = (-1e9, -1e9, -1e9)  # written back after each pick so that clicking the same spot fires again
 _FACING_OF_NORMAL = {(1, 0, 0): "east", (-1, 0, 0): "west", (0, 0, 1): "south", (0, 0, -1): "north"}
 HELP = ("drag: orbit · right-drag: pan · wheel: zoom · <b>double-click: place</b> · "
-        "shift+double-click: remove · ctrl+double-click: use")
+        "shift+double-click: remove · ctrl+double-click: use · alt+double-click: meter")
 
 
 @dataclass(frozen=True)
@@ -230,9 +230,12 @@ class Canvas(W.VBox):
                                    tooltip="draw lamps translucent to see the dust and repeaters behind them",
                                    layout=W.Layout(width="170px"))
         self.xray.observe(lambda ch: self._set_xray(ch["new"]), "value")
-        self.hover_info = W.HTML("<span class='scv-hover' style='font-size:11px;color:#888'>hover a block to read "
+        self.hover_info = W.HTML("<span class='scv-hover' style='font-size:13px;color:#555'>hover a block to read "
                                  "its position, state and power</span>")
-        self.help = W.HTML(f"<span style='font-size:11px;color:#888'>{HELP}</span>")
+        # the help wraps within the canvas's width: a long line must not push the palette aside
+        self.help = W.HTML(f"<span style='font-size:11px;color:#555'>{HELP}</span>",
+                           layout=W.Layout(max_width=f"{width}px"))
+        self.hover_info.layout = W.Layout(max_width=f"{width}px")
         toolbar = W.HBox([self.view_buttons, self.layer, self.xray], layout=W.Layout(flex_flow="row wrap"))
         super().__init__([toolbar, self.renderer, self.hover_info, self.help])
         self.add_class("scv-canvas")
@@ -409,7 +412,9 @@ class Canvas(W.VBox):
             text = "hover a block to read its position, state and power"
         else:
             text = describe_block(self._frame, pick.hit)
-        self.hover_info.value = f"<span class='scv-hover' style='font-size:11px;color:#ccc'>{html.escape(text)}</span>"
+        # dark text on the notebook's white page (a light grey there could not be read)
+        self.hover_info.value = (f"<span class='scv-hover' style='font-size:13px;color:#1d2128'>"
+                                 f"{html.escape(text)}</span>")
         return text
 
     def _set_xray(self, on: bool) -> None:

@@ -44,6 +44,7 @@ class ContractView:
     checks: list = field(default_factory=list)  # evaluator.Check, judged on the rows recorded so far
     complete: bool = False  # the recording covers the task's whole test
     horizon: int | None = None  # the last tick of the task's test (press + its recorded ticks)
+    at: int | None = None  # the last tick judged (the shown tick, or the trace's end)
 
     def window_of(self, pos: Pos) -> LampWindow | None:
         for w in self.lamps:
@@ -83,15 +84,20 @@ def _status(value: int | None, window: tuple[int, int] | None, end: int) -> str 
     return "pending" if end < hi else "violated"
 
 
-def contract_view(task, trace: Trace, press: int) -> ContractView:
-    """Per-lamp contract windows for the press at game tick `press` (which the trace must cover)."""
+def contract_view(task, trace: Trace, press: int, at: int | None = None) -> ContractView:
+    """Per-lamp contract windows for the press at game tick `press` (which the trace must cover).
+
+    `at` judges the lamps as of that tick: only the rows up to it count, so a window that closes
+    later is still "pending" and a lamp lit now is not yet late (what a cursor scrubbed back to that
+    tick must show). Without it, the whole trace is judged."""
     from scicraft_viz.tasks.evaluator import contract_checks, lamp_times
 
     r0 = press - trace.start_tick
     if not 0 <= r0 < len(trace):
         raise ValueError(f"the press at tick {press} is not inside the trace ({trace.start_tick}..{trace.ticks[-1]})")
-    lit = np.asarray(trace.lamp_lit[r0:], bool)
-    end = int(trace.ticks[-1])
+    stop = len(trace) if at is None else int(min(max(int(at), press), int(trace.ticks[-1]))) - trace.start_tick + 1
+    lit = np.asarray(trace.lamp_lit[r0:stop], bool)
+    end = int(trace.ticks[stop - 1])
     positions = [tuple(p) for p in trace.lamp_positions]
     ons, offs, again = lamp_times(lit)
     on_abs = [None if t is None else press + t for t in ons]
@@ -148,4 +154,5 @@ def contract_view(task, trace: Trace, press: int) -> ContractView:
                     off_s = "violated"  # lit a second time: one pulse per press
         lamps.append(LampWindow(p, on_abs[j], off_abs[j], on_w[j], off_w[j], on_s, off_s))
     checks, _ = contract_checks(task, positions, lit)
-    return ContractView(task.id, kind, press, task.unit, lamps, checks, complete=end >= horizon, horizon=horizon)
+    return ContractView(task.id, kind, press, task.unit, lamps, checks, complete=end >= horizon, horizon=horizon,
+                        at=end)

@@ -22,12 +22,14 @@ from scicraft_viz.views.contract import contract_view
 from scicraft_viz.views.export import ExportBar
 from scicraft_viz.views.figures import HostsFigures
 from scicraft_viz.views.heatmap import SignalHeatmap
+from scicraft_viz.views.multimeter import EventLog, Meters
 from scicraft_viz.views.palette import Palette
 from scicraft_viz.views.session import Outcome, Session
 from scicraft_viz.views.stepper import Stepper
 from scicraft_viz.views.timeline import LampTimeline
 
 SELECT_COLOR = "#00e5ff"
+Pos = tuple[int, int, int]
 KEYS_HELP = ("keys, with the mouse over the explorer: <b>space</b> play / pause · <b>→</b> step · <b>←</b> back · "
              "<b>shift+→</b> +1 rt · <b>z</b> undo · <b>shift+z</b> redo")
 VIOLATION_COLOR = "#ff3d8b"
@@ -48,6 +50,13 @@ def key_events(widget, handler):
     ev = Event(source=widget, watched_events=["keydown"], prevent_default_action=True)
     ev.on_dom_event(handler)
     return ev
+
+
+def _short_value(v, n: int = 4) -> str:
+    """A parameter for the header: a long list shows its first few items and its length."""
+    if isinstance(v, (list, tuple)) and len(v) > n:
+        return "[" + ", ".join(map(str, v[:n])) + f", … ({len(v)} in all)]"
+    return str(v)
 
 
 def _task(task):
@@ -99,8 +108,14 @@ class Explorer(HostsFigures, W.VBox):
         self.report = W.HTML(layout=W.Layout(width="480px", overflow="hidden"))
         self.exporter = ExportBar(self._export_blocks, self._export_name, self.animation)
         self.keys_help = W.HTML(f"<span style='font-size:11px;color:#888'>{KEYS_HELP}</span>")
+        self.meters = Meters(s)
+        self.event_log = EventLog(s)
+        self.event_log.on_select(self._on_event_chosen)
         self._drawn: tuple[int, int] | None = None
         self._violations: list = []
+        self._trace: Trace | None = None
+        self._contract_key = None
+        self._contract_cache = None
 
         self.canvas.on_pick(self._on_pick)
         self.timeline.on_select(self._on_timeline_select)
@@ -112,12 +127,14 @@ class Explorer(HostsFigures, W.VBox):
         side = W.VBox([W.HTML("<b>Palette</b>"), self.palette, W.HBox([self.undo_button, self.redo_button]),
                        self.message], layout=W.Layout(width="320px", margin="0 0 0 8px"))
         header = W.HTML(self._header())
+        self.stepper.add_buttons(extra)  # beside Step and Back, so the counter has its own line
         super().__init__([
             header,
             W.HBox([self.canvas, side]),
-            W.HBox([self.stepper, *extra]),
+            self.stepper,
             self.keys_help,
             self.timeline,
+            W.HBox([self.event_log, self.meters], layout=W.Layout(flex_flow="row wrap")),
             W.HBox([self.heatmap, self.report]),
             self.exporter,
         ])
@@ -136,7 +153,7 @@ class Explorer(HostsFigures, W.VBox):
         if t is None:
             return "<h3 style='margin:4px 0'>scicraft_viz explorer</h3>"
         c = t.contract
-        detail = ", ".join(f"{k}={v}" for k, v in t.parameters().items() if k not in ("tick_unit",))
+        detail = ", ".join(f"{k}={_short_value(v)}" for k, v in t.parameters().items() if k not in ("tick_unit",))
         return (f"<h3 style='margin:4px 0'>{html.escape(t.id)}: {html.escape(t.name)}</h3>"
                 f"<div style='font-size:12px;color:#666'>contract <b>{html.escape(c['type'])}</b> ({detail}); "
                 f"times in {html.escape(t.tick_unit)} ticks; build region: radius {t.radius} around "
@@ -162,14 +179,33 @@ class Explorer(HostsFigures, W.VBox):
         return dataclasses.replace(trace, lamp_positions=[trace.lamp_positions[j] for j in keep],
                                    lamp_lit=trace.lamp_lit[:, keep])
 
+    def contract_at(self, tick: int | None = None):
+        """The task's contract judged as of `tick` (default: the shown tick): only what was recorded up
+        to that tick counts, so scrubbing back never shows a verdict the lamps had not earned yet."""
+        s = self.session
+        tick = s.tick if tick is None else int(tick)
+        press = s.last_press()
+        if self.task is None or press is None or press < s.start or self._trace is None:
+            return None
+        key = (s.version, max(tick, press))
+        if self._contract_key != key:
+            self._contract_cache = contract_view(self.task, self._trace, press, at=max(tick, press))
+            self._contract_key = key
+        return self._contract_cache
+
+    def _judge(self, tick: int) -> None:
+        contract = self.contract_at(tick)
+        violations = contract.violations if contract is not None else []
+        self.timeline.set_contract(contract)
+        if violations != self._violations:
+            self._violations = violations
+            self.canvas.highlight(violations, VIOLATION_COLOR, name="violations")
+
     def refresh(self) -> None:
         """Redraw every view from the session's recording (after new rows or an edit)."""
         s = self.session
-        trace = self._timeline_trace()
-        contract = None
-        press = s.last_press()
-        if self.task is not None and press is not None and press >= s.start:
-            contract = contract_view(self.task, trace, press)
+        trace = self._trace = self._timeline_trace()
+        contract = self.contract_at(s.tick)
         self._violations = contract.violations if contract is not None else []
         self.timeline.show(trace, contract=contract, presses=[p for p in s.presses if p >= s.start],
                            cursor=s.tick, selected=s.selected)
@@ -190,6 +226,9 @@ class Explorer(HostsFigures, W.VBox):
         if self.heatmap.tick_slider.value != tick:
             self.heatmap.tick_slider.value = tick
         self.timeline.move_cursor(tick)
+        self._judge(tick)
+        self.event_log.refresh()
+        self.meters.refresh()
         self._drawn = (s.version, tick)
 
     def _show_message(self) -> None:
@@ -232,10 +271,21 @@ class Explorer(HostsFigures, W.VBox):
         if tick is not None:
             self.session.seek(tick)
 
+    def _on_event_chosen(self, pos: Pos) -> None:
+        self.session.selected = pos
+
+    def meter(self, pos) -> None:
+        """Put a meter on the block at pos (what alt+double-click does)."""
+        self.meters.add(pos)
+        self.session.selected = tuple(pos)
+
     def _on_pick(self, pick: Pick | None) -> Outcome:
         s = self.session
         if pick is None:
             return s._say(False, "nothing there: double-click on a block or on the grey floor of the region")
+        if pick.alt:
+            self.meter(pick.hit)
+            return s._say(True, f"meter on {pick.hit}")
         tool = self.palette.tool_for(pick)
         if tool == "remove":
             return s.remove(pick.hit)
@@ -254,11 +304,14 @@ class Explorer(HostsFigures, W.VBox):
     # ------------------------------------------------------------------ export
     def _export_blocks(self) -> dict:
         """The build as a player made it: the task's unchanged starting blocks (its floor) are left out."""
+        # full states, as World.to_mcfunction writes them: dust keeps its connections (a bare
+        # redstone_wire would be read back as a dot by a replay-mode reader)
+        full = self.session.world.blocks()
         build = self.session.build()
         if self.task is None:
-            return build
+            return full
         initial = self.task.initial_blocks()
-        return {p: st for p, st in build.items() if initial.get(p) != st}
+        return {p: full[p] for p, st in build.items() if initial.get(p) != st}
 
     def _export_name(self) -> str:
         return f"{self.task.id}_build" if self.task is not None else "explorer_build"

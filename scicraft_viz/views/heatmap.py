@@ -53,7 +53,8 @@ class SignalHeatmap(HostsFigures, W.VBox):
                            colorbar=dict(title="power", thickness=12, len=0.8),
                            hovertemplate="(%{x}, LAYER, %{y})<br>redstone_wire<br>power %{z}<extra></extra>"),
                 go.Scatter(x=[], y=[], mode="markers", name="blocks", hoverinfo="text", text=[],
-                           marker=dict(size=11, line=dict(width=1, color="#222"))),
+                           # a light rim keeps an unpowered (dark red) repeater or torch visible
+                           marker=dict(size=13, line=dict(width=1.5, color="#d0d4da"))),
             ],
             layout=go.Layout(width=width, height=height, margin=dict(l=40, r=40, t=30, b=35),
                              title=dict(text="dust power", font=dict(size=13), x=0, xref="paper", xanchor="left"),
@@ -63,18 +64,30 @@ class SignalHeatmap(HostsFigures, W.VBox):
                              plot_bgcolor=BACKGROUND),
         )
         self.layer.observe(lambda ch: self._redraw(force=True), "value")
+        self.numbers = W.Checkbox(value=True, description="power numbers", indent=False,
+                                  tooltip="write each dust's power (0-15) in its cell",
+                                  layout=W.Layout(width="140px"))
+        self.numbers.observe(lambda ch: self._set_numbers(), "value")
+        self._set_numbers()
         self.legend = W.HTML(LEGEND)
-        super().__init__([W.HBox([self.layer]), self.figure, self.tick_slider, self.legend],
+        super().__init__([W.HBox([self.layer, self.numbers]), self.figure, self.tick_slider, self.legend],
                          layout=W.Layout(flex="0 0 auto", width=f"{width + 10}px"))
         self.add_class("scv-heatmap")
 
     def _figures(self) -> list:
         return [self.figure]
 
+    def _set_numbers(self) -> None:
+        hm = self.figure.data[0]
+        hm.texttemplate = "%{z}" if self.numbers.value else None
+        hm.textfont = dict(size=10, color="#ffffff")
+
     def choose_layer(self, frame: Frame) -> int:
-        """The layer with the most dust (the floor's layer + 1 when there is none)."""
+        """The layer with the most circuit on it: dust, lamps, repeaters, torches, buttons and levers
+        (the floor's layer + 1 when there is none), so the lamps are on the layer shown too."""
         lay = frame.layout
-        ys = lay.pos[lay.kind == B.WIRE, 1]
+        circuit = np.isin(lay.kind, [B.WIRE, B.LAMP, B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER])
+        ys = lay.pos[circuit, 1]
         if len(ys):
             vals, counts = np.unique(ys, return_counts=True)
             return int(vals[np.argmax(counts)])
@@ -87,7 +100,31 @@ class SignalHeatmap(HostsFigures, W.VBox):
         self._frame = frame
         if first:
             self.layer.value = self.choose_layer(frame)
+            self.zoom_to_build(frame)
         self._redraw()
+
+    def zoom_to_build(self, frame: Frame | None = None) -> tuple[tuple[float, float], tuple[float, float]] | None:
+        """Show the circuit's extent (plus a cell around it) instead of the whole region, so each cell is
+        big enough to read its power; returns the (x, z) ranges, None for an empty build."""
+        frame = frame or self._frame
+        lay = frame.layout
+        circuit = ~np.isin(lay.kind, [B.STONE, B.GLASS])
+        if not circuit.any():
+            return None
+        pos = lay.pos[circuit]
+        (x0, z0), (x1, z1) = pos[:, [0, 2]].min(0), pos[:, [0, 2]].max(0)
+        side = max(x1 - x0, z1 - z0, 6) + 2  # square, at least 9 cells across
+        cx, cz = (x0 + x1) / 2, (z0 + z1) / 2
+        xr = (cx - side / 2 - 0.5, cx + side / 2 + 0.5)
+        zr = (cz - side / 2 - 0.5, cz + side / 2 + 0.5)
+        with self.figure.batch_update():
+            self.figure.layout.xaxis.range = list(xr)
+            self.figure.layout.yaxis.range = [zr[1], zr[0]]  # north up
+            self.figure.layout.yaxis.autorange = False
+            d = 1 if side <= 12 else 2
+            self.figure.layout.xaxis.dtick = d
+            self.figure.layout.yaxis.dtick = d
+        return xr, zr
 
     def _cells(self, frame: Frame):
         lay = frame.layout
@@ -115,6 +152,14 @@ class SignalHeatmap(HostsFigures, W.VBox):
         key = (id(lay), self.layer.value)
         rows, ix, iz = self._cells(frame)
         others = rows[lay.kind[rows] != B.WIRE]
+        # the lamps are what a task is about: those on other layers are drawn too (their hover names y),
+        # unless a block of the shown layer stands on the same cell
+        taken = {(int(x), int(z)) for x, z in lay.pos[rows][:, [0, 2]].tolist()}
+        lamps = [i for i in np.flatnonzero(lay.kind == B.LAMP).tolist()
+                 if lay.pos[i, 1] != self.layer.value and (int(lay.pos[i, 0]), int(lay.pos[i, 2])) not in taken
+                 and self.xs[0] <= lay.pos[i, 0] <= self.xs[-1] and self.zs[0] <= lay.pos[i, 2] <= self.zs[-1]]
+        if lamps:
+            others = np.concatenate([others, np.array(lamps, others.dtype)])
         with self.figure.batch_update():
             hm, sc = self.figure.data
             grid = self.power_grid(frame)

@@ -41,6 +41,7 @@ LAMP_COLOR = "#00e5ff"
 PATH_COLOR = "#ffffff"
 CATEGORY_COLORS = {0: "#868e96", 1: "#d6336c", 2: "#f08c00", 3: "#7048e8", 4: "#1c7ed6"}
 LABEL_CHARS = 44
+NO_TRIAL = 0  # the trial menu's "no trial yet" entry (trials count from 1)
 
 
 def shorten(text: str, width: int) -> str:
@@ -52,6 +53,13 @@ def _empty_trace() -> Trace:
     return Trace(ticks=np.zeros(0, np.int64), lamp_positions=[], lamp_lit=np.zeros((0, 0), bool), dust_positions=[],
                  dust_power=np.zeros((0, 0), np.uint8), component_positions=[], component_kinds=[],
                  component_on=np.zeros((0, 0), bool))
+
+
+def _first(rows: list[str], what: str, n: int = 6) -> list[str]:
+    """At most n rows, and a last line saying how many more there are."""
+    if len(rows) <= n:
+        return rows
+    return rows[:n] + [f"  … and {len(rows) - n} more {what}"]
 
 
 def _esc(s) -> str:
@@ -74,8 +82,24 @@ class DiagnosisPanel(W.VBox):
         self.list = W.Select(options=[], rows=7, layout=W.Layout(width="calc(100% - 6px)"),
                              tooltip="choose a finding to outline its blocks in 3D")
         self.detail = W.HTML()
+        self.prev_button = W.Button(description="previous", icon="chevron-up", layout=W.Layout(width="100px"),
+                                    tooltip="the finding before this one")
+        self.next_button = W.Button(description="next", icon="chevron-down", layout=W.Layout(width="100px"),
+                                    tooltip="the next finding")
+        self.prev_button.on_click(lambda _: self.move(-1))
+        self.next_button.on_click(lambda _: self.move(1))
         self.list.observe(lambda ch: self._on_select(ch["new"]), "value")
-        super().__init__([self.title, self.list, self.detail], layout=W.Layout(width="100%"))
+        super().__init__([self.title, self.list, W.HBox([self.prev_button, self.next_button]), self.detail],
+                         layout=W.Layout(width="100%"))
+
+    def move(self, by: int) -> int | None:
+        """Select the finding `by` places after the selected one (wrapping round); returns its index."""
+        n = len(self.list.options)
+        if not n:
+            return None
+        i = ((self.list.value if self.list.value is not None else -by) + by) % n
+        self.list.value = i
+        return i
 
     def show(self, diagnosis: Diagnosis | None, context: str = "") -> None:
         self.diagnosis = diagnosis
@@ -88,17 +112,32 @@ class DiagnosisPanel(W.VBox):
         head = f"{len(diagnosis.lit)}/{len(diagnosis.lamps)} lamps lit"
         if not diagnosis.findings:
             head += ": no failure found"
-        self.title.value = f"<b>Diagnosis</b> {_esc(context)} <span style='color:#666'>({_esc(head)})</span>"
-        self.list.options = [(self._label(f), i) for i, f in enumerate(diagnosis.findings)]
+        self.title.value = (f"<div style='white-space:normal;overflow-wrap:anywhere'><b>Diagnosis</b> {_esc(context)} "
+                            f"<span style='color:#555'>({_esc(head)})</span></div>")
+        self.list.options = [(self._label(f, index=i), i) for i, f in enumerate(diagnosis.findings)]
+        self.prev_button.disabled = self.next_button.disabled = len(diagnosis.findings) < 2
         self.list.value = 0 if diagnosis.findings else None
         if not diagnosis.findings:
             self.detail.value = ""
             self._outline(None)
 
     @staticmethod
-    def _label(f: Finding, width: int = LABEL_CHARS) -> str:
-        """Short enough for the list's width, cut at a word (the full text is shown below the list)."""
-        return shorten(f"{f.title} [{f.category_name}]", width)
+    def _label(f: Finding, width: int = LABEL_CHARS, index: int | None = None) -> str:
+        """What tells findings apart: their number, title, the lamps they concern and the first guilty
+        block, short enough for the list's width (the full text is shown below the list)."""
+        def pos(p) -> str:
+            return "(" + ",".join(str(int(v)) for v in p) + ")"
+        bits = []
+        if f.lamps:
+            bits.append("lamp " + pos(f.lamps[0]) + (f" +{len(f.lamps) - 1}" if len(f.lamps) > 1 else ""))
+        guilty = [p for p in f.positions if p not in set(map(tuple, f.lamps))]
+        if guilty:
+            bits.append("at " + pos(guilty[0]))
+        head = f"{index + 1}. " if index is not None else ""
+        text = f"{head}{f.title}" + (": " + ", ".join(bits) if bits else f" [{f.category_name}]")
+        if len(text) > width and len(bits) > 1:  # the lamp tells findings apart; the guilty block is outlined
+            text = f"{head}{f.title}: {bits[0]}"
+        return text if len(text) <= width else shorten(text, width)
 
     @property
     def selected(self) -> Finding | None:
@@ -117,9 +156,11 @@ class DiagnosisPanel(W.VBox):
             color = CATEGORY_COLORS[f.category]
             case = f" (paper case {f.case})" if f.case else ""
             self.detail.value = (
-                f"<div style='font-size:12px'><b style='color:{color}'>{_esc(f.title)}</b>{_esc(case)} · "
+                f"<div style='font-size:12px;white-space:normal;overflow-wrap:anywhere'>"
+                f"<b style='color:{color}'>{_esc(f.title)}</b>{_esc(case)} · "
                 f"{_esc(f.category_name)}<br>{_esc(f.explanation)}<br><i>fix:</i> {_esc(f.fix)}<br>"
-                f"<span style='color:#666'>guilty blocks: {_esc(', '.join(map(str, f.positions[:8])))}"
+                f"<span style='color:#555'>lamps: {_esc(', '.join(map(str, f.lamps[:8])))}"
+                f"{' ...' if len(f.lamps) > 8 else ''}<br>guilty blocks: {_esc(', '.join(map(str, f.positions[:8])))}"
                 f"{' ...' if len(f.positions) > 8 else ''}</span></div>")
         self._outline(f)
 
@@ -152,7 +193,7 @@ class ReplayViewer(W.VBox):
         self.next_button = W.Button(icon="step-forward", layout=W.Layout(width="40px"), tooltip="next step")
         self.step_info = W.HTML()
         self.strip = W.HTML(self._strip())
-        self.trial_select = W.Dropdown(options=[("no trial", None)] + [
+        self.trial_select = W.Dropdown(options=[("no trial yet", NO_TRIAL)] + [
             (f"trial {t.number} (step {t.step}): {t.lit}/{len(t.lamps)} lit", t.number) for t in rp.trials],
             description="trial", tooltip="a verification trial: its lamp timeline, build diff and diagnosis",
             style={"description_width": "36px"}, layout=W.Layout(width="calc(100% - 6px)"))
@@ -165,7 +206,7 @@ class ReplayViewer(W.VBox):
         self.prev_button.on_click(lambda _: self.go_to(self.slider.value - 1))
         self.next_button.on_click(lambda _: self.go_to(self.slider.value + 1))
         self.slider.observe(lambda ch: self._show_step(ch["new"]), "value")
-        self.trial_select.observe(lambda ch: self._show_trial(ch["new"]), "value")
+        self.trial_select.observe(lambda ch: self._show_trial(ch["new"] or None), "value")
         self.diagnose_button.on_click(lambda _: self.diagnose_step())
         side = W.VBox([self.step_info, self.trial_select, self.diff, self.diagnose_button, self.findings],
                       layout=W.Layout(width="360px", margin="0 0 0 8px", overflow="hidden"))
@@ -287,12 +328,22 @@ class ReplayViewer(W.VBox):
     def _follow_trial(self, i: int) -> None:
         """The trial panel shows the latest trial at or before the step, never a later one."""
         number = self.trial_at(i)
-        if self.trial_select.value != number:
+        if self.trial != number:
             self._jump = False
             try:
-                self.trial_select.value = number
+                self._set_trial(number)
             finally:
                 self._jump = True
+
+    def _set_trial(self, number: int | None) -> None:
+        """Choose a trial in the menu; None chooses its "no trial yet" entry (stored as 0: a Dropdown
+        given the value None selects nothing at all and shows an empty box)."""
+        self.trial_select.value = NO_TRIAL if number is None else number
+
+    @property
+    def trial(self) -> int | None:
+        """The number of the trial shown, None before the first."""
+        return self.trial_select.value or None
 
     # ------------------------------------------------------------------ trials
     def _show_trial(self, number) -> None:
@@ -312,10 +363,10 @@ class ReplayViewer(W.VBox):
         self.timeline.show(tv.trace, contract=contract, presses=[tv.press_tick])
         d = rp.trial_diff(number)
         since = f"trial {number - 1}" if number > 1 else "the start"
-        rows = ([f"+ {p} {s.removeprefix('minecraft:')}" for p, s in list(d.added.items())[:6]]
-                + [f"- {p} {s.removeprefix('minecraft:')}" for p, s in list(d.removed.items())[:6]]
-                + [f"~ {p} {a.removeprefix('minecraft:')} → {b.removeprefix('minecraft:')}"
-                   for p, (a, b) in list(d.changed.items())[:6]])
+        rows = (_first([f"+ {p} {s.removeprefix('minecraft:')}" for p, s in d.added.items()], "added")
+                + _first([f"- {p} {s.removeprefix('minecraft:')}" for p, s in d.removed.items()], "removed")
+                + _first([f"~ {p} {a.removeprefix('minecraft:')} → {b.removeprefix('minecraft:')}"
+                          for p, (a, b) in d.changed.items()], "changed"))
         verdict = "meets" if tv.passed else "fails"
         self.diff.value = (f"<div style='font-size:12px'><b>trial {number}</b>: {tv.lit}/{len(tv.lamps)} lamps lit, "
                            f"{verdict} the contract<br>build since {since}: {_esc(d.summary())}"
@@ -341,7 +392,7 @@ class ReplayViewer(W.VBox):
         from scicraft_viz.views.animation import animation_ticks, render_gif
         from scicraft_viz.views.session import recording_of_trial
 
-        number = self.trial_select.value if number is None else number
+        number = self.trial if number is None else number
         if number is None:
             raise ValueError("no trial is shown: choose a trial (or a step after one) to animate it")
         tv = self.replay.trials[number - 1]
@@ -353,7 +404,7 @@ class ReplayViewer(W.VBox):
                           missed=contract.violations, **kw)
 
     def select_trial(self, number: int | None) -> None:
-        self.trial_select.value = number
+        self._set_trial(number)
 
     def diagnose_step(self, i: int | None = None) -> Diagnosis | None:
         """Diagnose the build after step position i (default: the current step)."""
@@ -392,8 +443,15 @@ def open_gallery(key: str, **explorer_kw):
     intro = W.HTML(f"<div style='font-size:12px'><b>Gallery: {_esc(dev.title)}</b> (paper case {_esc(dev.case)}) · "
                    f"{_esc(dev.description)} · paper: {dev.paper_lit}/{dev.paper_lamps} lit<br>{state}</div>",
                    layout=W.Layout(max_width="950px"))
-    ex.children = (*ex.children, intro, panel)
+    # the findings go beside the canvas they outline (under the palette), so a choice and its outline
+    # are seen together without scrolling
+    side = ex.children[1].children[1]
+    panel.list.rows = 8
+    panel.layout.width = "300px"
+    side.children = (*side.children, panel)
+    ex.children = (*ex.children[:1], intro, *ex.children[1:])
     ex.diagnosis_panel = panel
+    ex.gallery_intro = intro
     found = diagnose(dev.world(), dev.task())
     panel.show(found, f"of {dev.title}")
     ex.timeline.set_budgets(found.budget_labels())

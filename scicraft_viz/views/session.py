@@ -229,6 +229,22 @@ class Recording:
         locked[cr] = self.comp_locked[r, cc]
         return Frame(lay, on, power, locked, int(tick))
 
+    def series(self, pos: Pos) -> dict[str, np.ndarray]:
+        """Every recorded value of one block, one entry per row: 'lit' (lamp), 'power' (dust), 'on' and
+        'locked' (repeater, torch, button, lever); empty when the block was never recorded."""
+        p = tuple(int(v) for v in pos)
+        n = self.n
+        out: dict[str, np.ndarray] = {}
+        if p in self._col["lamp"]:
+            out["lit"] = self.lamp_lit[:n, self._col["lamp"][p]]
+        if p in self._col["dust"]:
+            out["power"] = self.dust_power[:n, self._col["dust"][p]]
+        if p in self._col["comp"]:
+            out["on"] = self.comp_on[:n, self._col["comp"][p]]
+            if self.comp_kind[self._col["comp"][p]].endswith("repeater"):
+                out["locked"] = self.comp_locked[:n, self._col["comp"][p]]
+        return out
+
     def trace(self) -> Trace:
         n = self.n
         return Trace(
@@ -334,6 +350,9 @@ class Session(T.HasTraits):
 
     def _restart(self) -> None:
         """Start recording afresh from the world as it is now."""
+        self.events: list = []  # every change the engine logged while recording, in its order
+        self._causes = None
+        self._ev_mark = self.world.events_total
         self.rec = Recording(self.world.tick)
         self._capture()
         with self.hold_trait_notifications():
@@ -367,17 +386,38 @@ class Session(T.HasTraits):
         else:
             lid = len(self.rec.layouts) - 1
         tr = self.world.record(0)
+        self._keep_events()
         self.rec.write(tr, lid, self._locked_now(self._repeaters()))
 
     def _simulate(self, n: int) -> None:
         if n <= 0:
             return
         tr = self.world.record(n)
+        self._keep_events()
         lid = len(self.rec.layouts) - 1
         if any(e.kind in _LAYOUT_EVENTS for e in tr.events):
             lay, *_ = layout_from_blocks(self.world.blocks())
             lid = self.rec.add_layout(lay)
         self.rec.write(tr, lid, self._locked_now(self._repeaters()))
+
+    def _keep_events(self) -> None:
+        """Keep what the engine logged since the last call (presses and placements included)."""
+        total = self.world.events_total
+        if total != self._ev_mark:
+            self.events.extend(self.world.events_since(self._ev_mark))
+            self._ev_mark = total
+            self._causes = None
+
+    def causes(self, tick: int | None = None) -> list:
+        """Why each logged change happened (`scicraft_viz.engine.causes.Cause`), in the engine's order:
+        all of them, or those of one tick."""
+        if self._causes is None:
+            from scicraft_viz.engine.causes import explain
+
+            self._causes = explain(self.events, self.world.blocks())
+        if tick is None:
+            return list(self._causes)
+        return [c for c in self._causes if c.event.tick == tick]
 
     def _changed(self, tick: int | None = None) -> None:
         with self.hold_trait_notifications():
@@ -386,6 +426,10 @@ class Session(T.HasTraits):
             self.tick = self.rec.end if tick is None else tick
 
     def _say(self, ok: bool, message: str) -> Outcome:
+        jumped, self._jumped = getattr(self, "_jumped", None), None
+        if jumped is not None:
+            message += (f" (you were replaying tick {jumped[0]}: edits act on the live world, so the views "
+                        f"jumped to the live tick {jumped[1]})")
         self.message = message
         return Outcome(ok, message)
 
@@ -437,7 +481,10 @@ class Session(T.HasTraits):
         return [p for p, s in self.world.blocks().items() if s.startswith(kinds)]
 
     def _go_live(self) -> None:
+        """Edits and actions happen to the live world: from a replayed tick, jump to it, and say so in
+        the next message (`_say` adds the note)."""
         if not self.live:
+            self._jumped = (self.tick, self.end)
             self.tick = self.end
 
     def press(self, pos: Pos | None = None) -> Outcome:

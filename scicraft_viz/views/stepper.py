@@ -20,7 +20,8 @@ def tick_text(tick: int, start: int, end: int, press: int | None) -> str:
     if press is not None and tick >= press:
         parts.append(f"press +{tick - press} gt (+{(tick - press) / 2:g} rt)")
     parts.append("live" if tick == end else f"replaying {start}..{end}")
-    return "<span class='scv-tick' style='font-family:monospace'>" + " · ".join(parts) + "</span>"
+    return ("<span class='scv-tick' style='font-family:monospace;white-space:nowrap'>" + " · ".join(parts)
+            + "</span>")
 
 
 class Stepper(W.VBox):
@@ -60,9 +61,16 @@ class Stepper(W.VBox):
         self.speed.observe(lambda ch: self._restart_clock(), "value")
         session.observe(lambda ch: self.refresh(), ["tick", "end", "version"])  # a press changes neither tick nor end
         self.refresh()
-        row1 = W.HBox([self.step_button, self.step_rt_button, self.back_button, self.press_button, self.reset_button])
+        self.row1 = W.HBox([self.step_button, self.step_rt_button, self.back_button, self.press_button,
+                            self.reset_button], layout=W.Layout(flex_flow="row wrap"))
+        # the counter keeps one line: it never wraps its "· live" under another control
+        self.counter.layout = W.Layout(flex="0 0 auto")
         row2 = W.HBox([self.play, self.speed, self.counter])
-        super().__init__([row1, row2])
+        super().__init__([self.row1, row2])
+
+    def add_buttons(self, buttons) -> None:
+        """More buttons at the end of the first row (the explorer's Run test and Evaluate)."""
+        self.row1.children = (*self.row1.children, *buttons)
 
     def _restart_clock(self) -> None:
         self._origin = (self._clock(), self.session.tick) if self.play.playing else None

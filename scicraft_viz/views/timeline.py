@@ -22,6 +22,8 @@ WINDOW_OK = "rgba(80, 220, 120, 0.22)"
 WINDOW_OFF = "rgba(90, 160, 255, 0.22)"
 MISSED = "#ff3d8b"
 WINDOW_PENDING = "rgba(200, 200, 200, 0.16)"
+WINDOW_OK_LINE = "rgb(80, 220, 120)"
+WINDOW_OFF_LINE = "rgb(90, 160, 255)"
 SPANS = (("activity", "activity"), ("whole recording", "whole"))
 _NICE = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000)
 
@@ -73,37 +75,42 @@ class LampTimeline(HostsFigures, W.VBox):
                 go.Heatmap(z=[[0]], x=[0], y=["-"], zmin=0, zmax=1, colorscale=CELL_SCALE, showscale=False,
                            xgap=0, ygap=1, name="lamps", text=[["dark"]],
                            hovertemplate="lamp %{y}<br>tick %{x}<br>%{text}<extra></extra>"),
-                go.Scatter(x=[], y=[], fill="toself", mode="lines", line=dict(width=1, color="rgba(80,220,120,.9)"),
-                           fillcolor=WINDOW_OK, hoverinfo="skip", name="on window", yaxis="y2"),
-                go.Scatter(x=[], y=[], fill="toself", mode="lines", line=dict(width=1, color="rgba(90,160,255,.9)"),
-                           fillcolor=WINDOW_OFF, hoverinfo="skip", name="off window", yaxis="y2"),
+                # windows are outlines, never tints: a lit cell inside a window stays the lamp's own yellow
+                go.Scatter(x=[], y=[], mode="lines", line=dict(width=2, color=WINDOW_OK_LINE),
+                           hoverinfo="skip", name="on window", yaxis="y2"),
+                go.Scatter(x=[], y=[], mode="lines", line=dict(width=2, color=WINDOW_OFF_LINE),
+                           hoverinfo="skip", name="off window", yaxis="y2"),
                 # a missed window is an outline, so the lamp's own lit and dark cells stay readable inside it
                 go.Scatter(x=[], y=[], mode="lines", line=dict(width=2.5, color=MISSED), hoverinfo="skip",
                            name="missed window", yaxis="y2"),
-                go.Scatter(x=[], y=[], fill="toself", mode="lines", line=dict(width=1, color="#aaa", dash="dot"),
-                           fillcolor=WINDOW_PENDING, hoverinfo="skip", name="window (pending)", yaxis="y2"),
+                go.Scatter(x=[], y=[], mode="lines", line=dict(width=1.5, color="#bbb", dash="dot"),
+                           hoverinfo="skip", name="window (pending)", yaxis="y2"),
                 go.Scatter(x=[], y=[], mode="lines", line=dict(color="#00e5ff", width=2), hoverinfo="skip",
                            name="selected lamp", yaxis="y2"),
                 go.Scatter(x=[], y=[], mode="lines", line=dict(color="#ffffff", width=2), hoverinfo="skip",
                            name="tick", yaxis="y2"),
                 # further overlays (diagnosis paths, delay budgets) are appended after this point
             ],
-            layout=go.Layout(width=width, height=240, margin=dict(l=95, r=40, t=34, b=38),
-                             title=dict(text="lamp timeline", font=dict(size=13), x=0, xref="paper",
+            layout=go.Layout(width=width, height=240, margin=dict(l=95, r=64, t=34, b=38),
+                             title=dict(text="lamp timeline", font=dict(size=14), x=0, xref="paper",
                                         xanchor="left"),
                              plot_bgcolor="#1d2128", showlegend=False,
                              # the mode bar stands upright in the right margin, clear of the title
                              modebar=dict(orientation="v"),
                              xaxis=dict(title="game tick", zeroline=False, tickformat="d"),
                              # lamps are categories; the overlays live on a numeric twin axis of row indices
-                             yaxis=dict(type="category", tickfont=dict(size=9), showgrid=False),
+                             yaxis=dict(type="category", tickfont=dict(size=11), showgrid=False),
                              yaxis2=dict(overlaying="y", visible=False, showgrid=False, zeroline=False)),
         )
         self.figure.data[0].on_click(self._on_click)
         self.summary = W.HTML(layout=W.Layout(max_width=f"{width}px"))
+        self.failing_only = W.ToggleButton(value=False, description="failing lamps only", icon="filter",
+                                           tooltip="show only the lamps that have missed a window by the shown tick",
+                                           layout=W.Layout(width="170px"))
         self.unit.observe(lambda ch: self._redraw(), "value")
         self.span.observe(lambda ch: self._redraw(), "value")
-        super().__init__([W.HBox([self.unit, self.span]), self.figure, self.summary])
+        self.failing_only.observe(lambda ch: self._reorder(), "value")
+        super().__init__([W.HBox([self.unit, self.span, self.failing_only]), self.figure, self.summary])
         self.add_class("scv-timeline")
 
     def _figures(self) -> list:
@@ -200,7 +207,19 @@ class LampTimeline(HostsFigures, W.VBox):
         self._rows = self._order(trace)
         self._redraw()
 
+    def _reorder(self) -> None:
+        if self._trace is not None:
+            self._rows = self._order(self._trace)
+            self._redraw()
+
     def _order(self, trace: Trace) -> list[int]:
+        rows = self._ordered(trace)
+        if self.failing_only.value and self._contract is not None:
+            bad = set(self._contract.violations)
+            rows = [j for j in rows if tuple(trace.lamp_positions[j]) in bad]
+        return rows
+
+    def _ordered(self, trace: Trace) -> list[int]:
         n = len(trace.lamp_positions)
         if self.order != "first_on" or n == 0:
             return list(range(n))
@@ -209,9 +228,43 @@ class LampTimeline(HostsFigures, W.VBox):
         return sorted(range(n), key=lambda j: (first[j], trace.lamp_positions[j]))
 
     def move_cursor(self, tick: int | None) -> None:
-        """Move the tick line only (cheap: used while scrubbing)."""
+        """Move the tick line only (cheap: used while scrubbing); the axis follows a cursor that
+        leaves the shown span, so the current tick is always in view."""
         self._cursor = tick
-        self._draw_cursor(self.figure.data[6])
+        with self.figure.batch_update():
+            self._draw_cursor(self.figure.data[6])
+            if self._trace is not None and len(self._trace.ticks):
+                lo, hi = self.tick_range()
+                if tuple(self.figure.layout.xaxis.range or ()) != (self._x(lo - 0.5), self._x(hi + 0.5)):
+                    self._set_range()
+
+    def set_contract(self, contract: ContractView | None) -> None:
+        """Judge the lamps as of another tick (a contract view made with `at=`): redraws the windows,
+        title, summary and hover words, and nothing at all when no lamp's standing changed."""
+        def key(c):
+            return None if c is None else (c.press, c.complete, tuple(
+                (w.pos, w.on_window, w.off_window, w.on_status, w.off_status) for w in c.lamps),
+                tuple((ch.name, ch.passed) for ch in c.checks))
+        if key(contract) == key(self._contract):
+            self._contract = contract
+            return
+        before = set(self._contract.violations) if self._contract is not None else set()
+        self._contract = contract
+        if self._trace is None:
+            return
+        if self.failing_only.value and set(contract.violations if contract else []) != before:
+            self._reorder()  # the rows shown are the failing lamps: they changed
+            return
+        with self.figure.batch_update():
+            self._draw_windows()
+            self.figure.data[0].text = self.hover_texts()
+            self.figure.layout.title.text = self.title()
+        self.summary.value = self._summary_html()
+
+    @property
+    def origin(self) -> int | None:
+        """The tick the axis counts from: the last press shown (None: absolute ticks)."""
+        return self._presses[-1] if self._presses else None
 
     def set_selected(self, lamp: Pos | None) -> None:
         self._selected = lamp
@@ -219,7 +272,7 @@ class LampTimeline(HostsFigures, W.VBox):
 
     def _draw_cursor(self, line) -> None:
         n = max(1, len(self._rows))
-        if self._cursor is None or self._trace is None:
+        if self._cursor is None or self._trace is None or not self._rows or not len(self._trace.ticks):
             line.x, line.y = [], []
             return
         x = self._x(self._cursor)
@@ -258,14 +311,35 @@ class LampTimeline(HostsFigures, W.VBox):
             return first, max(last, first + 1)
         lo, hi = min(marks), max(marks)
         pad = max(2, (hi - lo) // 10)
-        return max(first, lo - pad), min(max(last, first + 1), hi + pad)
+        lo, hi = max(first, lo - pad), min(max(last, first + 1), hi + pad)
+        if self._cursor is not None and first <= self._cursor <= last:
+            # the current tick is always in view: the span grows to reach it, with a little room beyond
+            if self._cursor < lo:
+                lo = max(first, self._cursor - 1)
+            elif self._cursor > hi:
+                hi = min(last, self._cursor + 2)
+        return lo, hi
 
     def _set_range(self) -> None:
         lo, hi = self.tick_range()
         xaxis = self.figure.layout.xaxis
         xaxis.range = [self._x(lo - 0.5), self._x(hi + 0.5)]
-        xaxis.dtick = integer_dtick(self._x(hi - lo))
-        xaxis.tick0 = 0
+        d = integer_dtick(self._x(hi - lo))
+        xaxis.dtick = d
+        origin = self.origin
+        if origin is None:
+            xaxis.tickmode, xaxis.tick0 = "linear", 0
+            xaxis.tickvals, xaxis.ticktext = None, None
+            return
+        # labels count from the press ("+4" is 4 ticks after it) while x stays the absolute tick,
+        # so a click still names the tick every other view shows
+        o = self._x(origin)
+        k0 = int(np.ceil((self._x(lo - 0.5) - o) / d))
+        k1 = int(np.floor((self._x(hi + 0.5) - o) / d))
+        vals = [o + k * d for k in range(k0, k1 + 1)]
+        xaxis.tickmode = "array"
+        xaxis.tickvals = vals
+        xaxis.ticktext = [f"{k * d:+d}" if k else "press" for k in range(k0, k1 + 1)]
 
     def _redraw(self) -> None:
         tr = self._trace
@@ -278,6 +352,47 @@ class LampTimeline(HostsFigures, W.VBox):
         n = len(labels)
         height = int(min(900, max(170, 70 + 13 * n)))
         unit = "rt" if f == 2 else "gt"
+        empty = n == 0 or not len(tr.ticks)
+        with self.figure.batch_update():
+            hm = self.figure.data[0]
+            hm.x = xs
+            hm.y = labels
+            hm.z = z
+            hm.text = self.hover_texts()
+            hm.hovertemplate = f"lamp %{{y}}<br>tick %{{x}} {unit}<br>%{{text}}<extra></extra>"
+            self._draw_windows()
+            self._draw_selected(self.figure.data[5])
+            self._draw_cursor(self.figure.data[6])
+            lay = self.figure.layout
+            lay.height = height
+            after = " after the press" if self.origin is not None else ""
+            lay.xaxis.title.text = ("game tick" if f == 1 else "redstone tick") + (
+                f"s{after} ({unit})" if after else "")
+            self._set_range()
+            lay.yaxis.range = [n - 0.5, -0.5]
+            lay.yaxis.tickvals = labels  # every lamp labelled, not a thinned selection
+            lay.yaxis.ticktext = [f"{lb}  {self._budgets[p][0]}" if p in self._budgets else lb
+                                  for lb, p in zip(labels, self.lamps)]
+            lay.yaxis2.range = [n - 0.5, -0.5]
+            lay.shapes = [dict(type="line", x0=self._x(p), x1=self._x(p), y0=0, y1=1, yref="paper",
+                               line=dict(color="#ff9f1a", width=2, dash="dash")) for p in self._presses]
+            notes = [dict(x=self._x(p), y=1, yref="paper", text="press", showarrow=False,
+                          yanchor="bottom", font=dict(color="#ff9f1a", size=12)) for p in self._presses]
+            if empty:
+                # an empty timeline says why it is empty instead of showing a bare plot
+                why = ("no lamps in this build" if n == 0 and len(tr.ticks) else "nothing recorded yet: "
+                       "run a trial or press the button")
+                if self.failing_only.value and len(tr.lamp_positions):
+                    why = "no lamp has missed a window by this tick"
+                notes = [dict(x=0.5, y=0.5, xref="paper", yref="paper", text=why, showarrow=False,
+                              font=dict(color="#ddd", size=14))]
+                lay.shapes = []
+            lay.annotations = notes
+            lay.xaxis.visible = not empty
+            lay.title.text = self.title()
+        self.summary.value = self._summary_html()
+
+    def _draw_windows(self) -> None:
         boxes = {"ok": [], "off": [], "bad": [], "pending": []}
         if self._contract is not None:
             row_of = {p: i for i, p in enumerate(self.lamps)}
@@ -289,37 +404,14 @@ class LampTimeline(HostsFigures, W.VBox):
                     if win is None:
                         continue
                     kind = {"violated": "bad", "pending": "pending"}.get(status, key)
-                    boxes[kind].append((self._x(win[0] - 0.5), self._x(win[1] + 0.5), i - 0.45, i + 0.45))
-        with self.figure.batch_update():
-            hm = self.figure.data[0]
-            hm.x = xs
-            hm.y = labels
-            hm.z = z
-            hm.text = self.hover_texts()
-            hm.hovertemplate = f"lamp %{{y}}<br>tick %{{x}} {unit}<br>%{{text}}<extra></extra>"
-            for k, key in ((1, "ok"), (2, "off"), (3, "bad"), (4, "pending")):
-                # categorical y: rectangles are drawn in the row-index space of the category axis
-                self.figure.data[k].x, self.figure.data[k].y = _rects(boxes[key])
-            self._draw_selected(self.figure.data[5])
-            self._draw_cursor(self.figure.data[6])
-            lay = self.figure.layout
-            lay.height = height
-            lay.xaxis.title.text = "game tick" if f == 1 else "redstone tick"
-            self._set_range()
-            lay.yaxis.range = [n - 0.5, -0.5]
-            lay.yaxis.tickvals = labels  # every lamp labelled, not a thinned selection
-            lay.yaxis.ticktext = [f"{lb}  {self._budgets[p][0]}" if p in self._budgets else lb
-                                  for lb, p in zip(labels, self.lamps)]
-            lay.yaxis2.range = [n - 0.5, -0.5]
-            lay.shapes = [dict(type="line", x0=self._x(p), x1=self._x(p), y0=0, y1=1, yref="paper",
-                               line=dict(color="#ff9f1a", width=2, dash="dash")) for p in self._presses]
-            lay.annotations = [dict(x=self._x(p), y=1, yref="paper", text="press", showarrow=False,
-                                    yanchor="bottom", font=dict(color="#ff9f1a", size=11)) for p in self._presses]
-            lay.title.text = self.title()
-        self.summary.value = self._summary_html()
+                    # windows sit just inside the row, so neighbouring rows' outlines never touch
+                    boxes[kind].append((self._x(win[0] - 0.5), self._x(win[1] + 0.5), i - 0.42, i + 0.42))
+        for k, key in ((1, "ok"), (2, "off"), (3, "bad"), (4, "pending")):
+            # categorical y: rectangles are drawn in the row-index space of the category axis
+            self.figure.data[k].x, self.figure.data[k].y = _rects(boxes[key])
 
     def title(self) -> str:
-        """The figure's title: what the contract says about the lamps at the last recorded tick."""
+        """The figure's title: what the contract says about the lamps at the tick it was judged at."""
         c = self._contract
         if c is None:
             return "lamp timeline"
@@ -331,7 +423,10 @@ class LampTimeline(HostsFigures, W.VBox):
             verdict = "all lamps within their windows"
         else:
             verdict = "no window missed yet (test still running)"
-        return f"lamp timeline · {c.task_id} contract: {verdict}"
+        when = ""
+        if not c.complete and c.at is not None:
+            when = f" (as of +{c.at - c.press} gt after the press)"
+        return f"lamp timeline · {c.task_id} contract: {verdict}{when}"
 
     def _summary_html(self) -> str:
         c = self._contract
@@ -346,8 +441,8 @@ class LampTimeline(HostsFigures, W.VBox):
         sw = "display:inline-block;width:14px;height:9px;margin:0 3px 0 8px;vertical-align:middle"
         legend = (f"<span style='font-size:11px;color:#888'><span style='{sw};background:#ffd54a'></span>lit"
                   f"<span style='{sw};background:#2a2e36'></span>dark"
-                  f"<span style='{sw};background:{WINDOW_OK};border:1px solid rgba(80,220,120,.9)'></span>on-window"
-                  f"<span style='{sw};background:{WINDOW_OFF};border:1px solid rgba(90,160,255,.9)'></span>off-window"
+                  f"<span style='{sw};border:2px solid {WINDOW_OK_LINE}'></span>on-window"
+                  f"<span style='{sw};border:2px solid {WINDOW_OFF_LINE}'></span>off-window"
                   f"<span style='{sw};border:2px solid {MISSED}'></span>missed window"
                   f"<span style='{sw};border:1px dotted #aaa'></span>not decided yet"
                   f"<span style='{sw};border-left:2px dashed #ff9f1a'></span>button press</span>")
