@@ -44,12 +44,13 @@ class UnsafeFile(ValueError):
     `reason` says which rule refused it, so that a caller can word its own message: "missing",
     "directory", "special" (a FIFO, device or socket), "too_large" (`limit` is set, and `size` unless
     the file grew while it was read), "outside" (a link out of the folder it had to stay in) or
-    "unreadable" (`detail` is the system's reason)."""
+    "unreadable" (`detail` is the system's reason); `mode` is the file's st_mode where it was seen."""
 
     def __init__(self, message: str, *, path: Any = None, reason: str = "unreadable", size: int | None = None,
-                 limit: int | None = None, detail: str | None = None):
+                 limit: int | None = None, detail: str | None = None, mode: int | None = None):
         super().__init__(message)
         self.path, self.reason, self.size, self.limit, self.detail = path, reason, size, limit, detail
+        self.mode = mode
 
 
 def _mib(n: int) -> str:
@@ -104,16 +105,18 @@ def inside(path: str | os.PathLike, folder: str | os.PathLike) -> bool:
 
 
 def open_regular(path: str | os.PathLike, limit: int, what: str = "file", *,
-                 within: str | os.PathLike | None = None) -> int:
+                 within: str | os.PathLike | None = None, follow: bool = True) -> int:
     """A descriptor on `path` if it is a regular file of at most `limit` bytes (and, given `within`,
-    lies inside that folder once links are resolved). Opened without blocking (a FIFO with no writer
-    does not wait) and checked on the open descriptor. Raises UnsafeFile."""
+    lies inside that folder once links are resolved; with `follow` False, `path` itself is not a
+    link). Opened without blocking (a FIFO with no writer does not wait) and checked on the open
+    descriptor. Raises UnsafeFile."""
     name = shown(os.fspath(path) if isinstance(path, os.PathLike) else path)
     if within is not None and not inside(path, within):
         raise UnsafeFile(f"{what} {name} is a link out of {shown(os.fspath(within))}; it is not followed",
                          path=path, reason="outside")
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+        fd = os.open(path, flags if follow else flags | getattr(os, "O_NOFOLLOW", 0))
     except FileNotFoundError as e:
         raise UnsafeFile(f"{what} {name} does not exist", path=path, reason="missing", detail=e.strerror) from None
     except IsADirectoryError as e:
@@ -129,10 +132,10 @@ def open_regular(path: str | os.PathLike, limit: int, what: str = "file", *,
         raise UnsafeFile(f"cannot open {what} {name}: {e.strerror or e}", path=path, detail=e.strerror) from None
     problem = None
     if stat.S_ISDIR(st.st_mode):
-        problem = UnsafeFile(f"{what} {name} is a directory", path=path, reason="directory")
+        problem = UnsafeFile(f"{what} {name} is a directory", path=path, reason="directory", mode=st.st_mode)
     elif not stat.S_ISREG(st.st_mode):
         problem = UnsafeFile(f"{what} {name} is not a regular file (a device, FIFO or socket)", path=path,
-                             reason="special")
+                             reason="special", mode=st.st_mode)
     elif st.st_size > limit:
         problem = UnsafeFile(f"{what} {name} is {st.st_size:,} bytes; the limit is {_mib(limit)}", path=path,
                              reason="too_large", size=st.st_size, limit=limit)
@@ -143,16 +146,20 @@ def open_regular(path: str | os.PathLike, limit: int, what: str = "file", *,
 
 
 def check_regular(path: str | os.PathLike, limit: int, what: str = "file", *,
-                  within: str | os.PathLike | None = None) -> None:
+                  within: str | os.PathLike | None = None, follow: bool = True) -> None:
     """Refuse anything but a regular file within `limit`, for a library that opens the path itself."""
-    os.close(open_regular(path, limit, what, within=within))
+    os.close(open_regular(path, limit, what, within=within, follow=follow))
 
 
 def read_fd(fd: int, path: Any, limit: int, what: str = "file") -> bytes:
     """At most `limit` bytes from a descriptor `open_regular` gave (closed here); a file that grew past
     the limit while it was read is refused."""
-    with os.fdopen(fd, "rb") as f:
-        data = f.read(limit + 1)
+    try:
+        with os.fdopen(fd, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as e:
+        raise UnsafeFile(f"cannot read {what} {shown(path)}: {e.strerror or e}", path=path, reason="unreadable",
+                         detail=e.strerror or str(e)) from None
     if len(data) > limit:
         raise UnsafeFile(f"{what} {shown(path)} is more than {_mib(limit)}; the limit is {_mib(limit)}", path=path,
                          reason="too_large", limit=limit)
@@ -160,9 +167,9 @@ def read_fd(fd: int, path: Any, limit: int, what: str = "file") -> bytes:
 
 
 def read_regular(path: str | os.PathLike, limit: int, what: str = "file", *,
-                 within: str | os.PathLike | None = None) -> bytes:
+                 within: str | os.PathLike | None = None, follow: bool = True) -> bytes:
     """The bytes of a regular file of at most `limit` bytes (refused if it grows past it while read)."""
-    return read_fd(open_regular(path, limit, what, within=within), path, limit, what)
+    return read_fd(open_regular(path, limit, what, within=within, follow=follow), path, limit, what)
 
 
 # ------------------------------------------------------------------------------------------ streams

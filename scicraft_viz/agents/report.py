@@ -56,7 +56,7 @@ from scicraft_viz.agents.conditions import (
     keeps_book,
 )
 from scicraft_viz.agents.trajectory import TOOLS, Trajectory, parse_lines
-from scicraft_viz.safeio import atomic_write
+from scicraft_viz.safeio import UnsafeFile, atomic_write, read_regular
 
 # ---------------------------------------------------------------------------------------- limits
 MAX_RUN_FILE_BYTES = 64 * 1024 * 1024  # one trajectory file, checked before it is read (= one line's limit)
@@ -199,37 +199,22 @@ def _kind(mode: int) -> str:
 
 
 def read_run_bytes(path: str | os.PathLike, *, follow: bool = False) -> bytes:
-    """The bytes of one run file. Only a regular file of at most MAX_RUN_FILE_BYTES is read: the
-    file is opened non-blocking (a FIFO never hangs the reader) and without following a link
-    (unless `follow`), checked with fstat, and read no further than the limit. Raises Refused."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    if not follow:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
+    """The bytes of one run file, read through `safeio.read_regular`: only a regular file of at most
+    MAX_RUN_FILE_BYTES, opened non-blocking (a FIFO never hangs the reader) and without following a
+    link (unless `follow`), checked with fstat, and read no further than the limit. Raises Refused,
+    worded for the report's list of files left out."""
     try:
-        fd = os.open(path, flags)
-    except OSError as e:
-        raise Refused(f"cannot be opened: {e.strerror or e}") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise Refused(f"is {_kind(st.st_mode)}, not a regular file; not read")
-        if st.st_size > MAX_RUN_FILE_BYTES:
-            raise Refused(f"has {st.st_size:,} bytes, more than the {MAX_RUN_FILE_BYTES:,} a run file may have; "
-                          "not read")
-        chunks, total = [], 0
-        while True:
-            b = os.read(fd, 1 << 20)
-            if not b:
-                break
-            total += len(b)
-            if total > MAX_RUN_FILE_BYTES:
-                raise Refused(f"grew past {MAX_RUN_FILE_BYTES:,} bytes while it was read; not read")
-            chunks.append(b)
-        return b"".join(chunks)
-    except OSError as e:
-        raise Refused(f"cannot be read: {e.strerror or e}") from None
-    finally:
-        os.close(fd)
+        return read_regular(path, MAX_RUN_FILE_BYTES, "run file", follow=follow)
+    except UnsafeFile as e:
+        if e.reason in ("directory", "special"):
+            raise Refused(f"is {_kind(e.mode or 0)}, not a regular file; not read") from None
+        if e.reason == "too_large" and e.size is not None:
+            raise Refused(f"has {e.size:,} bytes, more than the {MAX_RUN_FILE_BYTES:,} a run file may have; "
+                          "not read") from None
+        if e.reason == "too_large":
+            raise Refused(f"grew past {MAX_RUN_FILE_BYTES:,} bytes while it was read; not read") from None
+        verb = "read" if str(e).startswith("cannot read") else "opened"
+        raise Refused(f"cannot be {verb}: {e.detail or e}") from None
 
 
 @dataclass
@@ -639,17 +624,10 @@ class _suppress:
 
 
 def _read_small(path: Path, limit: int) -> bytes:
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
-            raise Refused("not a usable cache entry")
-        data = os.read(fd, limit + 1)
-        if len(data) > limit:
-            raise Refused("not a usable cache entry")
-        return data
-    finally:
-        os.close(fd)
+        return read_regular(path, limit, "cache entry", follow=False)
+    except UnsafeFile:
+        raise Refused("not a usable cache entry") from None
 
 
 # ---------------------------------------------------------------------------------------- loading runs
