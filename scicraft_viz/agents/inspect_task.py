@@ -179,11 +179,12 @@ def recorded_model(ep: Episode):
             if msg.text or not msg.tool_calls:
                 ep.env.reason(msg.text, usage)
                 usage = None
+            checkers = _checkers(tools) if msg.tool_calls else {}
             for call in msg.tool_calls or []:
                 # Inspect answers calls to unknown tools, and calls whose arguments break the tool's schema,
                 # without running the tool: record them here, as the environment refuses them, so that
                 # validity counts every call the model made.
-                if not _runs(call, tools):
+                if not _runs(call, checkers):
                     ep.env.call(call.function, call.arguments, usage)
                     usage = None
             ep.usage = usage
@@ -194,20 +195,25 @@ def recorded_model(ep: Episode):
     return make()
 
 
-def _runs(call, tools: list) -> bool:
-    """Whether Inspect will run this call's tool: the tool exists and the arguments fit its schema."""
+def _checkers(tools: list) -> dict:
+    """Each tool's argument validator by name, made once per model turn (a turn may carry hundreds of calls)."""
     from inspect_ai.tool import ToolDef as _Def
 
     from scicraft_viz.validation import jsonschema
 
-    if call.parse_error:
-        return False
+    out = {}
     for t in tools:
         d = t if isinstance(t, _Def) else _Def(t)
-        if d.name == call.function:
-            schema = d.parameters.model_dump(exclude_none=True)
-            return not any(True for _ in jsonschema().Draft202012Validator(schema).iter_errors(call.arguments))
-    return False
+        out[d.name] = jsonschema().Draft202012Validator(d.parameters.model_dump(exclude_none=True))
+    return out
+
+
+def _runs(call, checkers: dict) -> bool:
+    """Whether Inspect will run this call's tool: the tool exists and the arguments fit its schema."""
+    check = checkers.get(call.function)
+    if call.parse_error or check is None:
+        return False
+    return not any(True for _ in check.iter_errors(call.arguments))
 
 
 def _count(*parts) -> int | None:
