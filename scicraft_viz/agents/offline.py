@@ -269,10 +269,7 @@ def _random_turn(messages: list[ChatMessage], tools: set[str], seed: int, turns:
     return "A block.", [("set-block", {"pos": pos, "block": name})]
 
 
-def _replay_turn(messages: list[ChatMessage], tools: set[str], path: str) -> Turn:
-    from scicraft_viz.agents.trajectory import read
-
-    traj = read(path)
+def _replay_turn(messages: list[ChatMessage], tools: set[str], traj) -> Turn:
     own = _calls(messages)
     if "end-experiment" in tools:  # a scientist session: the recorded one that answered the same question
         question = next((_text(m) for m in messages if isinstance(m, ChatMessageUser)), "")
@@ -309,15 +306,17 @@ class OfflineAgent(ModelAPI):
                              f"{', '.join('scicraft/' + a for a in AGENTS)}")
         self.seed = int(model_args.get("seed", 0))
         self.turns = max(1, int(model_args.get("turns", 30)))
-        self.trajectory = model_args.get("trajectory")
+        self.trajectory = None  # read once: every turn of every sample plays from it
         if model_name == "replay":
             from scicraft_viz.agents.trajectory import read
 
-            if not self.trajectory:
+            path = model_args.get("trajectory")
+            if not path:
                 raise ValueError("scicraft/replay needs the trajectory to play: -M trajectory=PATH")
-            t = read(self.trajectory)
-            if t.header is None:
-                raise ValueError(f"scicraft/replay: {t.problems[0] if t.problems else 'no header'}")
+            self.trajectory = read(path)
+            if self.trajectory.header is None:
+                problems = self.trajectory.problems
+                raise ValueError(f"scicraft/replay: {problems[0] if problems else 'no header'}")
 
     def connection_key(self) -> str:
         return f"scicraft/{self.model_name}"
@@ -330,7 +329,7 @@ class OfflineAgent(ModelAPI):
         elif self.model_name == "random":
             text, calls = _random_turn(input, names, self.seed, self.turns)
         else:
-            text, calls = _replay_turn(input, names, str(self.trajectory))
+            text, calls = _replay_turn(input, names, self.trajectory)
         calls = [(fn, args) for fn, args in calls if fn in names]
         n = len(_calls(input))
         msg = ChatMessageAssistant(content=text, model=f"scicraft/{self.model_name}", source="generate",
