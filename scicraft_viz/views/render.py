@@ -337,12 +337,17 @@ def _labels(img: Image.Image, cam: _Camera, project, lo: np.ndarray, hi: np.ndar
         out |= {k for k in range(int(a), int(b)) if k % 5 == 0}
         return sorted(out)
 
+    def edges(axis: int, near: float, far: float) -> tuple[float, ...]:
+        # only the edge facing the camera: labels on the far edge would sit on top of the build
+        toward = -cam.forward[axis] if cam.eye is None else 0.0
+        return (near,) if toward > 0.05 else (far,) if toward < -0.05 else (near, far)
+
     items = []
     for x in ticks(lo[0], hi[0]):
-        for z in (hi[2] + 0.8, lo[2] - 0.8):
+        for z in edges(2, hi[2] + 0.8, lo[2] - 0.8):
             items.append(((x + 0.5, y, z), f"x{x}"))
     for z in ticks(lo[2], hi[2]):
-        for x in (hi[0] + 1.0, lo[0] - 1.0):
+        for x in edges(0, hi[0] + 1.0, lo[0] - 1.0):
             items.append(((x, y, z + 0.5), f"z{z}"))
     pts = cam.view(np.array([p for p, _ in items], np.float64))
     if cam.eye is not None:
@@ -376,3 +381,66 @@ def render_world(world, **kw) -> Rendering:
     """`render` of a World's blocks at its current tick."""
     kw.setdefault("tick", world.tick)
     return render(world.blocks(), **kw)
+
+
+# ---------------------------------------------------------------------------------- lamp timeline
+LAMP_ON, LAMP_OFF = (255, 219, 115), (70, 46, 28)
+ON_WINDOW, OFF_WINDOW = (90, 220, 120), (90, 190, 255)
+
+
+def render_timeline(trace, press: int, *, task=None, trial: int | None = None, width: int = DEFAULT_SIZE[0]
+                    ) -> Rendering:
+    """The lamps of a trial as a picture: one row per lamp (by position), one column per game tick from
+    the press, lit cells yellow and dark ones brown; with `task`, each lamp's window for lighting (green
+    outline) and going dark (blue outline), as the evaluator derives them (`views.contract`)."""
+    w = check_size((width, MIN_SIZE))[0]
+    lit = np.asarray(trace.lamp_lit, bool)
+    r0 = max(0, int(press) - int(trace.start_tick)) if len(trace) else 0
+    lit = lit[r0:] if lit.ndim == 2 else np.zeros((0, 0), bool)
+    n_ticks, n_lamps = lit.shape if lit.ndim == 2 else (0, 0)
+    order = sorted(range(n_lamps), key=lambda j: tuple(trace.lamp_positions[j]))
+    row_h = max(3, min(14, (MAX_SIZE - 70) // max(1, n_lamps)))
+    left, top = 96, 36
+    h = max(MIN_SIZE, min(MAX_SIZE, top + row_h * max(1, n_lamps) + 8))
+    img = Image.new("RGB", (w, h), BACKGROUND)
+    d = ImageDraw.Draw(img)
+    cell = (w - left - 8) / max(1, n_ticks)
+    x_of = [int(round(left + k * cell)) for k in range(n_ticks + 1)]
+    windows = {}
+    if task is not None and n_lamps and n_ticks:
+        from scicraft_viz.views.contract import contract_view
+
+        with_windows = contract_view(task, trace, int(press))
+        windows = {tuple(lw.pos): lw for lw in with_windows.lamps}
+    for row, j in enumerate(order):
+        y0 = top + row * row_h
+        y1 = y0 + row_h - (1 if row_h > 4 else 0)
+        col = lit[:, j]
+        k = 0
+        while k < n_ticks:  # runs of equal cells, one rectangle each
+            e = k
+            while e + 1 < n_ticks and col[e + 1] == col[k]:
+                e += 1
+            d.rectangle((x_of[k], y0, x_of[e + 1] - 1, y1 - 1), fill=LAMP_ON if col[k] else LAMP_OFF)
+            k = e + 1
+        lw = windows.get(tuple(trace.lamp_positions[j]))
+        for win, colour in ((lw.on_window if lw else None, ON_WINDOW), (lw.off_window if lw else None, OFF_WINDOW)):
+            if win is None:
+                continue
+            a = min(max(int(win[0]) - int(press), 0), n_ticks)
+            b = min(max(int(win[1]) - int(press) + 1, 0), n_ticks)
+            if b > a:
+                d.rectangle((x_of[a], y0, x_of[b] - 1, y1 - 1), outline=colour)
+        if row_h >= 12 or row % max(1, 12 // row_h) == 0:
+            p = trace.lamp_positions[j]
+            _text(img, (left - 4, y0 + row_h / 2), f"({p[0]},{p[1]},{p[2]})", anchor="rm")
+    step = next((s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if s * cell >= 34), 1000)
+    for k in range(0, n_ticks, step):
+        d.line((x_of[k], top - 4, x_of[k], top - 1), fill=TEXT)
+        _text(img, (x_of[k], top - 5), f"+{k}", anchor="mb")
+    title = f"lamp timeline{f' of trial {trial}' if trial else ''} · {n_lamps} lamps · {n_ticks} game ticks " \
+            f"from the press at tick {press}"
+    _text(img, (6, 3), title)
+    caption = title + (" · yellow lit, brown dark; green outline: window to light, blue: window to go dark"
+                       if windows else " · yellow lit, brown dark")
+    return Rendering(img, pixel_hash(img), caption, "timeline")
