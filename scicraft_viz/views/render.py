@@ -81,7 +81,7 @@ class Rendering:
 
 def pixel_hash(image: Image.Image) -> str:
     """SHA-256 of an image's size and RGB pixels (independent of how the PNG was compressed)."""
-    rgb = image.convert("RGB")
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
     h = hashlib.sha256(f"RGB {rgb.width} {rgb.height}\n".encode())
     h.update(rgb.tobytes())
     return h.hexdigest()
