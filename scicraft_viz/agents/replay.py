@@ -35,6 +35,8 @@ CHECKPOINT = 32
 # Trials whose full trace and build a replay holds at once (the most recently used); any other is
 # rebuilt on demand by replaying the calls up to its press, so memory does not grow with the budget.
 FULL_TRIALS = 16
+# A render-view picture kept beside a trajectory (at most 1024 x 1024 RGB; a PNG is far smaller than raw).
+MAX_PNG_BYTES = 8 * 2**20
 
 
 @dataclass
@@ -388,19 +390,24 @@ def _compare(recorded: Any, replayed: Any, path: str = "result") -> str | None:
 
 
 def _png_pixels(path) -> str | None:
-    """'holds other pixels (sha256 ...)' for a readable picture, None when it holds the named ones, else why
-    not; a picture larger than any render-view makes is not decoded."""
+    """None when the picture holds the pixels its name says, else what is wrong with it. It is read as a
+    regular file of bounded size (no link followed, never a FIFO or device), and a picture larger than any
+    render-view makes is not decoded."""
+    import io
+
     from PIL import Image, UnidentifiedImageError
 
+    from scicraft_viz.safeio import UnsafeFile, read_regular
     from scicraft_viz.views.render import MAX_SIZE, pixel_hash
 
     try:
-        with Image.open(path) as im:
+        data = read_regular(path, MAX_PNG_BYTES, "picture", follow=False)
+        with Image.open(io.BytesIO(data)) as im:
             if im.format != "PNG" or im.width > MAX_SIZE or im.height > MAX_SIZE:
                 return f"is not a PNG of at most {MAX_SIZE} pixels a side"
-            sha = pixel_hash(im)
-    except (OSError, UnidentifiedImageError, ValueError) as e:
-        return f"cannot be read ({e})"
+            sha = pixel_hash(im.convert("RGB"))
+    except (OSError, UnsafeFile, UnidentifiedImageError, ValueError, Image.DecompressionBombError) as e:
+        return f"cannot be read ({str(e)[:200]})"
     return None if path.stem == sha else f"holds other pixels (sha256 {sha})"
 
 
