@@ -138,3 +138,17 @@ def test_lamp_timeline_marks_lit_ticks_and_the_contract_windows():
     greens = sum(1 for x in range(left, 400) for yy in range(top, top + 2 * row_h)
                  if r.image.getpixel((x, yy)) == R.ON_WINDOW)
     assert greens > 0  # the window the skew rule allows, outlined
+
+
+def test_the_api_example_runs_as_written():
+    import doctest
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "api.md").read_text(encoding="utf-8")
+    section = text[text.index("## Pictures of a build"):]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    test = doctest.DocTestParser().get_doctest(code, {}, "api.md: pictures", "docs/api.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.summarize(verbose=False) == doctest.TestResults(0, 4)

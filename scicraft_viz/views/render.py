@@ -314,8 +314,8 @@ def _view_box(blocks: dict[Pos, str], region) -> tuple[np.ndarray, np.ndarray, f
     p = np.array(list(blocks), np.int64).reshape(-1, 3)
     if region is not None:
         rlo, rhi = np.array(region[0], np.int64), np.array(region[1], np.int64)
-    elif len(p):
-        rlo, rhi = p.min(0), p.max(0)
+    elif len(p):  # no region: the blocks' extent, with room for the margin around what stands on the floor
+        rlo, rhi = p.min(0) - 2, p.max(0) + 2
     else:
         rlo = rhi = np.zeros(3, np.int64)
     inside = p[((p >= rlo) & (p <= rhi)).all(1)] if len(p) else p
