@@ -151,4 +151,4 @@ def test_the_api_example_runs_as_written():
     test = doctest.DocTestParser().get_doctest(code, {}, "api.md: pictures", "docs/api.md", 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
-    assert runner.summarize(verbose=False) == doctest.TestResults(0, 4)
+    assert runner.summarize(verbose=False) == doctest.TestResults(0, 5)
