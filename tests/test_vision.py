@@ -217,6 +217,33 @@ def test_the_oracle_looks_at_its_build_in_an_inspect_run(tmp_path, observation):
     assert Replay(traj).matches
 
 
+def test_an_imported_inspect_log_keeps_its_pictures_beside_the_trajectory(tmp_path):
+    from scicraft_viz.agents.inspect_task import import_log
+
+    log, _, score = _inspect_run(tmp_path, "scicraft/oracle", "image")
+    [path] = import_log(log.location, tmp_path / "imported")
+    traj = trajectory.read(path)
+    assert traj.observation == "image" and traj.passed is True
+    shas = sorted(s.result[k]["sha256"] for s in traj.steps if s.tool == "render-view"
+                  for k in ("image", "timeline") if k in s.result)
+    assert sorted(p.stem for p in images_dir(path).iterdir()) == shas
+    assert [p.name for p in (tmp_path / "imported").iterdir() if p.name.endswith(".images")] == [
+        images_dir(path).name]
+    assert replay_file(path).matches
+
+
+def test_the_schema_and_the_tool_list_name_the_renderer_s_presets_and_limits():
+    from scicraft_viz.agents.mcp_server import tool_list
+    from scicraft_viz.views.render import MAX_SIZE, MIN_SIZE, PRESETS
+
+    args = trajectory.schema()["$defs"]["args_render"]["properties"]
+    assert args["camera"]["enum"] == list(PRESETS)
+    assert (args["width"]["minimum"], args["width"]["maximum"]) == (MIN_SIZE, MAX_SIZE)
+    [spec] = tool_list(SciCraftEnv(tasks.load(TASK), observation="both"), ("render-view",))
+    assert spec.input_schema["properties"]["camera"]["enum"] == list(PRESETS)
+    assert spec.input_schema["properties"]["height"]["maximum"] == MAX_SIZE
+
+
 def test_the_random_agent_under_image_mode_never_scans_and_replays(tmp_path):
     _, _, score = _inspect_run(tmp_path, "scicraft/random", "image", seed=3, turns=25)
     traj = trajectory.read(score.metadata["trajectory"])
