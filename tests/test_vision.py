@@ -202,7 +202,7 @@ def test_the_oracle_looks_at_its_build_in_an_inspect_run(tmp_path, observation):
     views = [m for m in sample.messages if isinstance(m, ChatMessageTool) and m.function == "render-view"]
     assert [[c.type for c in m.content] for m in views] == [["text", "image"], ["text", "image", "image"]]
     traj = trajectory.read(score.metadata["trajectory"])
-    assert traj.observation == observation
+    assert traj.observation == observation and f"__baseline__{observation}__e1__" in score.metadata["trajectory"]
     assert [s.tool for s in traj.steps if s.tool != "set-block"] == ["render-view", "activate-button", "render-view",
                                                                      "submit"]
     for m, step in zip(views, [s for s in traj.steps if s.tool == "render-view"]):

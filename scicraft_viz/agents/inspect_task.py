@@ -254,10 +254,10 @@ def _usage(output, model_name: str, started: float) -> dict:
 
 
 def trajectory_file(directory: str | Path, task_id: str, model: str, condition: str, epoch: int,
-                    setting: str = "independent") -> Path:
+                    setting: str = "independent", observation: str = "text") -> Path:
     safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in model)[:80]
     cond = condition.replace("+", "-")
-    tag = "" if setting == "independent" else f"__{setting}"
+    tag = ("" if setting == "independent" else f"__{setting}") + ("" if observation == "text" else f"__{observation}")
     return Path(directory) / f"{task_id}__{safe}__{cond}{tag}__e{epoch}__{uuid.uuid4().hex[:8]}.jsonl"
 
 
@@ -333,7 +333,8 @@ def scicraft_agent(trajectories: str = DEFAULT_DIR, max_turns: int = 200, max_nu
         ids = md["task_ids"]
         for position, tid in enumerate(ids, 1):
             t = load_by_id(tid)
-            path = trajectory_file(directory, t.id, model_name, md["condition"], state.epoch, md["setting"])
+            path = trajectory_file(directory, t.id, model_name, md["condition"], state.epoch, md["setting"],
+                                   md.get("observation", "text"))
             curriculum = ({"family": t.family, "position": position, "levels": list(ids), "epoch": state.epoch}
                           if md["setting"] == "curriculum" else None)
             env = SciCraftEnv.recording(
