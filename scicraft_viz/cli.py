@@ -304,13 +304,18 @@ def serve_mcp_command(
     book: str = typer.Option(
         None, "--book", help="a Markdown file: the knowledge book to start with (a curriculum's previous level)"
     ),
+    observation: str = typer.Option(
+        "text", "--observation",
+        help="text (block lists), image (render-view pictures in place of scan-redstone-area) or both",
+    ),
 ) -> None:
     """Serve the task's environment over the Model Context Protocol, recording every call.
 
     Tools: set-block, get-block-state, get-event-stream, scan-redstone-area, activate-button, submit; where the
     protocol keeps a knowledge book, read-knowledge-book and update-knowledge-book (and the resource
     scicraft://knowledge-book); under a scientist condition, ask-scientist, archive-experiment-report and
-    end-experiment (and the prompt 'scientist')."""
+    end-experiment (and the prompt 'scientist'); with --observation image or both, render-view (a PNG of the build
+    as image content; image drops scan-redstone-area)."""
     from scicraft_viz.agents import mcp_server
     from scicraft_viz.tasks import TaskError, load
 
@@ -328,7 +333,8 @@ def serve_mcp_command(
         book_text = mcp_server.read_book_file(book) if book else ""
         env = mcp_server.open_env(t, trajectory, actor_kind=actor_kind, actor_name=actor_name, budget=budget,
                                   ticks_per_action=ticks_per_action, observe_ticks=observe_ticks, overwrite=overwrite,
-                                  condition=condition, setting=setting, consolidation=consolidation, book=book_text)
+                                  condition=condition, setting=setting, consolidation=consolidation, book=book_text,
+                                  observation=observation)
     except (TaskError, ValueError, OSError) as e:
         _fail_input(str(e))
         return

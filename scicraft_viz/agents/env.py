@@ -33,6 +33,7 @@ import json
 from collections import deque
 from dataclasses import dataclass
 from numbers import Integral
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scicraft_viz import __version__
@@ -52,7 +53,12 @@ BOOK_TOOLS = ("read-knowledge-book", "update-knowledge-book")
 # The scientist sub-agent: the engineer hands it a question; it experiments in a scratch world of its
 # own, archives experiment reports and ends its session with an answer for the engineer.
 SCIENTIST_TOOLS = ("ask-scientist", "archive-experiment-report", "end-experiment")
-ALL_TOOLS = TOOLS + BOOK_TOOLS + SCIENTIST_TOOLS
+# Vision: a picture of the build, where the observation mode includes images.
+VISION_TOOLS = ("render-view",)
+ALL_TOOLS = TOOLS + BOOK_TOOLS + SCIENTIST_TOOLS + VISION_TOOLS
+# What the agent observes the world through: text (block lists, the paper's setting), image (pictures
+# from render-view in place of the scan's block lists) or both.
+OBSERVATIONS = ("text", "image", "both")
 AGENTS = ("engineer", "scientist")
 # How a call to a tool that does not exist is recorded (its name and arguments go in the step's args).
 UNKNOWN_TOOL = "unknown-tool"
@@ -83,6 +89,7 @@ _ARGS = {
     "ask-scientist": ("question",),
     "archive-experiment-report": ("report",),
     "end-experiment": ("answer",),
+    "render-view": ("camera", "position", "look", "width", "height", "timeline"),
 }
 _REQUIRED = {"set-block": ("pos", "block"), "get-block-state": ("pos",), "update-knowledge-book": ("book",),
              "ask-scientist": ("question",), "archive-experiment-report": ("report",), "end-experiment": ("answer",)}
@@ -169,7 +176,7 @@ class SciCraftEnv:
     def __init__(self, task: Task, recorder=None, *, ticks_per_action: int = DEFAULT_TICKS_PER_ACTION,
                  observe_ticks: int | None = None, max_events: int = DEFAULT_MAX_EVENTS, budget: int | None = None,
                  condition: str | None = None, keep_trials: int = KEEP_TRIALS, setting: str | None = None,
-                 consolidation: str | None = None, book: str = ""):
+                 consolidation: str | None = None, book: str = "", observation: str = "text"):
         from scicraft_viz.agents.conditions import (
             book_writer,
             check_condition,
@@ -182,6 +189,10 @@ class SciCraftEnv:
                             ("keep_trials", keep_trials, 1)):
             if not isinstance(v, Integral) or isinstance(v, bool) or v < lo:
                 raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
+        self.observation = check_observation(observation)
+        # the pictures of the last render-view call (the view, then the timeline if asked for): front
+        # ends hand them to the agent; the result itself carries only their hashes
+        self.last_images: list = []
         self.condition = check_condition(condition)
         self.setting = check_setting(setting)
         self.consolidation = check_consolidation(consolidation)
@@ -234,6 +245,7 @@ class SciCraftEnv:
             "ask-scientist": self._ask_scientist,
             "archive-experiment-report": self._archive_report,
             "end-experiment": self._end_experiment,
+            "render-view": self._render_view,
         }
 
     @property
@@ -271,6 +283,10 @@ class SciCraftEnv:
                 out.append("update-knowledge-book")
         if self.has_scientist:
             out += ["ask-scientist"] if agent == "engineer" else ["archive-experiment-report", "end-experiment"]
+        if self.observation != "text":
+            out.append("render-view")
+            if self.observation == "image":  # the world is seen in pictures, not as block lists
+                out.remove("scan-redstone-area")
         return tuple(out)
 
     @property
@@ -288,17 +304,17 @@ class SciCraftEnv:
     def protocol(self) -> dict:
         """The run parameters a replay needs besides the settings (written to the trajectory header)."""
         return {"condition": self.condition, "setting": self.setting, "consolidation": self.consolidation,
-                "book": self.book}
+                "book": self.book, "observation": self.observation}
 
     @classmethod
     def from_settings(cls, task: Task, settings: dict | None, recorder=None, budget: int | None = None,
                       condition: str | None = None, keep_trials: int = KEEP_TRIALS, setting: str | None = None,
-                      consolidation: str | None = None, book: str = ""):
+                      consolidation: str | None = None, book: str = "", observation: str = "text"):
         s = dict(settings or {})
         return cls(task, recorder, ticks_per_action=s.get("ticks_per_action", DEFAULT_TICKS_PER_ACTION),
                    observe_ticks=s.get("observe_ticks"), max_events=s.get("max_events", DEFAULT_MAX_EVENTS),
                    budget=budget, condition=condition, keep_trials=keep_trials, setting=setting,
-                   consolidation=consolidation, book=book)
+                   consolidation=consolidation, book=book, observation=observation)
 
     @classmethod
     def recording(cls, task: Task, path, *, actor_kind: str = "model", actor_name: str | None = None,
@@ -313,7 +329,7 @@ class SciCraftEnv:
         header = make_header(task, actor_kind=actor_kind, actor_name=actor_name, run_id=run_id, started=started,
                              budget=env.budget, env=env.settings(), session=session, condition=env.condition,
                              setting=env.setting, consolidation=env.consolidation, book=env.book,
-                             curriculum=curriculum)
+                             curriculum=curriculum, observation=env.observation)
         env.recorder = TrajectoryWriter(path, header, overwrite=overwrite, clock=clock)
         return env
 
@@ -358,6 +374,12 @@ class SciCraftEnv:
 
     def submit(self) -> dict:
         return self.call("submit", {})
+
+    def render_view(self, camera: str | None = None, *, position=None, look=None, width: int | None = None,
+                    height: int | None = None, timeline: bool | None = None) -> dict:
+        args = {k: v for k, v in (("camera", camera), ("position", position), ("look", look), ("width", width),
+                                  ("height", height), ("timeline", timeline)) if v is not None}
+        return self.call("render-view", args)
 
     def reason(self, text: str, usage: dict | None = None) -> bool:
         """Record a reasoning note (with the usage of the model turn that wrote it); it lines up with
@@ -417,6 +439,11 @@ class SciCraftEnv:
             except (ArgumentError, InputError) as e:
                 result = self._error(f"{tool}: {e}")
         result = jsonable(result)
+        if tool == "render-view" and result.get("ok") and self.recorder is not None:
+            try:
+                self._save_images()
+            except OSError as e:
+                return self._stop(e)
         changed = bool(result.get("ok")) and tool in _EFFECTS
         if changed and tool != "submit" and self._file() is None:
             self._effects.append((tool, args))
@@ -454,6 +481,12 @@ class SciCraftEnv:
         return result
 
     def _unavailable(self, tool: str, agent: str) -> str:
+        if tool == "render-view":
+            return (f"render-view: pictures are not part of the observation mode {self.observation!r} (a run started "
+                    "with observation image or both has them)")
+        if tool == "scan-redstone-area" and self.observation == "image":
+            return ("scan-redstone-area: under the observation mode 'image' the build is seen in pictures "
+                    "(render-view), not as block lists")
         if tool == "submit":
             return "submit: only the engineer submits; the scientist ends its session with end-experiment"
         if tool in SCIENTIST_TOOLS and not self.has_scientist:
@@ -484,6 +517,21 @@ class SciCraftEnv:
                 atomic_write(base + suffix, (text if text.endswith("\n") else text + "\n").encode("utf-8"),
                              overwrite=True)
 
+    def _save_images(self) -> None:
+        """The PNGs of the last render-view beside the trajectory (`images_dir`), each written to a temporary
+        file and renamed, before the step that names them by hash is recorded."""
+        path = self._file()
+        if path is None:
+            return
+        from scicraft_viz.safeio import atomic_write
+
+        folder = images_dir(path)
+        folder.mkdir(exist_ok=True)
+        for r in self.last_images:
+            target = folder / f"{r.sha256}.png"
+            if not target.exists():
+                atomic_write(target, r.png, overwrite=True)
+
     def _stop(self, e: OSError, undo: bool = False) -> dict:
         """The record could not be written: undo the unrecorded call and refuse every later one."""
         where = getattr(e, "filename", None) or getattr(self.recorder, "path", None) or "of this run"
@@ -503,7 +551,7 @@ class SciCraftEnv:
         twin = SciCraftEnv(self.task, ticks_per_action=self.ticks_per_action, observe_ticks=self.observe_ticks,
                            max_events=self.max_events, budget=self.budget, condition=self.condition,
                            keep_trials=self.trials.maxlen or KEEP_TRIALS, setting=self.setting,
-                           consolidation=self.consolidation, book=self._book0)
+                           consolidation=self.consolidation, book=self._book0, observation=self.observation)
         path = self._file()
         if path is not None:
             from scicraft_viz.agents.trajectory import read
@@ -677,6 +725,37 @@ class SciCraftEnv:
         return {"ok": True, "passed": res.passed, "checks": d["checks"], "measured": d["measured"],
                 "trials": d["trials"], "warnings": d["warnings"], "tick": self.world.tick}
 
+    # ------------------------------------------------------------------ vision
+    def _render_view(self, args: dict) -> dict:
+        from scicraft_viz.views.render import DEFAULT_SIZE, render, render_timeline
+
+        self.last_images = []
+        explicit = "position" in args or "look" in args
+        if explicit and "camera" in args:
+            raise ArgumentError("give either camera (a preset) or position and look, not both")
+        timeline = args.get("timeline", False)
+        if not isinstance(timeline, bool):
+            raise ArgumentError(f"timeline must be true or false, got {json.dumps(timeline)[:40]}")
+        rec = next((t for t in reversed(self.trials) if t.agent == self.agent), None)
+        if timeline and rec is None:
+            raise ArgumentError("timeline: there is no trial yet whose lamps could be drawn; press the button with "
+                                "activate-button first, or leave timeline out")
+        size = (args.get("width", DEFAULT_SIZE[0]), args.get("height", DEFAULT_SIZE[1]))
+        r, (ax, ay, az) = self.task.radius, self.task.anchor
+        view = render(self.here.blocks(), camera=args.get("camera", "iso"), position=args.get("position"),
+                      look=args.get("look"), size=size, region=((ax - r, ay - r, az - r), (ax + r, ay + r, az + r)),
+                      tick=self.here.tick)
+        out = {"ok": True, "camera": view.camera, "width": size[0], "height": size[1],
+               "image": {"sha256": view.sha256, "media_type": "image/png"}, "caption": view.caption}
+        self.last_images = [view]
+        if timeline:
+            tl = render_timeline(rec.trace, rec.press_tick, task=self.task, trial=rec.number, width=size[0])
+            self.last_images.append(tl)
+            out["timeline"] = {"trial": rec.number, "sha256": tl.sha256, "media_type": "image/png",
+                               "caption": tl.caption}
+        out["tick"] = self.here.tick
+        return out
+
     # ------------------------------------------------------------------ the knowledge book and the scientist
     def _read_book(self, args: dict) -> dict:
         from scicraft_viz.agents.book import FORMAT_NAMES, entries
@@ -726,3 +805,17 @@ class SciCraftEnv:
         self.agent = "engineer"
         return {"ok": True, "session": self.sessions, "reports": made, "trials_left": self.trials_left,
                 "tick": self.world.tick}
+
+
+def check_observation(value) -> str:
+    """An observation mode (text, image or both); raises ValueError naming the choices."""
+    if value not in OBSERVATIONS:
+        raise ValueError(f"the observation mode must be one of {', '.join(OBSERVATIONS)}, got {str(value)[:40]!r}")
+    return value
+
+
+def images_dir(trajectory_path) -> Path:
+    """Where a trajectory's pictures are kept: `<name>.images/` beside `<name>.jsonl`, one `<sha256>.png` per
+    picture (the SHA-256 of its RGB pixels, as the step records it)."""
+    p = str(trajectory_path)
+    return Path((p[: -len(".jsonl")] if p.endswith(".jsonl") else p) + ".images")

@@ -8,7 +8,9 @@ Run parameters (`-T`): `family` and `level` (comma-separated, a list, or `all`),
 (baseline, hint, scientist, hint+scientist), `setting` (independent: one sample per task, each with
 an empty knowledge book; curriculum: one sample per family and epoch that plays its levels L1 to L5
 in order, carrying the knowledge book and nothing else from one level to the next),
-`consolidation` (the book's format: summary, fee, cpce), `budget`, `trajectories`, `max_turns`.
+`consolidation` (the book's format: summary, fee, cpce), `observation` (text: block lists, the paper's
+setting; image: render-view pictures in place of scan-redstone-area; both), `budget`, `trajectories`,
+`max_turns`. A render-view result reaches the model as its JSON text plus the picture(s) as images.
 
 The engineer is an `inspect_ai.agent.react` agent whose tools are the environment calls; under a
 scientist condition its `ask-scientist` tool opens a session of a second react agent, the
@@ -45,7 +47,7 @@ from inspect_ai.hooks import Hooks, RunEnd, hooks
 from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageUser, get_model
 from inspect_ai.scorer import Score, Target, mean, scorer, stderr
 from inspect_ai.solver import Generate, TaskState, solver
-from inspect_ai.tool import ToolDef, ToolError, ToolParams
+from inspect_ai.tool import ContentImage, ContentText, ToolDef, ToolError, ToolParams
 from inspect_ai.util import LimitExceededError
 
 from scicraft_viz.agents import offline  # noqa: F401  # registers the offline model providers (scicraft/...)
@@ -110,7 +112,7 @@ def tool_defs(env: SciCraftEnv, agent: str, ep: Episode, *, skip: tuple[str, ...
 
 
 def _caller(env: SciCraftEnv, name: str, ep: Episode):
-    async def call(**kwargs: Any) -> str:
+    async def call(**kwargs: Any) -> Any:
         return ep.run(env, name, kwargs)
 
     return call
@@ -129,7 +131,7 @@ class Episode:
     usage: dict | None = None  # the usage of the model turn whose calls are being run
     levels: list = field(default_factory=list)
 
-    def run(self, env: SciCraftEnv, name: str, args: dict) -> str:
+    def run(self, env: SciCraftEnv, name: str, args: dict) -> Any:
         before = env.trials_used
         usage, self.usage = self.usage, None
         result = env.call(name, args, usage)
@@ -139,7 +141,10 @@ class Episode:
             self.cut_off = (f"cut off: the {env.agent} requested a trial after all {env.budget} were used")
         if not result.get("ok"):
             raise ToolError(str(result.get("error")))
-        return json.dumps(result, separators=(",", ":"))
+        text = json.dumps(result, separators=(",", ":"))
+        if name == "render-view":
+            return [ContentText(text=text), *picture_content(env.last_images)]
+        return text
 
     @property
     def over(self) -> bool:
@@ -159,6 +164,13 @@ class Episode:
             return False if self.idle > max_nudges else nudge
 
         return on_continue
+
+
+def picture_content(pictures) -> list[ContentImage]:
+    """render-view's pictures as Inspect image content (PNG data URIs)."""
+    import base64
+
+    return [ContentImage(image="data:image/png;base64," + base64.b64encode(r.png).decode("ascii")) for r in pictures]
 
 
 def recorded_model(ep: Episode):
@@ -242,10 +254,10 @@ def _usage(output, model_name: str, started: float) -> dict:
 
 
 def trajectory_file(directory: str | Path, task_id: str, model: str, condition: str, epoch: int,
-                    setting: str = "independent") -> Path:
+                    setting: str = "independent", observation: str = "text") -> Path:
     safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in model)[:80]
     cond = condition.replace("+", "-")
-    tag = "" if setting == "independent" else f"__{setting}"
+    tag = ("" if setting == "independent" else f"__{setting}") + ("" if observation == "text" else f"__{observation}")
     return Path(directory) / f"{task_id}__{safe}__{cond}{tag}__e{epoch}__{uuid.uuid4().hex[:8]}.jsonl"
 
 
@@ -267,7 +279,8 @@ def ask_scientist_tool(ep: Episode, max_nudges: int) -> ToolDef:
         ep.run(env, "ask-scientist", kwargs)  # raises ToolError if refused (no session opened)
         text = scientist_briefing(env.task, kwargs["question"], book=env.book, reports=list(env.reports),
                                   consolidation=env.consolidation, trials_left=env.trials_left,
-                                  ticks_per_action=env.ticks_per_action, observe_ticks=env.observe_ticks)
+                                  ticks_per_action=env.ticks_per_action, observe_ticks=env.observe_ticks,
+                                  observation=env.observation)
         scientist = react(name="scientist", description="Answers a question about the game by controlled "
                                                         "experiments and records the findings in the knowledge book.",
                           prompt=_quiet_prompt(text), model=recorded_model(ep),
@@ -320,13 +333,14 @@ def scicraft_agent(trajectories: str = DEFAULT_DIR, max_turns: int = 200, max_nu
         ids = md["task_ids"]
         for position, tid in enumerate(ids, 1):
             t = load_by_id(tid)
-            path = trajectory_file(directory, t.id, model_name, md["condition"], state.epoch, md["setting"])
+            path = trajectory_file(directory, t.id, model_name, md["condition"], state.epoch, md["setting"],
+                                   md.get("observation", "text"))
             curriculum = ({"family": t.family, "position": position, "levels": list(ids), "epoch": state.epoch}
                           if md["setting"] == "curriculum" else None)
             env = SciCraftEnv.recording(
                 t, path, actor_kind="model", actor_name=model_name, condition=md["condition"],
                 setting=md["setting"], consolidation=md["consolidation"], book=book, budget=md.get("budget"),
-                curriculum=curriculum,
+                curriculum=curriculum, observation=md.get("observation", "text"),
                 session={"interface": "inspect", "sample_id": str(state.sample_id), "epoch": state.epoch})
             ep = Episode(env, str(path), max_turns)
             episodes.append(ep)
@@ -370,6 +384,7 @@ def partial_credit(t, measured: dict) -> float:
 def _episode_score(ep: Episode) -> tuple[bool, dict, list[str]]:
     env = ep.env
     meta: dict[str, Any] = {"task_id": env.task.id, "condition": env.condition, "setting": env.setting,
+                            "observation": env.observation,
                             "consolidation": env.consolidation, "trajectory": ep.path,
                             "trials_used": env.trials_used, "budget": env.budget, "turns": ep.turns,
                             "submitted": env.submitted is not None, "cut_off": ep.cut_off,
@@ -422,7 +437,7 @@ def scicraft_scorer():
 
 
 def samples(family, level, condition: str, budget: int | None = None, setting: str = "independent",
-            consolidation: str = "cpce") -> list[Sample]:
+            consolidation: str = "cpce", observation: str = "text") -> list[Sample]:
     """One sample per task (independent) or per family, its levels in order (curriculum)."""
     ids = task_ids_for(family, level)
     if not ids:
@@ -441,29 +456,33 @@ def samples(family, level, condition: str, budget: int | None = None, setting: s
         out.append(Sample(id=sid, input=[ChatMessageSystem(content=text), ChatMessageUser(content=START)],
                           target="passed", metadata={"task_ids": group, "task_id": group[0], "condition": condition,
                                                      "setting": setting, "consolidation": consolidation,
-                                                     "budget": b}))
+                                                     "budget": b, "observation": observation}))
     return out
 
 
 @task
 def scicraft(family: str | list = "A", level: str | list = "L1", condition: str = "baseline",
              setting: str = "independent", consolidation: str = "cpce", budget: int | None = None,
-             trajectories: str = DEFAULT_DIR, max_turns: int = 200) -> Task:
+             trajectories: str = DEFAULT_DIR, max_turns: int = 200, observation: str = "text") -> Task:
     """SciCrafter tasks of `family` and `level` (comma-separated, lists, or 'all') under `condition`
     (baseline, hint, scientist, hint+scientist) and `setting` (independent, curriculum), the knowledge
     book in `consolidation` format (summary, fee, cpce), `budget` verification trials (default: the
-    task's, 50)."""
+    task's, 50); the agent observes the world through `observation` (text, image or both)."""
+    from scicraft_viz.agents.env import check_observation
+
+    observation = check_observation(observation)
     condition = check_condition(condition)
     setting = check_setting(setting)
     consolidation = check_consolidation(consolidation)
     if budget is not None:
         budget = int(budget)
-    name = f"scicraft-{condition}-{setting}"
-    return Task(dataset=MemoryDataset(samples(family, level, condition, budget, setting, consolidation), name=name),
+    name = f"scicraft-{condition}-{setting}" + ("" if observation == "text" else f"-{observation}")
+    return Task(dataset=MemoryDataset(samples(family, level, condition, budget, setting, consolidation, observation),
+                                      name=name),
                 solver=scicraft_agent(trajectories=str(trajectories), max_turns=int(max_turns)),
                 scorer=scicraft_scorer(),
                 metadata={"condition": condition, "setting": setting, "consolidation": consolidation,
-                          "conditions": list(CONDITIONS)})
+                          "observation": observation, "conditions": list(CONDITIONS)})
 
 
 # ---------------------------------------------------------------------------------------- failures are loud
@@ -534,7 +553,7 @@ def import_log(log_path: str | Path, out_dir: str | Path, overwrite: bool = Fals
     and an `mcp_`-style prefix are accepted). Raises ValueError naming the log for an unreadable log."""
     from inspect_ai.log import read_eval_log
 
-    from scicraft_viz.agents.env import MAX_BUDGET
+    from scicraft_viz.agents.env import MAX_BUDGET, check_observation, images_dir
     from scicraft_viz.safeio import atomic_path, check_regular
 
     check_regular(log_path, MAX_LOG_BYTES, "Inspect log")
@@ -561,6 +580,7 @@ def import_log(log_path: str | Path, out_dir: str | Path, overwrite: bool = Fals
             cond = check_condition(md.get("condition", args.get("condition", "baseline")))
             setting = check_setting(md.get("setting", args.get("setting", "independent")))
             consolidation = check_consolidation(md.get("consolidation", args.get("consolidation", "cpce")))
+            observation = check_observation(md.get("observation", args.get("observation", "text")))
         except ValueError as e:
             raise ValueError(f"{where}: {e}") from None
         budget = md.get("budget")
@@ -568,18 +588,19 @@ def import_log(log_path: str | Path, out_dir: str | Path, overwrite: bool = Fals
                                    or not 1 <= budget <= MAX_BUDGET):
             raise ValueError(f"{where}: metadata.budget must be an integer 1..{MAX_BUDGET}, got "
                              f"{repr(budget)[:40]}")
-        plans.append((s, t, cond, setting, consolidation, budget))
+        plans.append((s, t, cond, setting, consolidation, budget, observation))
     written = []
     if plans:
         from scicraft_viz.agents.trajectory import prepare_directory
 
         prepare_directory(Path(out_dir) / "x.jsonl")
-    for s, t, cond, setting, consolidation, budget in plans:
+    for s, t, cond, setting, consolidation, budget, observation in plans:
         path = Path(out_dir) / f"{t.id}__imported__e{s.epoch}__{uuid.uuid4().hex[:8]}.jsonl"
         # written beside the target and renamed when complete: a failed import leaves no partial file
         with atomic_path(path, overwrite=overwrite) as tmp:
             env = SciCraftEnv.recording(t, tmp, actor_kind="model", actor_name=model, condition=cond, budget=budget,
                                         setting=setting, consolidation=consolidation, overwrite=True,
+                                        observation=observation,
                                         session={"interface": "inspect-import", "log": Path(log_path).name[:200],
                                                  "sample_id": str(s.id)[:200], "epoch": s.epoch})
             with env:
@@ -591,6 +612,9 @@ def import_log(log_path: str | Path, out_dir: str | Path, overwrite: bool = Fals
                         env.call(_tool_name(fn), call_args, usage)
             if env.stopped:
                 raise OSError(env.stopped)
+            pictures = images_dir(tmp)
+        if pictures.is_dir():  # the pictures of render-view calls follow the file to its name
+            pictures.replace(images_dir(path))
         written.append(path)
     return written
 

@@ -150,6 +150,24 @@ def tool_list(env: SciCraftEnv, names: tuple[str, ...] | None = None) -> list[ty
          _schema({"answer": {"type": "string", "description": "the answer to the engineer's question"}},
                  ("answer",)), change),
     ]
+    from scicraft_viz.views.render import MAX_SIZE, MIN_SIZE, PRESETS
+
+    size = {"type": "integer", "minimum": MIN_SIZE, "maximum": MAX_SIZE}
+    vector = {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}
+    specs.append(
+        ("render-view", "Look at the build",
+         "A picture (PNG) of the world as it stands, drawn as the explorer draws it: lit lamps yellow, dark ones "
+         "brown, dust brighter red with more power, repeaters with their arrow and delay pips, buttons blue (orange "
+         "when pressed); the floor's grid, x and z coordinates along the ground and a compass. `camera` is a preset ("
+         f"{', '.join(PRESETS)}; default iso, from the south-east above), or give `position` and `look` (a "
+         "direction) for a perspective view. `width`/`height` in pixels (default 640x480). `timeline`: also the "
+         "lamps of your last trial over time, with the contract's windows. Takes no game time.",
+         _schema({"camera": {"type": "string", "enum": list(PRESETS), "description": "a camera preset"},
+                  "position": vector | {"description": "where the camera stands, [x, y, z]"},
+                  "look": vector | {"description": "the direction the camera looks, [dx, dy, dz]"},
+                  "width": size | {"description": "pixels"}, "height": size | {"description": "pixels"},
+                  "timeline": {"type": "boolean", "description": "also the lamp timeline of the last trial"}}),
+         read))
     wanted = env.protocol_tools if names is None else tuple(names)
     return [types.Tool(name=n, title=t, description=d, input_schema=s, annotations=a)
             for n, t, d, s, a in specs if n in wanted]
@@ -211,7 +229,18 @@ class EnvTools:
             result = {"ok": False, "error": f"{name}: {too_big}", "tick": self.env.world.tick}
         else:
             result = self.env.call(name, args)
-        return to_call_result(result)
+        out = to_call_result(result)
+        if name == "render-view" and result.get("ok"):
+            out.content.extend(image_content(self.env.last_images))
+        return out
+
+
+def image_content(pictures) -> list[types.ImageContent]:
+    """The pictures of a render-view call as MCP image content (base64 PNG), after the result's JSON text."""
+    import base64
+
+    return [types.ImageContent(type="image", data=base64.b64encode(r.png).decode("ascii"), mime_type="image/png")
+            for r in pictures]
 
 
 # A request whose JSON holds a lone surrogate (a legal escape, but not Unicode text) would be dropped by the SDK's

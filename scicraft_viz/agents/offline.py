@@ -10,10 +10,11 @@
   every part: it reads the book, asks the scientist one question; the scientist builds a small
   experiment in its scratch world, presses it three times, archives a report with the numbers it
   measured, adds an entry to the book in the run's format and answers; where the engineer keeps the
-  book (a curriculum without scientist) it adds an entry after its trial. It is the ceiling and the
-  check that the harness, the budget and the book work.
+  book (a curriculum without scientist) it adds an entry after its trial. Where render-view exists
+  (`-T observation=image|both`) it looks at its build before the trial and at the build with the
+  lamp timeline after it. It is the ceiling and the check that the harness, the budget and the book work.
 - `scicraft/random` makes random calls (`-M seed=N`, `-M turns=N` before it submits), never pressing
-  beyond the budget: a floor.
+  beyond the budget (and, where render-view exists, now and then a picture from a random preset): a floor.
 - `scicraft/replay` plays the calls of a recorded trajectory (`-M trajectory=PATH`), the engineer's in
   order and, in each scientist session, the scientist's, then submits if the recording did not: a
   person's or another harness's run re-scored here.
@@ -167,8 +168,13 @@ def _oracle_engineer(messages: list[ChatMessage], tools: set[str]) -> Turn:
         part = design[placed: placed + CHUNK]
         return (f"Placing blocks {placed + 1}-{placed + len(part)} of {len(design)} of the design.",
                 [("set-block", {"pos": list(p), "block": s}) for p, s in part])
+    if "render-view" in tools and "render-view" not in done:
+        return "The build is placed; a look at it before the trial.", [("render-view", {"camera": "iso"})]
     if "activate-button" not in done:
         return "The build is complete; one verification trial.", [("activate-button", {})]
+    if "render-view" in tools and done.count("render-view") < 2:
+        return ("How the lamps behaved, from above with the trial's timeline.",
+                [("render-view", {"camera": "top", "timeline": True})])
     if "update-knowledge-book" in tools and "update-knowledge-book" not in done:
         trials = _results(messages, "activate-button")
         on, _ = _lamp_ticks(trials[-1]) if trials else ([], [])
@@ -260,6 +266,8 @@ def _random_turn(messages: list[ChatMessage], tools: set[str], seed: int, turns:
         return "A trial.", [("activate-button", {})]
     pos = [ax + rng.randint(-min(r, 4), min(r, 4)), fy + rng.randint(1, 3), az + rng.randint(-min(r, 4), min(r, 4))]
     if roll < 0.2:
+        if "render-view" in tools and roll < 0.15:
+            return "A look.", [("render-view", {"camera": rng.choice(["iso", "top", "north", "east"])})]
         return "A look.", [("get-block-state", {"pos": pos})]
     name = rng.choice(names)
     if name == "redstone_repeater":

@@ -35,6 +35,8 @@ CHECKPOINT = 32
 # Trials whose full trace and build a replay holds at once (the most recently used); any other is
 # rebuilt on demand by replaying the calls up to its press, so memory does not grow with the budget.
 FULL_TRIALS = 16
+# A render-view picture kept beside a trajectory (at most 1024 x 1024 RGB; a PNG is far smaller than raw).
+MAX_PNG_BYTES = 8 * 2**20
 
 
 @dataclass
@@ -202,7 +204,7 @@ class Replay:
         t = self.trajectory
         return SciCraftEnv.from_settings(self.task, t.env_settings, budget=t.budget, keep_trials=1,
                                          condition=t.condition, setting=t.setting, consolidation=t.consolidation,
-                                         book=t.book_in)
+                                         book=t.book_in, observation=t.observation)
 
     # ------------------------------------------------------------------ running
     def _run(self) -> None:
@@ -225,6 +227,8 @@ class Replay:
             mismatch = _compare(s.result, new)
             if mismatch is None and s.agent != agent:
                 mismatch = f"recorded as the {s.agent}'s call, but in the replay it is the {agent}'s turn"
+            if mismatch is None and s.tool == "render-view" and new.get("ok"):
+                mismatch = self._check_pictures(s.result)
             rs = ReplayStep(s.index, s.line, s.tool, s.args, s.result, new, env.here.tick, popped, changes,
                             mismatch, agent=agent)
             if env.trials_used > trials_before:
@@ -233,6 +237,28 @@ class Replay:
             self.steps.append(rs)
             if len(self.steps) % CHECKPOINT == 0:
                 self._checkpoints[len(self.steps) - 1] = dict(prev)
+
+    def _check_pictures(self, recorded: dict) -> str | None:
+        """The PNGs kept beside the trajectory for a render-view step (where there are any) must hold the
+        pixels their step names: the replay has just re-rendered the view and found the same hash."""
+        from pathlib import Path
+
+        from scicraft_viz.agents.env import images_dir
+
+        if not Path(self.trajectory.source).is_file():
+            return None
+        folder = images_dir(self.trajectory.source)
+        for key in ("image", "timeline"):
+            sha = (recorded.get(key) or {}).get("sha256")
+            if not isinstance(sha, str):
+                continue
+            f = folder / f"{sha}.png"
+            if not f.is_file():
+                continue  # a trajectory copied without its pictures: the re-render stands in for them
+            problem = _png_pixels(f)
+            if problem:
+                return f"result.{key}: the picture {f} beside the trajectory {problem}"
+        return None
 
     def _trial_view(self, rec: TrialRecord, step: int, position: int) -> TrialView:
         from scicraft_viz.tasks.evaluator import contract_checks
@@ -361,6 +387,28 @@ def _compare(recorded: Any, replayed: Any, path: str = "result") -> str | None:
             and not isinstance(recorded, bool) and not isinstance(replayed, bool)):
         return f"{path}: recorded {_short(recorded)}, replay {_short(replayed)}"
     return None
+
+
+def _png_pixels(path) -> str | None:
+    """None when the picture holds the pixels its name says, else what is wrong with it. It is read as a
+    regular file of bounded size (no link followed, never a FIFO or device), and a picture larger than any
+    render-view makes is not decoded."""
+    import io
+
+    from PIL import Image, UnidentifiedImageError
+
+    from scicraft_viz.safeio import UnsafeFile, read_regular
+    from scicraft_viz.views.render import MAX_SIZE, pixel_hash
+
+    try:
+        data = read_regular(path, MAX_PNG_BYTES, "picture", follow=False)
+        with Image.open(io.BytesIO(data)) as im:
+            if im.format != "PNG" or im.width > MAX_SIZE or im.height > MAX_SIZE:
+                return f"is not a PNG of at most {MAX_SIZE} pixels a side"
+            sha = pixel_hash(im.convert("RGB"))
+    except (OSError, UnsafeFile, UnidentifiedImageError, ValueError, Image.DecompressionBombError) as e:
+        return f"cannot be read ({str(e)[:200]})"
+    return None if path.stem == sha else f"holds other pixels (sha256 {sha})"
 
 
 def _short(v: Any) -> str:

@@ -55,6 +55,7 @@ from scicraft_viz.agents.conditions import (
     SETTINGS,
     keeps_book,
 )
+from scicraft_viz.agents.env import OBSERVATIONS
 from scicraft_viz.agents.trajectory import TOOLS, Trajectory, parse_lines
 from scicraft_viz.safeio import UnsafeFile, atomic_write, read_regular
 
@@ -116,6 +117,7 @@ class RunRecord:
     setting: str | None = None
     condition: str | None = None
     consolidation: str | None = None  # None where the protocol keeps no knowledge book
+    observation: str | None = None  # text, image or both (what the agent saw the world through)
     recorded_epoch: int | None = None
     epoch: int | None = None  # the epoch the run is paired on (see assign_epochs)
     run_id: str | None = None
@@ -324,6 +326,7 @@ def _header_fields(rec: RunRecord, t: Trajectory) -> list[str]:
     else:
         rec.condition = cond
     rec.setting = t.setting  # a version 1-2 object means an independent run
+    rec.observation = t.observation  # files before version 4: text (the schema checked the value)
     cons = h.get("consolidation") or DEFAULT_CONSOLIDATION
     if cons not in CONSOLIDATIONS:
         out.append(f"{src}:1: header.consolidation {str(cons)[:40]!r} is not one of {', '.join(CONSOLIDATIONS)}")
@@ -505,7 +508,7 @@ _INT_FIELDS = ("steps", "trials_used", "scientist_trials", "input_tokens", "outp
                "unknown_tool_calls")
 _OPT_INT_FIELDS = ("recorded_epoch", "first_success_trial", "mismatch_step", "mismatch_line")
 _OPT_STR_FIELDS = ("reason", "task_id", "family", "level", "model", "setting", "condition", "consolidation", "run_id",
-                   "started", "interface", "primary_mode")
+                   "started", "interface", "primary_mode", "observation")
 
 
 def _str_ok(v, n: int = 4000) -> bool:
@@ -548,7 +551,8 @@ def record_from_cache(d: Any, sha: str, source: str) -> RunRecord | None:
             return None
     if d["condition"] is not None and d["condition"] not in CONDITIONS or \
             d["setting"] is not None and d["setting"] not in SETTINGS or \
-            d["consolidation"] is not None and d["consolidation"] not in CONSOLIDATIONS:
+            d["consolidation"] is not None and d["consolidation"] not in CONSOLIDATIONS or \
+            d["observation"] is not None and d["observation"] not in OBSERVATIONS:
         return None
     rec = RunRecord(**d)
     rec.latency_s = float(rec.latency_s)
@@ -877,7 +881,10 @@ def build_tables(runs: list[RunRecord], setting: str = DEFAULT_REPORT_SETTING) -
     Tables 1 and 2 (the paper's are the curriculum setting)."""
     if setting not in SETTINGS:
         raise ValueError(f"unknown setting {str(setting)[:40]!r}; choose one of {', '.join(SETTINGS)}")
-    counted = [r for r in runs if r.counted]
+    every = [r for r in runs if r.counted]
+    # the paper's tables (and the per-cell ones) hold the paper's setting, text observations; the
+    # observation table splits success by observation mode
+    counted = [r for r in every if r.observation in (None, "text")]
     by_cell: dict[tuple, list[RunRecord]] = defaultdict(list)
     for r in counted:
         by_cell[r.cell].append(r)
@@ -905,8 +912,9 @@ def build_tables(runs: list[RunRecord], setting: str = DEFAULT_REPORT_SETTING) -
     out["trials"] = _trials(cells_in_order, by_cell)
     out["tokens"] = _tokens(cells_in_order, by_cell)
     out["partial_credit"] = _partial(cells_in_order, by_cell, fams)
-    out["validity"] = _validity(models, counted)
-    out["refusals"] = _refusals(models, counted)
+    out["observation"] = _observation_table(every)
+    out["validity"] = _validity(_order([r.model for r in every], ()), every)
+    out["refusals"] = _refusals(_order([r.model for r in every], ()), every)
     out["runs"] = _runs_table(runs)
     out["excluded"] = _excluded(runs)
     return out
@@ -1228,6 +1236,29 @@ def _partial(keys, by_cell, fams) -> Table:
                  rows, ["From the evaluator's measurement at the replayed submit."])
 
 
+def _observation_table(counted: list[RunRecord]) -> Table:
+    """Success per protocol cell and observation mode (text, image, both), every counted run."""
+    cols = [*_cell_key_cols(), "observation", "runs", "tasks", "passed", "success %", "95% CI low", "95% CI high"]
+    groups: dict[tuple, list[RunRecord]] = defaultdict(list)
+    for r in counted:
+        groups[(*r.cell, r.observation or "text")].append(r)
+    models = _order([r.model for r in counted], ())
+    keys = sorted(groups, key=lambda k: (models.index(k[0]), SETTINGS.index(k[1]), CONDITIONS.index(k[2]),
+                                         _cons_key(k[3]), _index(OBSERVATIONS, k[4])))
+    rows = []
+    for key in keys:
+        c = Cell(groups[key])
+        w = wilson(c.k, c.n)
+        rows.append([*key, c.n, len(c.per_task()), c.k, _r1(c.pct()), _r1(w[0]), _r1(w[1])])
+    notes = ["observation: what the agent saw the world through: text (block lists, the paper's setting), image "
+             "(render-view pictures in place of scan-redstone-area) or both. Runs recorded before observation modes "
+             "existed are text runs.",
+             "Tables 1-10 and the per-cell tables count text runs only; this table and the validity and refusal "
+             "tables count every counted run.", WILSON_NOTE]
+    return Table("observation", "Success per observation mode (text, image, both) and protocol cell", cols, rows,
+                 notes)
+
+
 def _validity(models, counted) -> Table:
     cols = ["model", "tool", "calls", "valid", "refused", "validity %"]
     rows = []
@@ -1260,10 +1291,10 @@ def _refusals(models, counted) -> Table:
 
 
 RUN_COLUMNS = ["source", "status", "reason", "sha256", "task_id", "family", "level", "model", "setting", "condition",
-               "consolidation", "epoch", "recorded_epoch", "run_id", "started", "interface", "steps", "submitted",
-               "passed", "partial_credit", "trials_used", "scientist_trials", "first_success_trial", "input_tokens",
-               "output_tokens", "latency_s", "turns_with_usage", "unknown_tool_calls", "refused_calls",
-               "failure_modes", "primary_mode", "mismatch_step", "mismatch_line"]
+               "consolidation", "observation", "epoch", "recorded_epoch", "run_id", "started", "interface", "steps",
+               "submitted", "passed", "partial_credit", "trials_used", "scientist_trials", "first_success_trial",
+               "input_tokens", "output_tokens", "latency_s", "turns_with_usage", "unknown_tool_calls",
+               "refused_calls", "failure_modes", "primary_mode", "mismatch_step", "mismatch_line"]
 
 
 def _runs_table(runs: list[RunRecord]) -> Table:
@@ -1285,7 +1316,7 @@ def _excluded(runs: list[RunRecord]) -> Table:
 
 # ---------------------------------------------------------------------------------------- output
 ORDER = ("table1", "table2", "table6", "table7", "table8", "table9", "table10", "failure_modes", "cells", "tasks",
-         "repeats", "trials", "tokens", "partial_credit", "validity", "refusals", "excluded", "runs")
+         "observation", "repeats", "trials", "tokens", "partial_credit", "validity", "refusals", "excluded", "runs")
 
 
 def counts(runs: list[RunRecord]) -> dict[str, int]:

@@ -24,7 +24,8 @@ SHOWN_REPORTS = 3
 
 
 def scientist_briefing(task: Task, question: str, *, book: str, reports: list[str], consolidation: str,
-                       trials_left: int, ticks_per_action: int = 20, observe_ticks: int | None = None) -> str:
+                       trials_left: int, ticks_per_action: int = 20, observe_ticks: int | None = None,
+                       observation: str = "text") -> str:
     """The scientist's system message for one question."""
     fmt = check_consolidation(consolidation)
     observe = task.record_game_ticks if observe_ticks is None else observe_ticks
@@ -33,6 +34,8 @@ def scientist_briefing(task: Task, question: str, *, book: str, reports: list[st
     history = "\n\n".join(f"--- report {len(reports) - len(shown) + i} ---\n{r}" for i, r in enumerate(shown, 1))
     if older > 0:
         history = f"({older} older report(s) are summarised in the book)\n\n" + history
+    looks = {"text": "scan-redstone-area, ", "image": "render-view (a picture of your world), ",
+             "both": "scan-redstone-area, render-view (a picture of your world), "}[observation]
     return "\n".join([
         "You are the scientist. An engineer who builds redstone devices in Minecraft has a question about how the "
         "game behaves. Find the answer by controlled experiment. Never rely on what you believe the game does: a "
@@ -42,7 +45,7 @@ def scientist_briefing(task: Task, question: str, *, book: str, reports: list[st
         f"Your laboratory is a scratch world of your own: the engineer's starting world (a stone floor at "
         f"y={task.floor[1]}, region {region_text(task)}), which the evaluator never sees. Palette: "
         f"{', '.join(palette(task))}. The calls are the engineer's: set-block (lets {ticks_per_action} game ticks "
-        f"pass), get-block-state, get-event-stream, scan-redstone-area, and activate-button, which presses the "
+        f"pass), get-block-state, get-event-stream, {looks}and activate-button, which presses the "
         f"single stone button of your world and reports every state change over {observe} game ticks. Each "
         f"activate-button uses one verification trial of the budget you share with the engineer: {trials_left} "
         "left now. The engineer needs some to verify its build, so design experiments that answer much per trial.",

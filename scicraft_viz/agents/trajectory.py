@@ -34,13 +34,14 @@ if TYPE_CHECKING:
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "trajectory.schema.json"
 FORMAT = "scicraft-trajectory"
-VERSION = 3
+VERSION = 4
 # 2 added header.condition and step.usage; 3 the protocol (header.setting as a name, consolidation,
-# curriculum, book, session) and step.agent, with the book and scientist calls. Older files still load.
-VERSIONS = (1, 2, 3)
+# curriculum, book, session) and step.agent, with the book and scientist calls; 4 header.observation and
+# the render-view call. Older files still load.
+VERSIONS = (1, 2, 3, 4)
 TOOLS = ("set-block", "get-block-state", "get-event-stream", "scan-redstone-area", "activate-button", "submit",
          "read-knowledge-book", "update-knowledge-book", "ask-scientist", "archive-experiment-report",
-         "end-experiment", "unknown-tool")
+         "end-experiment", "render-view", "unknown-tool")
 ACTOR_KINDS = ("model", "human", "script")
 LINE_TYPES = ("header", "step", "reasoning")
 MAX_LINE_BYTES = 64 * 1024 * 1024
@@ -159,6 +160,12 @@ class Trajectory:
     def consolidation(self) -> str | None:
         """The knowledge book's format, as the run was started with (None before version 3)."""
         return self.header.get("consolidation") if self.header else None
+
+    @property
+    def observation(self) -> str:
+        """What the agent observed the world through: text, image or both (files before version 4: text)."""
+        v = self.header.get("observation") if self.header else None
+        return v if isinstance(v, str) else "text"
 
     @property
     def curriculum(self) -> dict:
@@ -456,12 +463,12 @@ def make_header(task, *, actor_kind: str = "model", actor_name: str | None = Non
                 started: str | None = None, budget: int | None = None, env: dict | None = None,
                 embed_task: bool | None = None, session: dict | None = None, notes: str | None = None,
                 condition: str | None = None, setting: str | None = None, consolidation: str | None = None,
-                book: str = "", curriculum: dict | None = None) -> dict:
+                book: str = "", curriculum: dict | None = None, observation: str = "text") -> dict:
     """A header line for a run on `task`. Generated tasks (no file) are embedded by default.
     `session` says where the run came from (interface, sample id, ...); `curriculum` (family,
     position, levels, epoch) places a curriculum run; `book` is the knowledge book it started with."""
     from scicraft_viz.agents.conditions import check_condition, check_consolidation, check_setting
-    from scicraft_viz.agents.env import surrogate_at
+    from scicraft_viz.agents.env import check_observation, surrogate_at
 
     if actor_kind not in ACTOR_KINDS:
         raise ValueError(f"actor kind must be one of {', '.join(ACTOR_KINDS)}, got {actor_kind!r}")
@@ -482,6 +489,7 @@ def make_header(task, *, actor_kind: str = "model", actor_name: str | None = Non
     h["condition"] = check_condition(condition)
     h["setting"] = check_setting(setting)
     h["consolidation"] = check_consolidation(consolidation)
+    h["observation"] = check_observation(observation)
     if curriculum:
         h["curriculum"] = dict(curriculum)
     if book:
