@@ -45,6 +45,7 @@ UP, DOWN = 4, 5
 
 REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER = B.REPEATER, B.TORCH, B.WALL_TORCH, B.LAMP, B.BUTTON, B.LEVER
 _COMPONENTS = (REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER)
+_ANALOG = (B.COMPARATOR, *B.CONTAINERS)  # refused: see CompiledWorld
 
 # meta slots at the head of the state array
 M_TICK, M_NPEND, M_STATUS, M_SEQ = range(4)
@@ -515,6 +516,12 @@ class CompiledWorld:
 
     def __init__(self, states: dict[Pos, str], tick: int, pending, toggles, seq: int):
         s = _Structure(states)
+        for p, blk in s.b.items():
+            if blk.id in _ANALOG:
+                raise CompileRefused(
+                    f"{B.NAME_OF_ID[blk.id]} at {p}: the compiled graph carries on/off signals only, not the "
+                    "signal strengths comparators and containers need"
+                )
         comps = sorted(p for p, blk in s.b.items() if blk.id in _COMPONENTS)
         for p, blk in s.b.items():
             a = s.attachment(p)
