@@ -727,6 +727,15 @@ class World:
         _, c, _ = self._container(pos, "fill_level")
         return int(self.g.U[c, sim.POWER])
 
+    def output_signal(self, pos: object) -> int:
+        """The output strength the comparator at pos holds (vanilla's block-entity OutputSignal); it
+        emits it while powered (see `power`)."""
+        p = check_pos(pos)
+        c = self._find(p)
+        if c <= 0 or int(self.g.U[c, sim.BT]) != B.COMPARATOR:
+            raise InputError(f"output_signal: {p} holds {self._block_at(p)}, not a comparator")
+        return int(self.g.U[c, sim.POWER])
+
     def _forget_replaced_containers(self) -> None:
         """Drop the contents of containers a placement replaced (their level went back to 0)."""
         U = self.g.U
