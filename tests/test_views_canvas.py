@@ -241,3 +241,12 @@ def test_barrel_is_a_full_block_that_hides_faces_and_a_chest_is_drawn_smaller():
     assert chest.max(0)[1] == pytest.approx(14 / 16)
     latch = mesh.positions[np.isin(mesh.box, np.flatnonzero(g.part == G.P_LATCH))].mean(0)
     assert latch[0] < 3.1  # on the west side, where a chest facing west opens
+
+
+def test_hover_describes_a_comparator_in_words():
+    from scicraft_viz.views.canvas import describe_block
+
+    f = frame_from_blocks({(0, 1, 0): "comparator[facing=east,mode=subtract,powered=true]"})
+    assert describe_block(f, (0, 1, 0)) == (
+        "(0, 1, 0) comparator[facing=east,mode=subtract,powered=true] · input from the east, output to the west, "
+        "subtract mode; powered")

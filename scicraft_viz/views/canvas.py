@@ -62,6 +62,12 @@ def describe_block(frame: Frame, pos: Pos) -> str:
         out = {"north": "south", "south": "north", "east": "west", "west": "east"}.get(facing, "?")
         power = (f"input from the {facing}, output to the {out}, delay {int(lay.delay[i])} rt; "
                  + ("powered" if frame.on[i] else "unpowered") + (", locked" if frame.locked[i] else ""))
+    elif name == "comparator":
+        facing = G.B.DIRECTIONS[int(lay.facing[i])]
+        out = {"north": "south", "south": "north", "east": "west", "west": "east"}.get(facing, "?")
+        mode = G.B.COMPARATOR_MODES[int(lay.face[i])]
+        power = f"input from the {facing}, output to the {out}, {mode} mode; " + (
+            "powered" if frame.on[i] else "unpowered")
     elif name in ("stone_button", "lever"):
         power = "on" if frame.on[i] else "off"
     elif name in ("redstone_torch", "redstone_wall_torch"):
