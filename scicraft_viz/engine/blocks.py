@@ -12,6 +12,7 @@ from scicraft_viz.errors import BlockStateError
 AIR, STONE, GLASS, REDSTONE_BLOCK, WIRE, REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER = range(11)
 # Comparators and the containers they read (ids 11-39 are kept for components and their neighbours).
 COMPARATOR, BARREL, CHEST = 11, 12, 13
+TARGET = 14  # a conductive block dust always connects to; its own output needs projectiles (none here)
 CONTAINERS = (BARREL, CHEST)
 
 # Direction indices shared with the engine: 0 north, 1 east, 2 south, 3 west, 4 up, 5 down.
@@ -59,6 +60,7 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
         {"facing": HORIZONTAL, "mode": COMPARATOR_MODES, "powered": _BOOL},
         {"facing": "north", "mode": "compare", "powered": "false"},
     ),
+    "target": (TARGET, {"power": ("0",)}, {"power": "0"}),
     "barrel": (BARREL, {"facing": DIRECTIONS, "open": _BOOL}, {"facing": "north", "open": "false"}),
     # a single chest only: a double chest (type=left/right) would pool two chests' slots
     "chest": (

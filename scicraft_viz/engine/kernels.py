@@ -35,6 +35,7 @@ from scicraft_viz.engine.blocks import (
     LEVER,
     REPEATER,
     STONE,
+    TARGET,
     TORCH,
     WALL_TORCH,
     WIRE,
@@ -221,12 +222,12 @@ def cells_for(g, xyz, create, out):
 # ----------------------------------------------------------------------------- block predicates
 @jit
 def is_conductor(b):
-    return b == STONE or b == LAMP or b == BARREL
+    return b == STONE or b == LAMP or b == BARREL or b == TARGET
 
 
 @jit
 def is_full(b):
-    return b == STONE or b == LAMP or b == GLASS or b == RBLOCK or b == BARREL
+    return b == STONE or b == LAMP or b == GLASS or b == RBLOCK or b == BARREL or b == TARGET
 
 
 @jit
@@ -552,7 +553,8 @@ def dust_source(U, N, d):
 @jit
 def connects_to(U, n, h):
     b = U[n, BT]
-    if b == WIRE or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == RBLOCK or b == COMPARATOR:
+    if (b == WIRE or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == RBLOCK or b == COMPARATOR
+            or b == TARGET):
         return True
     if b == REPEATER:
         return U[n, FACING] == h or U[n, FACING] == opp(h)

@@ -27,7 +27,7 @@ EVENT_HISTORY = 100_000
 
 EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout", "placed", "removed", "mode")
 _STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit"}
-_FULL = (B.STONE, B.GLASS, B.LAMP, B.REDSTONE_BLOCK, B.BARREL)
+_FULL = (B.STONE, B.GLASS, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET)
 
 
 @dataclass(frozen=True)
@@ -488,6 +488,8 @@ class World:
         elif b == B.COMPARATOR:
             props = (f"facing={B.DIRECTIONS[u[sim.FACING]]},mode={B.COMPARATOR_MODES[u[sim.MODE]]},"
                      f"powered={tf[u[sim.ON]]}")
+        elif b == B.TARGET:
+            props = "power=0"  # set by projectile hits only
         elif b == B.BARREL:
             props = f"facing={B.DIRECTIONS[u[sim.FACING]]},open={tf[u[sim.ON]]}"
         elif b == B.CHEST:
@@ -907,8 +909,8 @@ class World:
         g, k = self.g, self._k
         U, N = g.U, g.N
         b = int(U[c, sim.BT])
-        strong = int(k.strong_into(U, N, c)) if b in (B.STONE, B.LAMP, B.BARREL) else 0
-        if b in (B.STONE, B.GLASS, B.BARREL):
+        strong = int(k.strong_into(U, N, c)) if b in (B.STONE, B.LAMP, B.BARREL, B.TARGET) else 0
+        if b in (B.STONE, B.GLASS, B.BARREL, B.TARGET):
             # a conductor is weakly powered by dust pointing into it or lying on it, not by its neighbours
             weak = int(k.dust_into(U, N, c)) if b != B.GLASS else 0
         else:

@@ -14,7 +14,7 @@ from scicraft_viz.engine.blocks import split_state
 Pos = tuple[int, int, int]
 
 SIDE_NAMES = ("north", "east", "south", "west")
-FULL_CUBES = (B.STONE, B.LAMP, B.REDSTONE_BLOCK, B.BARREL)  # opaque: they hide the faces of their neighbours
+FULL_CUBES = (B.STONE, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET)  # opaque: they hide the faces of their neighbours
 DYNAMIC_PROPS = {"power", "lit", "powered", "locked"}
 
 

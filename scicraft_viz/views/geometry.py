@@ -17,8 +17,8 @@ from scicraft_viz.views.frame import FULL_CUBES, Frame, Layout
 (P_STONE, P_LAMP, P_RBLOCK, P_GLASS, P_DUST, P_REP_BASE, P_REP_LIT, P_REP_LOCK, P_STICK, P_TORCH_HEAD,
  P_BUTTON, P_LEVER_BASE, P_LEVER_TIP, P_GLOW_LAMP, P_GLOW_TORCH, P_REP_PIP) = range(16)
 # comparator: its front torch (lit in subtract mode); containers: barrel and chest bodies, chest latch
-P_CMP_FRONT, P_BARREL, P_CHEST, P_LATCH = range(16, 20)
-N_PARTS = 20
+P_CMP_FRONT, P_BARREL, P_CHEST, P_LATCH, P_TARGET = range(16, 21)
+N_PARTS = 21
 LAMP_BOX = (1, 0.5, 1, 15, 15.5, 15)  # sixteenths: a lamp drawn a little smaller than its cell
 
 MESHES = ("solid", "glass", "glow", "lamp")
@@ -66,6 +66,7 @@ _COLORS = {
     "barrel": (0.55, 0.38, 0.20),
     "chest": (0.70, 0.48, 0.18),
     "latch": (0.80, 0.80, 0.78),
+    "target": (0.90, 0.80, 0.74),
 }
 
 
@@ -245,6 +246,8 @@ def _boxes(lay: Layout, visible: np.ndarray):
     # Containers: a barrel is a full block; a chest is slightly smaller, with a latch on its front.
     r = rows_of(B.BARREL)
     bx.add(r, P_BARREL, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
+    r = rows_of(B.TARGET)
+    bx.add(r, P_TARGET, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
     r = rows_of(B.CHEST)
     if len(r):
         bx.add(r, P_CHEST, (1, 0, 1, 15, 14, 15), org[r])
@@ -367,6 +370,7 @@ def box_colors(geom: Geometry, frame: Frame) -> np.ndarray:
     put(P_BARREL, c["barrel"])
     put(P_CHEST, c["chest"])
     put(P_LATCH, c["latch"])
+    put(P_TARGET, c["target"])
     # glow shells are drawn additively: black adds nothing, so an unlit lamp's shell vanishes
     put(P_GLOW_LAMP, np.where(on[:, None], c["glow_lamp"], 0.0))
     put(P_GLOW_TORCH, np.where(on[:, None], c["glow_torch"], 0.0))

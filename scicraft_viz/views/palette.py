@@ -75,8 +75,8 @@ class Palette(W.VBox):
         else:
             text = f"places minecraft:{b}"
         self.hint.value = f"<span style='font-size:11px;color:#888'>{text}</span>"
-        show = {"redstone_repeater": (1, 1, 0), "comparator": (1, 0, 0), "redstone_torch": (1, 0, 1), "stone_button": (1, 0, 1),
-                "lever": (1, 0, 1)}.get(b, (0, 0, 0))
+        show = {"redstone_repeater": (1, 1, 0), "comparator": (1, 0, 0), "redstone_torch": (1, 0, 1),
+                "stone_button": (1, 0, 1), "lever": (1, 0, 1)}.get(b, (0, 0, 0))
         for w, on in zip((self.facing, self.delay, self.face), show):
             w.layout.display = None if on else "none"
 
