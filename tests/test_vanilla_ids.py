@@ -4,7 +4,7 @@ The reference is PrismarineJS's minecraft-data for 1.20, shipped by the `minecra
 
 import itertools
 
-import minecraft_data  # the test extra "minecraft-data-latest"
+import minecraft_data  # the package "minecraft-data-latest"
 import pytest
 
 from scicraft_viz import World
