@@ -13,6 +13,13 @@ AIR, STONE, GLASS, REDSTONE_BLOCK, WIRE, REPEATER, TORCH, WALL_TORCH, LAMP, BUTT
 # Comparators and the containers they read (ids 11-39 are kept for components and their neighbours).
 COMPARATOR, BARREL, CHEST = 11, 12, 13
 TARGET = 14  # a conductive block dust always connects to; its own output needs projectiles (none here)
+NOTE_BLOCK = 15
+# Note block instruments in Minecraft's order (tests/test_vanilla_ids.py checks it against Minecraft's data);
+# what the block below gives (the rest need blocks outside this palette, e.g. mob heads above).
+INSTRUMENTS = ("harp", "basedrum", "snare", "hat", "bass", "flute", "bell", "guitar", "chime", "xylophone",
+               "iron_xylophone", "cow_bell", "didgeridoo", "bit", "banjo", "pling", "zombie", "skeleton", "creeper",
+               "dragon", "wither_skeleton", "piglin", "custom_head")
+INSTRUMENT_BELOW = {STONE: "basedrum", GLASS: "hat", BARREL: "bass", CHEST: "bass", NOTE_BLOCK: "bass"}  # else harp
 CONTAINERS = (BARREL, CHEST)
 
 # Direction indices shared with the engine: 0 north, 1 east, 2 south, 3 west, 4 up, 5 down.
@@ -61,6 +68,11 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
         {"facing": "north", "mode": "compare", "powered": "false"},
     ),
     "target": (TARGET, {"power": ("0",)}, {"power": "0"}),
+    "note_block": (
+        NOTE_BLOCK,
+        {"instrument": INSTRUMENTS, "note": tuple(str(i) for i in range(25)), "powered": _BOOL},
+        {"instrument": "harp", "note": "0", "powered": "false"},
+    ),
     "barrel": (BARREL, {"facing": DIRECTIONS, "open": _BOOL}, {"facing": "north", "open": "false"}),
     # a single chest only: a double chest (type=left/right) would pool two chests' slots
     "chest": (

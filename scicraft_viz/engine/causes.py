@@ -73,6 +73,10 @@ def what_happened(e) -> str:
         return f"{where} changed shape"
     if e.kind == "delay":
         return f"{where} delay {e.old} -> {e.new} rt"
+    if e.kind == "tuned":
+        return f"{where} tuned to note {e.new}"
+    if e.kind == "note":
+        return f"{where} played note {e.new}"
     if e.kind == "mode":
         modes = ("compare", "subtract")
         return f"{where} switched from {modes[e.old]} to {modes[e.new]}"

@@ -523,6 +523,8 @@ class CompiledWorld:
                     f"{B.NAME_OF_ID[blk.id]} at {p}: the compiled graph carries on/off signals only, not the "
                     "signal strengths comparators and containers need"
                 )
+            if blk.id == B.NOTE_BLOCK:
+                raise CompileRefused(f"note_block at {p}: the compiled graph has no note blocks (they play notes)")
         comps = sorted(p for p, blk in s.b.items() if blk.id in _COMPONENTS)
         for p, blk in s.b.items():
             a = s.attachment(p)

@@ -33,6 +33,7 @@ from scicraft_viz.engine.blocks import (
     GLASS,
     LAMP,
     LEVER,
+    NOTE_BLOCK,
     REPEATER,
     STONE,
     TARGET,
@@ -62,7 +63,8 @@ UP, DOWN = 4, 5
 # Tick priority ranks: lower runs first.
 P_EXTREMELY_HIGH, P_VERY_HIGH, P_HIGH, P_NORMAL = 0, 1, 2, 3
 # Event kinds (the world adds 7 placed and 8 removed, which it notes itself).
-EV_STATE, EV_POWER, EV_SHAPE, EV_LOCKED, EV_POPPED, EV_DELAY, EV_BURNOUT, EV_PLACED, EV_REMOVED, EV_MODE = range(10)
+(EV_STATE, EV_POWER, EV_SHAPE, EV_LOCKED, EV_POPPED, EV_DELAY, EV_BURNOUT, EV_PLACED, EV_REMOVED, EV_MODE, EV_TUNED,
+ EV_NOTE) = range(12)
 # meta slots
 M_HEAP, M_SEQ, M_TICK, M_EVN, M_LOG, M_OVERFLOW, M_NCHG, M_NCELL, M_LIVE = range(9)
 # M_LIVE counts dust with power > 0. While it is 0, no dust has a source, so a change whose dust seeds
@@ -89,6 +91,9 @@ NU = 21
 # and its output strength (vanilla's block-entity OutputSignal) in POWER; a container keeps its fill level
 # (0-15, what a comparator reads from it) in POWER, set by the world from the items it holds.
 MODE = FACE
+# A note block keeps its note (0-24) in DELAY and its instrument (an index into blocks.INSTRUMENTS) in FACE.
+NOTE, INSTRUMENT = DELAY, FACE
+INSTR_HARP, INSTR_BASEDRUM, INSTR_HAT, INSTR_BASS = 0, 1, 3, 4
 # Cached structure, refreshed around every block change: SMASK (any cell) marks neighbours that can
 # strongly power it; PMASK (dust) neighbours that can feed it; LMASK (dust) which of its 12 link
 # candidates hold dust; OMASK (dust) which of those take power from it; NEARC (any cell) is 1 when a
@@ -222,12 +227,12 @@ def cells_for(g, xyz, create, out):
 # ----------------------------------------------------------------------------- block predicates
 @jit
 def is_conductor(b):
-    return b == STONE or b == LAMP or b == BARREL or b == TARGET
+    return b == STONE or b == LAMP or b == BARREL or b == TARGET or b == NOTE_BLOCK
 
 
 @jit
 def is_full(b):
-    return b == STONE or b == LAMP or b == GLASS or b == RBLOCK or b == BARREL or b == TARGET
+    return b == STONE or b == LAMP or b == GLASS or b == RBLOCK or b == BARREL or b == TARGET or b == NOTE_BLOCK
 
 
 @jit
@@ -244,15 +249,34 @@ def is_diode(b):
 @jit
 def is_component(b):
     """A block with scheduled ticks or a lamp: what a power change near it must reach."""
-    return (b >= REPEATER and b <= LAMP) or b == COMPARATOR
+    return (b >= REPEATER and b <= LAMP) or b == COMPARATOR or b == NOTE_BLOCK
 
 
 @jit
 def is_notified(b, structural):
     """Does a neighbour update reach b? Dust, buttons and levers only read a block change (support)."""
     if structural:
-        return (b >= WIRE and b <= LEVER) or b == COMPARATOR
+        return (b >= WIRE and b <= LEVER) or b == COMPARATOR or b == NOTE_BLOCK
     return is_component(b)
+
+
+@jit
+def instrument_on(b):
+    """The instrument a note block plays on the block b (vanilla: the block below decides)."""
+    if b == STONE:
+        return INSTR_BASEDRUM
+    if b == GLASS:
+        return INSTR_HAT
+    if b == BARREL or b == CHEST or b == NOTE_BLOCK:
+        return INSTR_BASS
+    return INSTR_HARP
+
+
+@jit
+def play_note(g, c):
+    """A note block plays (an event) when the block above it is air."""
+    if g.U[g.N[c, FC[UP]], BT] == AIR:
+        log_event(g, c, EV_NOTE, g.U[c, INSTRUMENT], g.U[c, NOTE])
 
 
 @jit
@@ -880,7 +904,7 @@ def check(g, c, exempt):
     N = g.N
     b = U[c, BT]
     if c == exempt:
-        if b == LAMP or b == REPEATER or b == COMPARATOR:
+        if b == LAMP or b == REPEATER or b == COMPARATOR or b == NOTE_BLOCK:
             return False
     elif not is_supported(U, N, c):
         return True
@@ -908,6 +932,13 @@ def check(g, c, exempt):
                 else:
                     rank = P_HIGH
                 schedule(g, c, 2 * U[c, DELAY], rank)
+    elif b == NOTE_BLOCK:
+        # vanilla NoteBlock.neighborChanged: powered follows the neighbours at once, a rising edge plays
+        p = lamp_powered(U, N, c)
+        if (U[c, ON] != 0) != p:
+            if p:
+                play_note(g, c)
+            set_on(g, c, 1 if p else 0)
     elif b == COMPARATOR:
         if comparator_output(U, N, c) != U[c, POWER] or (U[c, ON] != 0) != comparator_should_on(U, N, c):
             schedule(g, c, COMPARATOR_DELAY, P_HIGH if diode_prioritized(U, N, c) else P_NORMAL)
@@ -986,6 +1017,8 @@ def reshape_near(g, c):
             continue
         if j == 0:
             U[x, NEARC] = near_component(U, N, x)
+        elif j == FC[UP] and U[x, BT] == NOTE_BLOCK:
+            U[x, INSTRUMENT] = instrument_on(U[c, BT])  # vanilla updateShape: the block below changed
         elif comp:
             U[x, NEARC] = 1
         r = REACH[j]
@@ -1212,6 +1245,10 @@ def place(g, c, old_type, exempt, player):
     elif b == COMPARATOR:
         if player and comparator_should_on(U, N, c):
             schedule(g, c, 1, P_NORMAL)
+    elif b == NOTE_BLOCK:
+        if player:  # a player's note block takes its instrument from the block below, and is not powered
+            U[c, INSTRUMENT] = instrument_on(U[N[c, FC[DOWN]], BT])
+        exempt = c  # nor does it update itself when placed (vanilla: powered waits for a neighbour update)
     push_changed(g, c, K_BLOCK)
     propagate(g, exempt)
 
@@ -1350,6 +1387,12 @@ def click(g, c):
         nd = U[c, DELAY] % 4 + 1
         log_event(g, c, EV_DELAY, U[c, DELAY], nd)
         U[c, DELAY] = nd
+        return 1
+    if b == NOTE_BLOCK:
+        nn = (U[c, NOTE] + 1) % 25
+        log_event(g, c, EV_TUNED, U[c, NOTE], nn)
+        U[c, NOTE] = nn
+        play_note(g, c)
         return 1
     if b == COMPARATOR:
         nm = 1 - U[c, MODE]

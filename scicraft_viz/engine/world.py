@@ -25,16 +25,19 @@ MAX_CELLS = 8_000_000  # positions that hold, or once held, a block (about 300 b
 MAX_TICK = 2**60  # the tick counter's ceiling (ticks are kept as int64, times four in the tick heap)
 EVENT_HISTORY = 100_000
 
-EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout", "placed", "removed", "mode")
+EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout", "placed", "removed", "mode", "tuned",
+               "note")
 _STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit"}
-_FULL = (B.STONE, B.GLASS, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET)
+_FULL = (B.STONE, B.GLASS, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET, B.NOTE_BLOCK)
 
 
 @dataclass(frozen=True)
 class Event:
     """One change of the world: `state` (lit/powered), `power` (dust, a comparator's output, a
     container's fill level), `shape` (dust sides), `locked`, `delay`, `mode` (a comparator's: 0 compare,
-    1 subtract), `burnout`, `popped` (an unsupported block fell off), `placed`, `removed`."""
+    1 subtract), `tuned` (a note block's note), `note` (a note block played: old is the instrument's index
+    in blocks.INSTRUMENTS, new the note), `burnout`, `popped` (an unsupported block fell off), `placed`,
+    `removed`."""
 
     tick: int
     pos: Pos
@@ -51,6 +54,8 @@ class Event:
         if self.kind == "power":
             what = {"redstone_wire": "dust"}.get(name, name)
             return f"tick {self.tick}: {what} at {self.pos} power {self.old} -> {self.new}"
+        if self.kind == "note":
+            return f"tick {self.tick}: {name} at {self.pos} played {B.INSTRUMENTS[self.old]} note {self.new}"
         if self.kind == "mode":
             modes = B.COMPARATOR_MODES
             return f"tick {self.tick}: {name} at {self.pos} mode {modes[self.old]} -> {modes[self.new]}"
@@ -174,18 +179,19 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
         on = props[inert] == "true"
     cmp = (
         (sim.CMP_FACING if "facing" in props else 0)
-        | (sim.CMP_FACE if "face" in props or "mode" in props else 0)
-        | (sim.CMP_DELAY if "delay" in props else 0)
+        | (sim.CMP_FACE if "face" in props or "mode" in props or "instrument" in props else 0)
+        | (sim.CMP_DELAY if "delay" in props or "note" in props else 0)
         | (sim.CMP_ON if st.id == B.LEVER or inert is not None else 0)
     )
-    # FACE holds a button's or lever's face, or a comparator's mode (kernels.MODE)
+    # FACE holds a button's or lever's face, a comparator's mode (kernels.MODE) or a note block's instrument
     face = B.FACES.index(props["face"]) if "face" in props else (
-        B.COMPARATOR_MODES.index(props["mode"]) if "mode" in props else 0)
+        B.COMPARATOR_MODES.index(props["mode"]) if "mode" in props else
+        B.INSTRUMENTS.index(props["instrument"]) if "instrument" in props else 0)
     row = (
         st.id,
         B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0,
         face,
-        int(props.get("delay", 1)),
+        int(props.get("delay", props.get("note", 1))),  # DELAY holds a note block's note (kernels.NOTE)
         int(dot),
         int(on),
         cmp,
@@ -488,6 +494,9 @@ class World:
         elif b == B.COMPARATOR:
             props = (f"facing={B.DIRECTIONS[u[sim.FACING]]},mode={B.COMPARATOR_MODES[u[sim.MODE]]},"
                      f"powered={tf[u[sim.ON]]}")
+        elif b == B.NOTE_BLOCK:
+            props = (f"instrument={B.INSTRUMENTS[u[sim.INSTRUMENT]]},note={u[sim.NOTE]},"
+                     f"powered={tf[u[sim.ON]]}")
         elif b == B.TARGET:
             props = "power=0"  # set by projectile hits only
         elif b == B.BARREL:
@@ -752,7 +761,8 @@ class World:
 
     def use(self, pos: object) -> bool:
         """A player's right-click at pos: press a button, toggle a lever, cycle a repeater's delay,
-        switch a comparator between compare and subtract (it recomputes its output at once), or toggle
+        switch a comparator between compare and subtract (it recomputes its output at once), raise a note
+        block's note by one (24 wraps to 0; it plays when the block above is air), or toggle
         unconnected dust between cross and dot. Returns True if anything changed."""
         pos = check_pos(pos)  # one validation whichever engine runs: (0.0, 1, 0) or (0, True, 0) is refused
         cg = self._cg
@@ -909,8 +919,8 @@ class World:
         g, k = self.g, self._k
         U, N = g.U, g.N
         b = int(U[c, sim.BT])
-        strong = int(k.strong_into(U, N, c)) if b in (B.STONE, B.LAMP, B.BARREL, B.TARGET) else 0
-        if b in (B.STONE, B.GLASS, B.BARREL, B.TARGET):
+        strong = int(k.strong_into(U, N, c)) if b in (B.STONE, B.LAMP, B.BARREL, B.TARGET, B.NOTE_BLOCK) else 0
+        if b in (B.STONE, B.GLASS, B.BARREL, B.TARGET, B.NOTE_BLOCK):
             # a conductor is weakly powered by dust pointing into it or lying on it, not by its neighbours
             weak = int(k.dust_into(U, N, c)) if b != B.GLASS else 0
         else:

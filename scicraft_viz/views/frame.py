@@ -14,7 +14,8 @@ from scicraft_viz.engine.blocks import split_state
 Pos = tuple[int, int, int]
 
 SIDE_NAMES = ("north", "east", "south", "west")
-FULL_CUBES = (B.STONE, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET)  # opaque: they hide the faces of their neighbours
+# opaque: they hide the faces of their neighbours
+FULL_CUBES = (B.STONE, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET, B.NOTE_BLOCK)
 DYNAMIC_PROPS = {"power", "lit", "powered", "locked"}
 
 

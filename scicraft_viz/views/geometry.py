@@ -17,8 +17,8 @@ from scicraft_viz.views.frame import FULL_CUBES, Frame, Layout
 (P_STONE, P_LAMP, P_RBLOCK, P_GLASS, P_DUST, P_REP_BASE, P_REP_LIT, P_REP_LOCK, P_STICK, P_TORCH_HEAD,
  P_BUTTON, P_LEVER_BASE, P_LEVER_TIP, P_GLOW_LAMP, P_GLOW_TORCH, P_REP_PIP) = range(16)
 # comparator: its front torch (lit in subtract mode); containers: barrel and chest bodies, chest latch
-P_CMP_FRONT, P_BARREL, P_CHEST, P_LATCH, P_TARGET = range(16, 21)
-N_PARTS = 21
+P_CMP_FRONT, P_BARREL, P_CHEST, P_LATCH, P_TARGET, P_NOTE = range(16, 22)
+N_PARTS = 22
 LAMP_BOX = (1, 0.5, 1, 15, 15.5, 15)  # sixteenths: a lamp drawn a little smaller than its cell
 
 MESHES = ("solid", "glass", "glow", "lamp")
@@ -67,6 +67,8 @@ _COLORS = {
     "chest": (0.70, 0.48, 0.18),
     "latch": (0.80, 0.80, 0.78),
     "target": (0.90, 0.80, 0.74),
+    "note": (0.40, 0.26, 0.17),
+    "note_on": (0.60, 0.38, 0.22),
 }
 
 
@@ -248,6 +250,8 @@ def _boxes(lay: Layout, visible: np.ndarray):
     bx.add(r, P_BARREL, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
     r = rows_of(B.TARGET)
     bx.add(r, P_TARGET, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
+    r = rows_of(B.NOTE_BLOCK)
+    bx.add(r, P_NOTE, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
     r = rows_of(B.CHEST)
     if len(r):
         bx.add(r, P_CHEST, (1, 0, 1, 15, 14, 15), org[r])
@@ -371,6 +375,7 @@ def box_colors(geom: Geometry, frame: Frame) -> np.ndarray:
     put(P_CHEST, c["chest"])
     put(P_LATCH, c["latch"])
     put(P_TARGET, c["target"])
+    put(P_NOTE, np.where(on[:, None], c["note_on"], c["note"]))
     # glow shells are drawn additively: black adds nothing, so an unlit lamp's shell vanishes
     put(P_GLOW_LAMP, np.where(on[:, None], c["glow_lamp"], 0.0))
     put(P_GLOW_TORCH, np.where(on[:, None], c["glow_torch"], 0.0))
