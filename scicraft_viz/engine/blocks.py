@@ -15,11 +15,10 @@ COMPARATOR, BARREL, CHEST = 11, 12, 13
 TARGET = 14  # a conductive block dust always connects to; its own output needs projectiles (none here)
 NOTE_BLOCK = 15
 # Note block instruments in Minecraft's order (tests/test_vanilla_ids.py checks it against Minecraft's data);
-# what the block below gives (the rest need blocks outside this palette, e.g. mob heads above).
+# kernels.instrument_on says which the blocks of this palette give from below.
 INSTRUMENTS = ("harp", "basedrum", "snare", "hat", "bass", "flute", "bell", "guitar", "chime", "xylophone",
                "iron_xylophone", "cow_bell", "didgeridoo", "bit", "banjo", "pling", "zombie", "skeleton", "creeper",
                "dragon", "wither_skeleton", "piglin", "custom_head")
-INSTRUMENT_BELOW = {STONE: "basedrum", GLASS: "hat", BARREL: "bass", CHEST: "bass", NOTE_BLOCK: "bass"}  # else harp
 CONTAINERS = (BARREL, CHEST)
 
 # Direction indices shared with the engine: 0 north, 1 east, 2 south, 3 west, 4 up, 5 down.
