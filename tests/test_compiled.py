@@ -85,7 +85,7 @@ def test_pending_ticks_in_the_reference_order(name):
 # ------------------------------------------------------------------------------------- random circuits
 _LOW = ["air", "air", "stone", "stone", "glass", "redstone_wire", "redstone_wire", "redstone_wire",
         "redstone_lamp", "redstone_lamp", "redstone_torch", "redstone_block", "lever[face=floor]",
-        "stone_button[face=floor]"]
+        "stone_button[face=floor]", "target"]
 _HIGH = ["air", "air", "air", "redstone_wire", "redstone_lamp", "stone", "redstone_torch"]
 _DIRS = ("north", "east", "south", "west")
 

@@ -33,6 +33,7 @@ from scicraft_viz.agents.conditions import task_document
 from scicraft_viz.agents.env import TOOLS, SciCraftEnv
 from scicraft_viz.agents.replay import Replay
 from scicraft_viz.cli import app
+from scicraft_viz.engine.blocks import PALETTE as ENGINE_PALETTE
 from scicraft_viz.engine.mcfunction import parse_mcfunction
 from scicraft_viz.tasks.evaluator import _order_key
 from scicraft_viz.views.explorer import solution_path
@@ -132,8 +133,7 @@ def test_reference_solution_over_stdio_replays_to_the_same_verdict(tmp_path):
 def hostile_cases() -> list[tuple[str, dict, str]]:
     """(tool, arguments, the exact error text) for calls the server must refuse."""
     unknown = ("set-block: unknown block 'diamond_block' in 'diamond_block' (did you mean 'redstone_block'?); "
-               "supported blocks: air, glass, lever, redstone_block, redstone_lamp, redstone_repeater, redstone_torch, "
-               "redstone_wall_torch, redstone_wire, stone, stone_button")
+               f"supported blocks: {', '.join(sorted(ENGINE_PALETTE))}")
     return [
         ("set-block", {"pos": [2**70, 4, 0], "block": "stone"},
          f"set-block: pos ({2**70}, 4, 0) is outside the build region: {REGION}"),

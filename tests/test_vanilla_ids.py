@@ -4,11 +4,11 @@ The reference is PrismarineJS's minecraft-data for 1.20, shipped by the `minecra
 
 import itertools
 
-import minecraft_data  # the test extra "minecraft-data-latest"
+import minecraft_data  # the package "minecraft-data-latest"
 import pytest
 
 from scicraft_viz import World
-from scicraft_viz.engine.blocks import PALETTE, canonical, parse_state, split_state, vanilla_state
+from scicraft_viz.engine.blocks import INSTRUMENTS, PALETTE, canonical, parse_state, split_state, vanilla_state
 from scicraft_viz.engine.formats import decode_build, write_build
 
 
@@ -44,9 +44,15 @@ def check_vanilla(state: str, vanilla) -> None:
 
 def test_every_palette_state_is_written_as_a_vanilla_state(vanilla):
     states = list(every_state())
-    assert len(states) == 1 + 1 + 1 + 1 + 3**4 * 16 + 4 * 4 * 2 * 2 + 2 + 4 * 2 + 2 + 3 * 4 * 2 * 2
+    assert len(states) == (1 + 1 + 1 + 1 + 3**4 * 16 + 4 * 4 * 2 * 2 + 2 + 4 * 2 + 2 + 3 * 4 * 2 * 2
+                           + 4 * 2 * 2 + 6 * 2 + 4 * 1 * 2 + 1  # comparator, barrel, chest, target
+                           + 23 * 25 * 2)  # note block
     for s in states:
         check_vanilla(vanilla_state(s), vanilla)
+
+
+def test_note_block_instruments_are_minecrafts_in_its_order(vanilla):
+    assert INSTRUMENTS == vanilla["note_block"]["instrument"]
 
 
 def test_repeater_is_written_with_the_vanilla_id():

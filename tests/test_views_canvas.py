@@ -210,3 +210,43 @@ def test_see_through_lamps_toggle_the_lamp_material():
     assert (mat.opacity, mat.depthWrite) == (1.0, True)
     c.xray.value = True
     assert (mat.opacity, mat.depthWrite) == (0.3, False)
+
+
+def test_comparator_shows_its_mode_on_the_front_torch_and_power_on_the_rear_torches():
+    def colours(state):
+        f = frame_from_blocks({(0, 0, 0): state})
+        g = G.build(f.layout)
+        col = G.box_colors(g, f)
+        mesh = g.meshes["solid"]
+        front = np.flatnonzero(g.part == G.P_CMP_FRONT)
+        rear = np.flatnonzero(g.part == G.P_REP_LIT)[:2]
+        where = mesh.positions[np.isin(mesh.box, front)].mean(0)
+        return col[front[0]].tolist(), col[rear[0]].tolist(), where
+
+    red, dark = np.array(G._COLORS["rep_on"], np.float32), np.array(G._COLORS["rep_off"], np.float32)
+    front, rear, where = colours("comparator[facing=north,mode=compare,powered=false]")
+    assert front == dark.tolist() and rear == dark.tolist()
+    front, rear, _ = colours("comparator[facing=north,mode=subtract,powered=true]")
+    assert front == red.tolist() and rear == red.tolist()
+    # facing=north: input from the north, output (and the front torch) to the south
+    assert where[2] > 0.5
+
+
+def test_barrel_is_a_full_block_that_hides_faces_and_a_chest_is_drawn_smaller():
+    f = frame_from_blocks({(0, 0, 0): "barrel", (1, 0, 0): "stone", (3, 0, 0): "chest[facing=west]"})
+    g = G.build(f.layout)
+    mesh = g.meshes["solid"]
+    assert mesh.n_vertices == 2 * 5 * 6 + 6 * 6 + 6 * 6  # two cubes sharing a hidden face, chest + latch
+    chest = mesh.positions[np.isin(mesh.box, np.flatnonzero(g.part == G.P_CHEST))]
+    assert chest.max(0)[1] == pytest.approx(14 / 16)
+    latch = mesh.positions[np.isin(mesh.box, np.flatnonzero(g.part == G.P_LATCH))].mean(0)
+    assert latch[0] < 3.1  # on the west side, where a chest facing west opens
+
+
+def test_hover_describes_a_comparator_in_words():
+    from scicraft_viz.views.canvas import describe_block
+
+    f = frame_from_blocks({(0, 1, 0): "comparator[facing=east,mode=subtract,powered=true]"})
+    assert describe_block(f, (0, 1, 0)) == (
+        "(0, 1, 0) comparator[facing=east,mode=subtract,powered=true] · input from the east, output to the west, "
+        "subtract mode; powered")

@@ -71,6 +71,9 @@ def test_palette_turns_faces_into_states():
     assert p.choose("redstone_block").state_for(top) == "redstone_block"
     assert "input from the west, output to the east; delay 3 rt = 6 gt" in p.choose(
         "repeater", facing="west", delay=3).hint.value
+    assert p.choose("comparator", facing="north").state_for(side) == "comparator[facing=north]"
+    assert "input from the north, output to the south, sides compared" in p.hint.value
+    assert p.facing.layout.display is None and p.delay.layout.display == "none"
 
 
 def test_task_palette_offers_the_task_blocks():

@@ -65,6 +65,8 @@ def test_notebook_runs(name):
     if name == "redstone_course":
         assert "lamps on after the press (gt): [2, 4, 6, 8]" in text
         assert "torch at (1, 2, 0) burnt out" in text
+        assert "comparator output (tick, strength): [(2, 15), (4, 2), (6, 15), (8, 2), (10, 15), (12, 2)]" in text
+        assert " 1728 stone: level 15, comparator output 15" in text and "dust: [5, 4, 3]" in text
         # the burn-out section reads its causes off the event log and opens the explorer with meters there
         assert "torch (1, 2, 0) burnt out: it turned off 8 times within 3 s" in text
         assert "torch (1, 2, 0) lit: scheduled 1 rt ago when dust (1, 1, 1) fell to power 0" in text

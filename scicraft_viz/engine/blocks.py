@@ -10,6 +10,16 @@ from scicraft_viz.errors import BlockStateError
 
 # Numeric block ids used by the engine's arrays.
 AIR, STONE, GLASS, REDSTONE_BLOCK, WIRE, REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER = range(11)
+# Comparators and the containers they read (ids 11-39 are kept for components and their neighbours).
+COMPARATOR, BARREL, CHEST = 11, 12, 13
+TARGET = 14  # a conductive block dust always connects to; its own output needs projectiles (none here)
+NOTE_BLOCK = 15
+# Note block instruments in Minecraft's order (tests/test_vanilla_ids.py checks it against Minecraft's data);
+# kernels.instrument_on says which the blocks of this palette give from below.
+INSTRUMENTS = ("harp", "basedrum", "snare", "hat", "bass", "flute", "bell", "guitar", "chime", "xylophone",
+               "iron_xylophone", "cow_bell", "didgeridoo", "bit", "banjo", "pling", "zombie", "skeleton", "creeper",
+               "dragon", "wither_skeleton", "piglin", "custom_head")
+CONTAINERS = (BARREL, CHEST)
 
 # Direction indices shared with the engine: 0 north, 1 east, 2 south, 3 west, 4 up, 5 down.
 DIRECTIONS = ("north", "east", "south", "west", "up", "down")
@@ -20,6 +30,7 @@ WIRE_SIDES = ("none", "side", "up")
 
 _BOOL = ("false", "true")
 _POWER = tuple(str(i) for i in range(16))
+COMPARATOR_MODES = ("compare", "subtract")
 
 # name -> (id, {property: allowed values}, {property: default})
 PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
@@ -49,6 +60,24 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
         LEVER,
         {"face": FACES, "facing": HORIZONTAL, "powered": _BOOL},
         {"face": "wall", "facing": "north", "powered": "false"},
+    ),
+    "comparator": (
+        COMPARATOR,
+        {"facing": HORIZONTAL, "mode": COMPARATOR_MODES, "powered": _BOOL},
+        {"facing": "north", "mode": "compare", "powered": "false"},
+    ),
+    "target": (TARGET, {"power": ("0",)}, {"power": "0"}),
+    "note_block": (
+        NOTE_BLOCK,
+        {"instrument": INSTRUMENTS, "note": tuple(str(i) for i in range(25)), "powered": _BOOL},
+        {"instrument": "harp", "note": "0", "powered": "false"},
+    ),
+    "barrel": (BARREL, {"facing": DIRECTIONS, "open": _BOOL}, {"facing": "north", "open": "false"}),
+    # a single chest only: a double chest (type=left/right) would pool two chests' slots
+    "chest": (
+        CHEST,
+        {"facing": HORIZONTAL, "type": ("single",), "waterlogged": _BOOL},
+        {"facing": "north", "type": "single", "waterlogged": "false"},
     ),
 }
 NAME_OF_ID = {v[0]: k for k, v in PALETTE.items()}
@@ -152,7 +181,8 @@ def split_state(state: str) -> tuple[str, dict[str, str]]:
 
 
 # Blocks that hang on another block (they need a support): placed after every free-standing block.
-ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "stone_button", "lever")
+ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "stone_button", "lever",
+            "comparator")
 ATTACHED_IDS = tuple(PALETTE[n][0] for n in ATTACHED)
 
 

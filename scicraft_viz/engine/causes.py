@@ -30,6 +30,7 @@ _DIRS = {"north": (0, 0, -1), "east": (1, 0, 0), "south": (0, 0, 1), "west": (-1
 _BUTTON_GT = 20
 _TORCH_GT = 2
 _LAMP_OFF_GT = 4
+_COMPARATOR_GT = 2
 _BURNOUT_GT = 160
 
 
@@ -72,12 +73,21 @@ def what_happened(e) -> str:
         return f"{where} changed shape"
     if e.kind == "delay":
         return f"{where} delay {e.old} -> {e.new} rt"
+    if e.kind == "tuned":
+        return f"{where} tuned to note {e.new}"
+    if e.kind == "note":
+        return f"{where} played note {e.new}"
+    if e.kind == "mode":
+        modes = ("compare", "subtract")
+        return f"{where} switched from {modes[e.old]} to {modes[e.new]}"
     return f"{where} {e.kind}"
 
 
 def _delay_of(e, state: str | None) -> int | None:
     """Game ticks between a change of this kind and what scheduled it (None: it happens at once)."""
     name = _short(e.block)
+    if name == "comparator" and e.kind in ("state", "power"):
+        return _COMPARATOR_GT  # a tick's change; the one a mode switch makes at once is not told apart
     if e.kind == "state":
         if name == "repeater":
             props = split_state(state)[1] if state else {}
@@ -98,7 +108,7 @@ def _feeders(pos: Pos, state: str | None) -> list[Pos]:
     first: list[Pos] = []
     if state:
         name, props = split_state(state)
-        if name == "redstone_repeater" and props.get("facing") in _DIRS:
+        if name in ("redstone_repeater", "comparator") and props.get("facing") in _DIRS:
             dx, _, dz = _DIRS[props["facing"]]
             first.append((x + dx, y, z + dz))
         if name in ("redstone_torch", "redstone_wall_torch"):

@@ -45,6 +45,8 @@ UP, DOWN = 4, 5
 
 REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER = B.REPEATER, B.TORCH, B.WALL_TORCH, B.LAMP, B.BUTTON, B.LEVER
 _COMPONENTS = (REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER)
+_ANALOG = (B.COMPARATOR, *B.CONTAINERS)  # refused: see CompiledWorld
+_CONDUCTORS = (B.STONE, LAMP, B.TARGET)
 
 # meta slots at the head of the state array
 M_TICK, M_NPEND, M_STATUS, M_SEQ = range(4)
@@ -396,7 +398,7 @@ class _Structure:
         return blk.id if blk is not None else B.AIR
 
     def conductor(self, p: Pos) -> bool:
-        return self.id(p) in (B.STONE, B.LAMP)
+        return self.id(p) in _CONDUCTORS
 
     def attachment(self, p: Pos) -> Pos | None:
         blk = self.b[p]
@@ -436,7 +438,7 @@ class _Structure:
             blk = self.b.get(n)
             if blk is None or blk.id in (B.WIRE, B.GLASS):
                 continue
-            if blk.id in (B.STONE, LAMP):
+            if blk.id in _CONDUCTORS:
                 out |= self.strong_sources(n)
             elif blk.id == B.REDSTONE_BLOCK:
                 out.add(CONST)
@@ -481,7 +483,7 @@ def _signal_sources(s: _Structure, reach: dict, src: Pos, k: int) -> set:
     if blk is None:
         return set()
     b = blk.id
-    if b in (B.STONE, LAMP):
+    if b in _CONDUCTORS:
         out = set(s.strong_sources(src))
         up = _add(src, UP)
         if s.id(up) == B.WIRE:
@@ -515,10 +517,18 @@ class CompiledWorld:
 
     def __init__(self, states: dict[Pos, str], tick: int, pending, toggles, seq: int):
         s = _Structure(states)
+        for p, blk in s.b.items():
+            if blk.id in _ANALOG:
+                raise CompileRefused(
+                    f"{B.NAME_OF_ID[blk.id]} at {p}: the compiled graph carries on/off signals only, not the "
+                    "signal strengths comparators and containers need"
+                )
+            if blk.id == B.NOTE_BLOCK:
+                raise CompileRefused(f"note_block at {p}: the compiled graph has no note blocks (they play notes)")
         comps = sorted(p for p, blk in s.b.items() if blk.id in _COMPONENTS)
         for p, blk in s.b.items():
             a = s.attachment(p)
-            if a is not None and s.id(a) not in (B.STONE, B.GLASS, LAMP, B.REDSTONE_BLOCK):
+            if a is not None and s.id(a) not in (B.STONE, B.GLASS, LAMP, B.REDSTONE_BLOCK, B.TARGET):
                 raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p} has no support and would pop off")
         idx = {p: i for i, p in enumerate(comps)}
         n = len(comps)

@@ -115,6 +115,16 @@ def warmup(progress=None) -> float:
     w.events_since(0)
     w.copy().step(1)
 
+    say("comparators reading containers")
+    c = World()
+    for x in range(3):
+        c.set_block((x, 0, 0), "stone")
+    c.set_block((0, 1, 0), "barrel")
+    c.set_block((1, 1, 0), "comparator[facing=west]")
+    c.set_items((0, 1, 0), 64)
+    c.use((1, 1, 0))
+    c.step(4)
+
     say("replay worlds (blocks that pop off)")
     r = World(replay=True)
     r.set_block((0, 5, 0), "redstone_wire")

@@ -26,12 +26,17 @@ import numpy as np
 # Block ids are module-level ints, which numba folds in as constants.
 from scicraft_viz.engine.blocks import (
     AIR,
+    BARREL,
     BUTTON,
+    CHEST,
+    COMPARATOR,
     GLASS,
     LAMP,
     LEVER,
+    NOTE_BLOCK,
     REPEATER,
     STONE,
+    TARGET,
     TORCH,
     WALL_TORCH,
     WIRE,
@@ -58,7 +63,8 @@ UP, DOWN = 4, 5
 # Tick priority ranks: lower runs first.
 P_EXTREMELY_HIGH, P_VERY_HIGH, P_HIGH, P_NORMAL = 0, 1, 2, 3
 # Event kinds (the world adds 7 placed and 8 removed, which it notes itself).
-EV_STATE, EV_POWER, EV_SHAPE, EV_LOCKED, EV_POPPED, EV_DELAY, EV_BURNOUT, EV_PLACED, EV_REMOVED = range(9)
+(EV_STATE, EV_POWER, EV_SHAPE, EV_LOCKED, EV_POPPED, EV_DELAY, EV_BURNOUT, EV_PLACED, EV_REMOVED, EV_MODE, EV_TUNED,
+ EV_NOTE) = range(12)
 # meta slots
 M_HEAP, M_SEQ, M_TICK, M_EVN, M_LOG, M_OVERFLOW, M_NCHG, M_NCELL, M_LIVE = range(9)
 # M_LIVE counts dust with power > 0. While it is 0, no dust has a source, so a change whose dust seeds
@@ -70,6 +76,7 @@ OV_EVENTS, OV_CHANGED, OV_HEAP = 1, 2, 3
 
 BUTTON_TICKS = 20
 TORCH_DELAY = 2
+COMPARATOR_DELAY = 2
 LAMP_OFF_DELAY = 4
 BURNOUT_WINDOW = 60
 BURNOUT_COUNT = 8
@@ -80,6 +87,13 @@ NEVER = -(10**9)  # toggle time of a torch that never toggled
 (BT, FACING, FACE, DELAY, SIDES, POWER, ON, LOCKED, PTYPE, TOGI, INQ, NEWP, SMASK, PMASK, NEARC,
  LM0, LM1, OM0, OM1, OVL, MARK) = range(21)
 NU = 21
+# A comparator keeps its mode (0 compare, 1 subtract) in FACE, which only buttons and levers use otherwise,
+# and its output strength (vanilla's block-entity OutputSignal) in POWER; a container keeps its fill level
+# (0-15, what a comparator reads from it) in POWER, set by the world from the items it holds.
+MODE = FACE
+# A note block keeps its note (0-24) in DELAY and its instrument (an index into blocks.INSTRUMENTS) in FACE.
+NOTE, INSTRUMENT = DELAY, FACE
+INSTR_HARP, INSTR_BASEDRUM, INSTR_HAT, INSTR_BASS = 0, 1, 3, 4
 # Cached structure, refreshed around every block change: SMASK (any cell) marks neighbours that can
 # strongly power it; PMASK (dust) neighbours that can feed it; LMASK (dust) which of its 12 link
 # candidates hold dust; OMASK (dust) which of those take power from it; NEARC (any cell) is 1 when a
@@ -111,6 +125,8 @@ NNEAR = len(_NEAR)  # 25
 NEAR = np.array(_NEAR, dtype=np.int64)
 NEAR_OPP = np.array([_NEAR.index((-dx, -dy, -dz)) for dx, dy, dz in _NEAR], dtype=np.int64)
 FC = np.array([_NEAR.index(d) for d in _FACES], dtype=np.int64)
+# FC2[k]: the column of the cell two steps toward direction k (a comparator reads a container there).
+FC2 = np.array([_NEAR.index((2 * d[0], 2 * d[1], 2 * d[2])) for d in _FACES], dtype=np.int64)
 CC = np.array(
     [_NEAR.index((_FACES[j // 3][0], (0, 1, -1)[j % 3], _FACES[j // 3][2])) for j in range(12)], dtype=np.int64
 )
@@ -211,12 +227,56 @@ def cells_for(g, xyz, create, out):
 # ----------------------------------------------------------------------------- block predicates
 @jit
 def is_conductor(b):
-    return b == STONE or b == LAMP
+    return b == STONE or b == LAMP or b == BARREL or b == TARGET or b == NOTE_BLOCK
 
 
 @jit
 def is_full(b):
-    return b == STONE or b == LAMP or b == GLASS or b == RBLOCK
+    return b == STONE or b == LAMP or b == GLASS or b == RBLOCK or b == BARREL or b == TARGET or b == NOTE_BLOCK
+
+
+@jit
+def is_container(b):
+    """A block with a comparator-readable fill level (vanilla hasAnalogOutputSignal)."""
+    return b == BARREL or b == CHEST
+
+
+@jit
+def is_diode(b):
+    return b == REPEATER or b == COMPARATOR
+
+
+@jit
+def is_component(b):
+    """A block with scheduled ticks or a lamp: what a power change near it must reach."""
+    return (b >= REPEATER and b <= LAMP) or b == COMPARATOR or b == NOTE_BLOCK
+
+
+@jit
+def is_notified(b, structural):
+    """Does a neighbour update reach b? Dust, buttons and levers only read a block change (support)."""
+    if structural:
+        return (b >= WIRE and b <= LEVER) or b == COMPARATOR or b == NOTE_BLOCK
+    return is_component(b)
+
+
+@jit
+def instrument_on(b):
+    """The instrument a note block plays on the block b (vanilla: the block below decides)."""
+    if b == STONE:
+        return INSTR_BASEDRUM
+    if b == GLASS:
+        return INSTR_HAT
+    if b == BARREL or b == CHEST or b == NOTE_BLOCK:
+        return INSTR_BASS
+    return INSTR_HARP
+
+
+@jit
+def play_note(g, c):
+    """A note block plays (an event) when the block above it is air."""
+    if g.U[g.N[c, FC[UP]], BT] == AIR:
+        log_event(g, c, EV_NOTE, g.U[c, INSTRUMENT], g.U[c, NOTE])
 
 
 @jit
@@ -229,7 +289,7 @@ def opp(k):
 @jit
 def attach_dir(b, face, facing):
     """Direction from a block to what it stands on or hangs from, or -1 if it needs nothing."""
-    if b == WIRE or b == REPEATER or b == TORCH:
+    if b == WIRE or b == REPEATER or b == TORCH or b == COMPARATOR:
         return DOWN
     if b == WALL_TORCH:
         return opp(facing)
@@ -246,7 +306,7 @@ def attach_dir(b, face, facing):
 def attachment(U, N, c):
     """The cell a block stands on or hangs from (support and torch input), or -1."""
     b = U[c, BT]
-    if b == WIRE or b == REPEATER or b == TORCH:
+    if b == WIRE or b == REPEATER or b == TORCH or b == COMPARATOR:
         return N[c, FC[DOWN]]
     if b == WALL_TORCH:
         return N[c, FC[opp(U[c, FACING])]]
@@ -269,10 +329,12 @@ def is_supported(U, N, c):
 # ----------------------------------------------------------------------------- signals
 @jit
 def strong_into(U, N, c):
-    """15 if a repeater, torch, button or lever strongly powers the conductor at c, else 0."""
+    """The strong power of the conductor at c: 15 from a repeater, torch, button or lever, a comparator's
+    output, else 0."""
     m = U[c, SMASK]
     if m == 0:
         return 0
+    best = 0
     for k in range(6):
         if not (m >> k) & 1:
             continue
@@ -287,7 +349,10 @@ def strong_into(U, N, c):
         elif b == BUTTON or b == LEVER:
             if U[n, ON] and attachment(U, N, n) == c:
                 return 15
-    return 0
+        elif b == COMPARATOR:
+            if U[n, ON] and U[n, FACING] == k and U[n, POWER] > best:
+                best = U[n, POWER]
+    return best
 
 
 @jit
@@ -310,7 +375,7 @@ def signal_to(U, N, src, k, with_dust):
     """Signal the block at src sends to the receiver one step from src opposite to k (k points
     receiver -> src)."""
     b = U[src, BT]
-    if b == STONE or b == LAMP:
+    if is_conductor(b):
         s = strong_into(U, N, src)
         if with_dust and s < 15:
             d = dust_into(U, N, src)
@@ -335,6 +400,8 @@ def signal_to(U, N, src, k, with_dust):
         return 15 if U[src, ON] else 0
     if b == RBLOCK:
         return 15
+    if b == COMPARATOR:
+        return U[src, POWER] if (U[src, ON] and U[src, FACING] == k) else 0
     return 0
 
 
@@ -373,10 +440,80 @@ def repeater_locked(U, N, c):
 
 
 @jit
-def repeater_prioritized(U, N, c):
+def diode_prioritized(U, N, c):
+    """Vanilla shouldPrioritize: a repeater or comparator facing into another diode that does not face
+    back into it ticks ahead of others."""
     out = opp(U[c, FACING])
     front = N[c, FC[out]]
-    return U[front, BT] == REPEATER and U[front, FACING] != out
+    return is_diode(U[front, BT]) and U[front, FACING] != out
+
+
+# ----------------------------------------------------------------------------- comparator
+@jit
+def comparator_rear(U, N, c):
+    """A comparator's rear input: the power behind it (dust at its own level), or the fill level of a
+    container behind it, or of one behind a conductor there that receives less than 15."""
+    k = U[c, FACING]
+    n = N[c, FC[k]]
+    b = U[n, BT]
+    if is_container(b):
+        return U[n, POWER]
+    if b == WIRE:
+        i = U[n, POWER]
+    else:
+        i = signal_to(U, N, n, k, True)
+    if i < 15 and is_conductor(b):
+        m = N[c, FC2[k]]
+        if is_container(U[m, BT]):
+            i = U[m, POWER]
+    return i
+
+
+@jit
+def side_signal(U, N, n, s):
+    """What the block at n gives a comparator's side (s points from the comparator to n): dust its
+    power, a redstone block 15, a diode facing in its output; nothing else (a torch, lever or button
+    beside it powers no side, and a solid block none either)."""
+    b = U[n, BT]
+    if b == WIRE:
+        return U[n, POWER]
+    if b == RBLOCK:
+        return 15
+    if b == REPEATER:
+        return 15 if (U[n, ON] and U[n, FACING] == s) else 0
+    if b == COMPARATOR:
+        return U[n, POWER] if (U[n, ON] and U[n, FACING] == s) else 0
+    return 0
+
+
+@jit
+def comparator_side(U, N, c):
+    f = U[c, FACING]
+    a = (f + 1) % 4
+    b = (f + 3) % 4
+    return max(side_signal(U, N, N[c, FC[a]], a), side_signal(U, N, N[c, FC[b]], b))
+
+
+@jit
+def comparator_output(U, N, c):
+    """The output a comparator computes now (vanilla calculateOutputSignal)."""
+    i = comparator_rear(U, N, c)
+    if i == 0:
+        return 0
+    j = comparator_side(U, N, c)
+    if j > i:
+        return 0
+    return i - j if U[c, MODE] else i
+
+
+@jit
+def comparator_should_on(U, N, c):
+    """Whether a comparator should be powered now (vanilla shouldTurnOn)."""
+    i = comparator_rear(U, N, c)
+    if i == 0:
+        return False
+    j = comparator_side(U, N, c)
+    return i > j or (i == j and U[c, MODE] == 0)
 
 
 # ----------------------------------------------------------------------------- dust
@@ -401,17 +538,22 @@ def reads_from(U, N, d, j):
 
 @jit
 def dust_source(U, N, d):
-    """Power dust at d takes from non-dust neighbours: 15 or 0 (signal_to without dust, written flat
-    because this is the engine's hottest path)."""
+    """Power dust at d takes from non-dust neighbours (signal_to without dust, written flat because this
+    is the engine's hottest path)."""
     m = U[d, PMASK]
+    best = 0
     for k in range(6):
         if not (m >> k) & 1:
             continue
         n = N[d, FC[k]]
         b = U[n, BT]
-        if b == STONE or b == LAMP:
-            if U[n, SMASK] != 0 and strong_into(U, N, n):
-                return 15
+        if is_conductor(b):
+            if U[n, SMASK] != 0:
+                s = strong_into(U, N, n)
+                if s == 15:
+                    return 15
+                if s > best:
+                    best = s
         elif b == RBLOCK:
             return 15
         elif U[n, ON]:
@@ -426,13 +568,17 @@ def dust_source(U, N, d):
                     return 15
             elif b == BUTTON or b == LEVER:
                 return 15
-    return 0
+            elif b == COMPARATOR:
+                if U[n, FACING] == k and U[n, POWER] > best:
+                    best = U[n, POWER]
+    return best
 
 
 @jit
 def connects_to(U, n, h):
     b = U[n, BT]
-    if b == WIRE or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == RBLOCK:
+    if (b == WIRE or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == RBLOCK or b == COMPARATOR
+            or b == TARGET):
         return True
     if b == REPEATER:
         return U[n, FACING] == h or U[n, FACING] == opp(h)
@@ -557,7 +703,7 @@ def component_seeds(g, c, ns):
     U = g.U
     N = g.N
     b = U[c, BT]
-    if b == REPEATER:
+    if is_diode(b):
         f = N[c, FC[opp(U[c, FACING])]]
         ns = add_seed(g, f, ns)
         if is_conductor(U[f, BT]):
@@ -758,7 +904,7 @@ def check(g, c, exempt):
     N = g.N
     b = U[c, BT]
     if c == exempt:
-        if b == LAMP or b == REPEATER:
+        if b == LAMP or b == REPEATER or b == COMPARATOR or b == NOTE_BLOCK:
             return False
     elif not is_supported(U, N, c):
         return True
@@ -779,13 +925,23 @@ def check(g, c, exempt):
         if not lk:
             should = repeater_input(U, N, c)
             if (U[c, ON] != 0) != should:
-                if repeater_prioritized(U, N, c):
+                if diode_prioritized(U, N, c):
                     rank = P_EXTREMELY_HIGH
                 elif U[c, ON]:
                     rank = P_VERY_HIGH
                 else:
                     rank = P_HIGH
                 schedule(g, c, 2 * U[c, DELAY], rank)
+    elif b == NOTE_BLOCK:
+        # vanilla NoteBlock.neighborChanged: powered follows the neighbours at once, a rising edge plays
+        p = lamp_powered(U, N, c)
+        if (U[c, ON] != 0) != p:
+            if p:
+                play_note(g, c)
+            set_on(g, c, 1 if p else 0)
+    elif b == COMPARATOR:
+        if comparator_output(U, N, c) != U[c, POWER] or (U[c, ON] != 0) != comparator_should_on(U, N, c):
+            schedule(g, c, COMPARATOR_DELAY, P_HIGH if diode_prioritized(U, N, c) else P_NORMAL)
     return False
 
 
@@ -815,7 +971,7 @@ def refresh(U, N, x):
     pm = 0
     for k in range(6):
         nb = U[N[x, FC[k]], BT]
-        if nb == REPEATER or nb == TORCH or nb == WALL_TORCH or nb == BUTTON or nb == LEVER:
+        if nb == REPEATER or nb == TORCH or nb == WALL_TORCH or nb == BUTTON or nb == LEVER or nb == COMPARATOR:
             sm |= 1 << k
         if nb != AIR and nb != WIRE and nb != GLASS:
             pm |= 1 << k
@@ -839,8 +995,7 @@ def refresh(U, N, x):
 @jit
 def near_component(U, N, x):
     for j in range(NNEAR):
-        nb = U[N[x, j], BT]
-        if nb >= REPEATER and nb <= LAMP:
+        if is_component(U[N[x, j], BT]):
             return 1
     return 0
 
@@ -855,13 +1010,15 @@ def reshape_near(g, c):
     removed one leaves it set: a stale 1 costs a look at the neighbours, never a missed update."""
     U = g.U
     N = g.N
-    comp = U[c, BT] >= REPEATER and U[c, BT] <= LAMP
+    comp = is_component(U[c, BT])
     for j in range(NNEAR):
         x = N[c, j]
         if U[x, BT] == AIR:
             continue
         if j == 0:
             U[x, NEARC] = near_component(U, N, x)
+        elif j == FC[UP] and U[x, BT] == NOTE_BLOCK:
+            U[x, INSTRUMENT] = instrument_on(U[c, BT])  # vanilla updateShape: the block below changed
         elif comp:
             U[x, NEARC] = 1
         r = REACH[j]
@@ -908,12 +1065,9 @@ def propagate(g, exempt):
             structural = (g.chg[i] & 3) == K_BLOCK
             if not structural and not U[c, NEARC]:
                 continue
-            low = WIRE if structural else REPEATER
-            high = LEVER if structural else LAMP
             for j in range(NNEAR):
                 x = N[c, j]
-                b = U[x, BT]
-                if b >= low and b <= high and not U[x, MARK]:
+                if is_notified(U[x, BT], structural) and not U[x, MARK]:
                     U[x, MARK] = 1
                     g.notify[nn] = x
                     nn += 1
@@ -921,15 +1075,21 @@ def propagate(g, exempt):
         start = end
         for i in range(nn):
             x = g.notify[i]
-            if U[x, BT] >= WIRE and check(g, x, exempt):
-                log_event(g, x, EV_POPPED, U[x, BT], AIR)
-                clear_cell(g, x)
-                reshape_near(g, x)
-                push_changed(g, x, K_BLOCK)
+            if check(g, x, exempt):
+                pop(g, x)
         # a /setblock placement spares only the placed block from its own updates; what follows
         # from blocks popping reaches it like any other neighbour update
         exempt = -1
     g.meta[M_NCHG] = 0
+
+
+@jit
+def pop(g, x):
+    """The block at x falls off (no support): it goes, and the change is queued for propagate."""
+    log_event(g, x, EV_POPPED, g.U[x, BT], AIR)
+    clear_cell(g, x)
+    reshape_near(g, x)
+    push_changed(g, x, K_BLOCK)
 
 
 @jit
@@ -988,6 +1148,25 @@ def run_tick(g, c):
         if U[c, ON]:
             set_on(g, c, 0)
             changed(g, c)
+    elif b == COMPARATOR:
+        comparator_refresh(g, c)
+
+
+@jit
+def comparator_refresh(g, c):
+    """A comparator's tick (and what a click runs at once): store the output it computes, then, if that
+    changed or it compares, match `powered` to its inputs and update the blocks in front. (In subtract
+    mode with the output unchanged, `powered` stays as it is, as in vanilla.)"""
+    U = g.U
+    N = g.N
+    out = comparator_output(U, N, c)
+    old = U[c, POWER]
+    if out != old:
+        log_event(g, c, EV_POWER, old, out)
+        U[c, POWER] = out
+    if out != old or U[c, MODE] == 0:
+        set_on(g, c, 1 if comparator_should_on(U, N, c) else 0)
+        changed(g, c)
 
 
 @jit
@@ -1063,6 +1242,13 @@ def place(g, c, old_type, exempt, player):
         U[c, LOCKED] = 1 if repeater_locked(U, N, c) else 0
         if player and not U[c, LOCKED] and repeater_input(U, N, c):
             schedule(g, c, 1, P_NORMAL)
+    elif b == COMPARATOR:
+        if player and comparator_should_on(U, N, c):
+            schedule(g, c, 1, P_NORMAL)
+    elif b == NOTE_BLOCK:
+        if player:  # a player's note block takes its instrument from the block below, and is not powered
+            U[c, INSTRUMENT] = instrument_on(U[N[c, FC[DOWN]], BT])
+        exempt = c  # nor does it update itself when placed (vanilla: powered waits for a neighbour update)
     push_changed(g, c, K_BLOCK)
     propagate(g, exempt)
 
@@ -1202,6 +1388,18 @@ def click(g, c):
         log_event(g, c, EV_DELAY, U[c, DELAY], nd)
         U[c, DELAY] = nd
         return 1
+    if b == NOTE_BLOCK:
+        nn = (U[c, NOTE] + 1) % 25
+        log_event(g, c, EV_TUNED, U[c, NOTE], nn)
+        U[c, NOTE] = nn
+        play_note(g, c)
+        return 1
+    if b == COMPARATOR:
+        nm = 1 - U[c, MODE]
+        log_event(g, c, EV_MODE, U[c, MODE], nm)
+        U[c, MODE] = nm
+        comparator_refresh(g, c)
+        return 1
     if b == WIRE:
         if wire_raw_connected(U, N, c):
             return 0
@@ -1212,6 +1410,31 @@ def click(g, c):
         propagate(g, -1)
         return 1
     return 0
+
+
+@jit
+def set_fill(g, c, level):
+    """A container's fill level becomes `level`; the comparators that read it hear of it (vanilla
+    updateNeighbourForOutputSignal: one beside it, or one behind a conductor beside it, north, east,
+    south, west). Returns as `use` does."""
+    if needs_room(g):
+        return 2
+    U = g.U
+    N = g.N
+    if U[c, POWER] == level:
+        return 0
+    log_event(g, c, EV_POWER, U[c, POWER], level)
+    U[c, POWER] = level
+    for k in range(4):
+        n = N[c, FC[k]]
+        if U[n, BT] != COMPARATOR and is_conductor(U[n, BT]):
+            n = N[c, FC2[k]]
+        if U[n, BT] == COMPARATOR and check(g, n, -1):
+            pop(g, n)
+            propagate(g, -1)
+    if g.meta[M_OVERFLOW]:
+        return 3
+    return 1
 
 
 def python_kernels():

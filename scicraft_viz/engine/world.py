@@ -25,15 +25,19 @@ MAX_CELLS = 8_000_000  # positions that hold, or once held, a block (about 300 b
 MAX_TICK = 2**60  # the tick counter's ceiling (ticks are kept as int64, times four in the tick heap)
 EVENT_HISTORY = 100_000
 
-EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout", "placed", "removed")
+EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout", "placed", "removed", "mode", "tuned",
+               "note")
 _STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit"}
-_FULL = (B.STONE, B.GLASS, B.LAMP, B.REDSTONE_BLOCK)
+_FULL = (B.STONE, B.GLASS, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET, B.NOTE_BLOCK)
 
 
 @dataclass(frozen=True)
 class Event:
-    """One change of the world: `state` (lit/powered), `power` (dust), `shape` (dust sides),
-    `locked`, `delay`, `burnout`, `popped` (an unsupported block fell off), `placed`, `removed`."""
+    """One change of the world: `state` (lit/powered), `power` (dust, a comparator's output, a
+    container's fill level), `shape` (dust sides), `locked`, `delay`, `mode` (a comparator's: 0 compare,
+    1 subtract), `tuned` (a note block's note), `note` (a note block played: old is the instrument's index
+    in blocks.INSTRUMENTS, new the note), `burnout`, `popped` (an unsupported block fell off), `placed`,
+    `removed`."""
 
     tick: int
     pos: Pos
@@ -48,7 +52,13 @@ class Event:
             prop = _STATE_PROP.get(B.PALETTE[name][0], "powered")
             return f"tick {self.tick}: {name} at {self.pos} {prop}={'true' if self.new else 'false'}"
         if self.kind == "power":
-            return f"tick {self.tick}: dust at {self.pos} power {self.old} -> {self.new}"
+            what = {"redstone_wire": "dust"}.get(name, name)
+            return f"tick {self.tick}: {what} at {self.pos} power {self.old} -> {self.new}"
+        if self.kind == "note":
+            return f"tick {self.tick}: {name} at {self.pos} played {B.INSTRUMENTS[self.old]} note {self.new}"
+        if self.kind == "mode":
+            modes = B.COMPARATOR_MODES
+            return f"tick {self.tick}: {name} at {self.pos} mode {modes[self.old]} -> {modes[self.new]}"
         if self.kind == "popped":
             return f"tick {self.tick}: {name} at {self.pos} popped off (no support)"
         if self.kind == "burnout":
@@ -112,7 +122,7 @@ def _support_of(st: BlockState, p: Pos) -> tuple[Pos, str] | None:
     """Where a block needs a solid block, and a phrase for messages; None if it needs none."""
     x, y, z = p
     name = st.name
-    if name in ("redstone_wire", "redstone_repeater", "redstone_torch"):
+    if name in ("redstone_wire", "redstone_repeater", "redstone_torch", "comparator"):
         return (x, y - 1, z), "a solid block below"
     if name == "redstone_wall_torch" or (name in ("stone_button", "lever") and st.get("face") == "wall"):
         dx, dy, dz = B.OFFSETS[B.DIRECTIONS.index(st.get("facing"))]
@@ -164,22 +174,32 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
     dot = st.name == "redstone_wire" and all(props[k] == "none" and (replay or k in st.given) for k in sides)
     given_on = props.get("lit", props.get("powered", "false")) == "true"
     on = given_on if replay else (st.id in (B.TORCH, B.WALL_TORCH) or (st.id == B.LEVER and given_on))
+    inert = _INERT_FLAG.get(st.id)  # a container's flag with no redstone meaning, kept in ON as given
+    if inert is not None:
+        on = props[inert] == "true"
     cmp = (
         (sim.CMP_FACING if "facing" in props else 0)
-        | (sim.CMP_FACE if "face" in props else 0)
-        | (sim.CMP_DELAY if "delay" in props else 0)
-        | (sim.CMP_ON if st.id == B.LEVER else 0)
+        | (sim.CMP_FACE if "face" in props or "mode" in props or "instrument" in props else 0)
+        | (sim.CMP_DELAY if "delay" in props or "note" in props else 0)
+        | (sim.CMP_ON if st.id == B.LEVER or inert is not None else 0)
     )
+    # FACE holds a button's or lever's face, a comparator's mode (kernels.MODE) or a note block's instrument
+    face = B.FACES.index(props["face"]) if "face" in props else (
+        B.COMPARATOR_MODES.index(props["mode"]) if "mode" in props else
+        B.INSTRUMENTS.index(props["instrument"]) if "instrument" in props else 0)
     row = (
         st.id,
         B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0,
-        B.FACES.index(props["face"]) if "face" in props else 0,
-        int(props.get("delay", 1)),
+        face,
+        int(props.get("delay", props.get("note", 1))),  # DELAY holds a note block's note (kernels.NOTE)
         int(dot),
         int(on),
         cmp,
     )
     return st, row
+
+
+_INERT_FLAG = {B.BARREL: "open", B.CHEST: "waterlogged"}
 
 
 def _parse_item(state: object, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
@@ -249,6 +269,7 @@ class World:
         self._ev_kept = 0
         self._events_total = 0
         self._log = log_events
+        self._items: dict[Pos, tuple] = {}  # container contents (block-entity data), by position
         self.g: sim.Grid = self._grid(64, 128)
         self.g.meta[sim.M_NCELL] = 1  # cell 0 is the shared air that stands for every position without a cell
         self.g.meta[sim.M_LOG] = 1 if log_events else 0
@@ -470,6 +491,18 @@ class World:
             props = f"facing={B.DIRECTIONS[u[sim.FACING]]},lit={tf[u[sim.ON]]}"
         elif b in (B.BUTTON, B.LEVER):
             props = f"face={B.FACES[u[sim.FACE]]},facing={B.DIRECTIONS[u[sim.FACING]]},powered={tf[u[sim.ON]]}"
+        elif b == B.COMPARATOR:
+            props = (f"facing={B.DIRECTIONS[u[sim.FACING]]},mode={B.COMPARATOR_MODES[u[sim.MODE]]},"
+                     f"powered={tf[u[sim.ON]]}")
+        elif b == B.NOTE_BLOCK:
+            props = (f"instrument={B.INSTRUMENTS[u[sim.INSTRUMENT]]},note={u[sim.NOTE]},"
+                     f"powered={tf[u[sim.ON]]}")
+        elif b == B.TARGET:
+            props = "power=0"  # set by projectile hits only
+        elif b == B.BARREL:
+            props = f"facing={B.DIRECTIONS[u[sim.FACING]]},open={tf[u[sim.ON]]}"
+        elif b == B.CHEST:
+            props = f"facing={B.DIRECTIONS[u[sim.FACING]]},type=single,waterlogged={tf[u[sim.ON]]}"
         else:
             return f"minecraft:{name}"
         return f"minecraft:{name}[{props}]"
@@ -661,6 +694,66 @@ class World:
             if stop < n:
                 refused(stop)
                 i = stop + 1
+        if self._items:
+            self._forget_replaced_containers()
+
+    # ------------------------------------------------------------------ containers (block-entity data)
+    def _container(self, pos: object, what: str) -> tuple[Pos, int, int]:
+        p = check_pos(pos)
+        c = self._find(p)
+        b = int(self.g.U[c, sim.BT]) if c > 0 else B.AIR
+        if b not in B.CONTAINERS:
+            names = " or ".join(B.NAME_OF_ID[i] for i in B.CONTAINERS)
+            raise InputError(f"{what}: {p} holds {self._block_at(p)}, not a container ({names})")
+        return p, c, b
+
+    def set_items(self, pos: object, items: object) -> None:
+        """Put items in the container (barrel or chest) at pos, replacing what it held: a count of a
+        64-stack item, or a list of (item id, count) pairs (e.g. [("ender_pearl", 16)]). Comparators
+        reading it see the new fill level (kernels.set_fill); see `fill_level`."""
+        from scicraft_viz.engine import containers
+
+        p, c, b = self._container(pos, "set_items")
+        slots = containers.slot_stacks(items, b, f"set_items at {p}")
+        level = containers.fill_level(slots, b)
+        if slots:
+            self._items[p] = slots
+        else:
+            self._items.pop(p, None)
+        self._cg_refused = False
+        r = self._k.set_fill(self.g, c, level)
+        if r == 2:
+            self._reserve()
+            r = self._k.set_fill(self.g, c, level)
+        if r == 3:
+            self._check()
+
+    def items(self, pos: object) -> list[tuple[str, int]]:
+        """The stacks the container at pos holds, one (item id, count) per filled slot, in slot order."""
+        p, _, _ = self._container(pos, "items")
+        return list(self._items.get(p, ()))
+
+    def fill_level(self, pos: object) -> int:
+        """The signal a comparator reads from the container at pos (0-15)."""
+        _, c, _ = self._container(pos, "fill_level")
+        return int(self.g.U[c, sim.POWER])
+
+    def output_signal(self, pos: object) -> int:
+        """The output strength the comparator at pos holds (vanilla's block-entity OutputSignal); it
+        emits it while powered (see `power`)."""
+        p = check_pos(pos)
+        c = self._find(p)
+        if c <= 0 or int(self.g.U[c, sim.BT]) != B.COMPARATOR:
+            raise InputError(f"output_signal: {p} holds {self._block_at(p)}, not a comparator")
+        return int(self.g.U[c, sim.POWER])
+
+    def _forget_replaced_containers(self) -> None:
+        """Drop the contents of containers a placement replaced (their level went back to 0)."""
+        U = self.g.U
+        for p in list(self._items):
+            c = self._find(p)
+            if c <= 0 or int(U[c, sim.BT]) not in B.CONTAINERS or int(U[c, sim.POWER]) == 0:
+                del self._items[p]
 
     def remove_block(self, pos: object) -> None:
         """Replace the block at pos with air; blocks it supported pop off."""
@@ -668,7 +761,9 @@ class World:
 
     def use(self, pos: object) -> bool:
         """A player's right-click at pos: press a button, toggle a lever, cycle a repeater's delay,
-        or toggle unconnected dust between cross and dot. Returns True if anything changed."""
+        switch a comparator between compare and subtract (it recomputes its output at once), raise a note
+        block's note by one (24 wraps to 0; it plays when the block above is air), or toggle
+        unconnected dust between cross and dot. Returns True if anything changed."""
         pos = check_pos(pos)  # one validation whichever engine runs: (0.0, 1, 0) or (0, True, 0) is refused
         cg = self._cg
         if cg is not None:
@@ -778,6 +873,7 @@ class World:
         w = World.__new__(World)
         w.__dict__.update(self.__dict__)
         w._ev_chunks = deque(self._ev_chunks)
+        w._items = dict(self._items)
         w.g = self._regrid(self.g.U.shape[0], self.g.HT.shape[0])
         return w
 
@@ -799,6 +895,7 @@ class World:
         self.__dict__.update(src.__dict__)
         self._g = g
         self._ev_chunks = deque(src._ev_chunks)
+        self._items = dict(src._items)
         return True
 
     def record(self, n: int, *, lamps_only: bool = False, dust=None):
@@ -810,10 +907,11 @@ class World:
 
     # ------------------------------------------------------------------ read-only probes (a multimeter)
     def power(self, pos: object) -> Power:
-        """The power at pos as the engine sees it now: `strong` (0 or 15: a repeater, torch, button or
-        lever strongly powers this conductor), `weak` (the strongest signal reaching this block from
-        any side, dust included: what lights a lamp or feeds a repeater), and `level` (dust: its power;
-        a repeater, torch, button, lever or redstone block: 15 when it emits, else 0)."""
+        """The power at pos as the engine sees it now: `strong` (what a repeater, torch, button or lever
+        (15) or a comparator (its output) strongly powers this conductor with), `weak` (the strongest
+        signal reaching this block from any side, dust included: what lights a lamp or feeds a repeater),
+        and `level` (dust: its power; a repeater, torch, button, lever or redstone block: 15 when it emits,
+        else 0; a comparator: its output while powered; a container: its fill level)."""
         p = check_pos(pos)
         c = self._find(p)
         if c <= 0:
@@ -821,10 +919,10 @@ class World:
         g, k = self.g, self._k
         U, N = g.U, g.N
         b = int(U[c, sim.BT])
-        strong = int(k.strong_into(U, N, c)) if b in (B.STONE, B.LAMP) else 0
-        if b in (B.STONE, B.GLASS):
+        strong = int(k.strong_into(U, N, c)) if b in (B.STONE, B.LAMP, B.BARREL, B.TARGET, B.NOTE_BLOCK) else 0
+        if b in (B.STONE, B.GLASS, B.BARREL, B.TARGET, B.NOTE_BLOCK):
             # a conductor is weakly powered by dust pointing into it or lying on it, not by its neighbours
-            weak = int(k.dust_into(U, N, c)) if b == B.STONE else 0
+            weak = int(k.dust_into(U, N, c)) if b != B.GLASS else 0
         else:
             weak = max((int(k.signal_to(U, N, N[c, sim.FC[d]], d, True)) for d in range(6)), default=0)
         if b == B.WIRE:
@@ -833,6 +931,10 @@ class World:
             level = 15
         elif b in (B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER):
             level = 15 if U[c, sim.ON] else 0
+        elif b == B.COMPARATOR:
+            level = int(U[c, sim.POWER]) if U[c, sim.ON] else 0
+        elif b in B.CONTAINERS:
+            level = int(U[c, sim.POWER])
         else:
             level = 0
         return Power(strong, max(weak, strong), level)

@@ -15,6 +15,7 @@ import ipywidgets as W
 import numpy as np
 import pythreejs as P3
 
+from scicraft_viz.engine.blocks import split_state
 from scicraft_viz.views import geometry as G
 from scicraft_viz.views.frame import Frame, frame_from_blocks, frame_from_world
 
@@ -62,6 +63,15 @@ def describe_block(frame: Frame, pos: Pos) -> str:
         out = {"north": "south", "south": "north", "east": "west", "west": "east"}.get(facing, "?")
         power = (f"input from the {facing}, output to the {out}, delay {int(lay.delay[i])} rt; "
                  + ("powered" if frame.on[i] else "unpowered") + (", locked" if frame.locked[i] else ""))
+    elif name == "comparator":
+        facing = G.B.DIRECTIONS[int(lay.facing[i])]
+        out = {"north": "south", "south": "north", "east": "west", "west": "east"}.get(facing, "?")
+        mode = G.B.COMPARATOR_MODES[int(lay.face[i])]
+        power = f"input from the {facing}, output to the {out}, {mode} mode; " + (
+            "powered" if frame.on[i] else "unpowered")
+    elif name == "note_block":
+        props = split_state(state)[1]
+        power = f"{props.get('instrument')} note {props.get('note')}; " + ("powered" if frame.on[i] else "unpowered")
     elif name in ("stone_button", "lever"):
         power = "on" if frame.on[i] else "off"
     elif name in ("redstone_torch", "redstone_wall_torch"):

@@ -14,7 +14,8 @@ from scicraft_viz.engine.blocks import split_state
 Pos = tuple[int, int, int]
 
 SIDE_NAMES = ("north", "east", "south", "west")
-FULL_CUBES = (B.STONE, B.LAMP, B.REDSTONE_BLOCK)  # opaque: they hide the faces of their neighbours
+# opaque: they hide the faces of their neighbours
+FULL_CUBES = (B.STONE, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET, B.NOTE_BLOCK)
 DYNAMIC_PROPS = {"power", "lit", "powered", "locked"}
 
 
@@ -103,6 +104,8 @@ def layout_from_blocks(blocks: dict[Pos, str]) -> tuple[Layout, np.ndarray, np.n
             facing[i] = dirs[props["facing"]]
         if "face" in props:
             face[i] = faces[props["face"]]
+        elif "mode" in props:  # a comparator's mode, kept where the engine keeps it
+            face[i] = B.COMPARATOR_MODES.index(props["mode"])
         if "delay" in props:
             delay[i] = int(props["delay"])
         if "power" in props:

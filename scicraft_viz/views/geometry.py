@@ -16,7 +16,9 @@ from scicraft_viz.views.frame import FULL_CUBES, Frame, Layout
 # Box parts: each decides how a box is coloured from its block's values.
 (P_STONE, P_LAMP, P_RBLOCK, P_GLASS, P_DUST, P_REP_BASE, P_REP_LIT, P_REP_LOCK, P_STICK, P_TORCH_HEAD,
  P_BUTTON, P_LEVER_BASE, P_LEVER_TIP, P_GLOW_LAMP, P_GLOW_TORCH, P_REP_PIP) = range(16)
-N_PARTS = 16
+# comparator: its front torch (lit in subtract mode); containers: barrel and chest bodies, chest latch
+P_CMP_FRONT, P_BARREL, P_CHEST, P_LATCH, P_TARGET, P_NOTE = range(16, 22)
+N_PARTS = 22
 LAMP_BOX = (1, 0.5, 1, 15, 15.5, 15)  # sixteenths: a lamp drawn a little smaller than its cell
 
 MESHES = ("solid", "glass", "glow", "lamp")
@@ -60,6 +62,13 @@ _COLORS = {
     "lever_off": (0.40, 0.40, 0.40),
     "glow_lamp": (0.60, 0.45, 0.12),
     "glow_torch": (0.45, 0.10, 0.03),
+    "cmp_base": (0.66, 0.66, 0.70),  # a cooler grey than the repeater's, so the two read apart
+    "barrel": (0.55, 0.38, 0.20),
+    "chest": (0.70, 0.48, 0.18),
+    "latch": (0.80, 0.80, 0.78),
+    "target": (0.90, 0.80, 0.74),
+    "note": (0.40, 0.26, 0.17),
+    "note_on": (0.60, 0.38, 0.22),
 }
 
 
@@ -112,6 +121,7 @@ def _orient(boxes: np.ndarray, d: np.ndarray) -> np.ndarray:
 # facing index (0 north, 1 east, 2 south, 3 west) -> the 'front' code of _orient for the opposite
 # direction (-facing): a repeater's output side and a wall block's attachment side.
 _BACK_OF_FACING = np.array([0, 3, 1, 2], np.int64)
+_FRONT_OF_FACING = np.array([1, 2, 0, 3], np.int64)  # the same for +facing: where a chest opens
 
 
 class _Boxes:
@@ -225,6 +235,29 @@ def _boxes(lay: Layout, visible: np.ndarray):
                 bx.add(r[m], P_REP_PIP, _orient(np.tile(np.array([x0, 2 + 3 * k, 6.5, x0 + 1.4, 4 + 3 * k, 9.5],
                                                                    np.float32), (int(m.sum()), 1)), d[m]), o[m])
 
+    # Comparator, drawn for output towards +z: base slab, two rear torches (lit while powered) and a lower
+    # front torch at the output (lit in subtract mode), as in the game.
+    r = rows_of(B.COMPARATOR)
+    if len(r):
+        d = _BACK_OF_FACING[lay.facing[r].astype(np.int64) % 4]
+        for part, box in ((P_REP_BASE, (0, 0, 0, 16, 2, 16)), (P_REP_LIT, (3, 2, 2, 5, 7, 4)),
+                          (P_REP_LIT, (11, 2, 2, 13, 7, 4)), (P_CMP_FRONT, (7, 2, 11, 9, 5, 13)),
+                          (P_REP_LIT, (7.3, 2, 4.5, 8.7, 2.4, 10.5))):
+            bx.add(r, part, _orient(np.tile(np.asarray(box, np.float32), (len(r), 1)), d), org[r])
+
+    # Containers: a barrel is a full block; a chest is slightly smaller, with a latch on its front.
+    r = rows_of(B.BARREL)
+    bx.add(r, P_BARREL, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
+    r = rows_of(B.TARGET)
+    bx.add(r, P_TARGET, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
+    r = rows_of(B.NOTE_BLOCK)
+    bx.add(r, P_NOTE, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
+    r = rows_of(B.CHEST)
+    if len(r):
+        bx.add(r, P_CHEST, (1, 0, 1, 15, 14, 15), org[r])
+        d = _FRONT_OF_FACING[lay.facing[r].astype(np.int64) % 4]
+        bx.add(r, P_LATCH, _orient(np.tile(np.asarray((7, 7, 15, 9, 11, 16), np.float32), (len(r), 1)), d), org[r])
+
     r = rows_of(B.TORCH)
     bx.add(r, P_STICK, (7, 0, 7, 9, 8, 9), org[r])
     bx.add(r, P_TORCH_HEAD, (6.5, 8, 6.5, 9.5, 11, 9.5), org[r])
@@ -333,6 +366,16 @@ def box_colors(geom: Geometry, frame: Frame) -> np.ndarray:
     put(P_LEVER_BASE, c["lever_base"])
     put(P_LEVER_TIP, np.where(on[:, None], c["head_on"], c["lever_off"]))
     put(P_REP_PIP, c["pip"])
+    cmp_base = (part == P_REP_BASE) & (lay.kind[geom.block] == B.COMPARATOR)
+    if cmp_base.any():
+        col[cmp_base] = c["cmp_base"]
+    # a comparator's mode is kept in its layout row's `face` (1 = subtract)
+    put(P_CMP_FRONT, np.where((lay.face[geom.block] == 1)[:, None], c["rep_on"], c["rep_off"]))
+    put(P_BARREL, c["barrel"])
+    put(P_CHEST, c["chest"])
+    put(P_LATCH, c["latch"])
+    put(P_TARGET, c["target"])
+    put(P_NOTE, np.where(on[:, None], c["note_on"], c["note"]))
     # glow shells are drawn additively: black adds nothing, so an unlit lamp's shell vanishes
     put(P_GLOW_LAMP, np.where(on[:, None], c["glow_lamp"], 0.0))
     put(P_GLOW_TORCH, np.where(on[:, None], c["glow_torch"], 0.0))

@@ -17,6 +17,7 @@ BLOCKS = {
     "button": "stone_button",
     "lever": "lever",
     "redstone block": "redstone_block",
+    "comparator": "comparator",
 }
 TOOLS = ("place", "remove", "use")
 FACES = ("auto", "floor", "wall", "ceiling")
@@ -30,7 +31,8 @@ class Palette(W.VBox):
         self.tool = W.ToggleButtons(options=list(TOOLS), value="place", description="tool",
                                     tooltips=["double-click a face to place the chosen block against it",
                                               "double-click a block to remove it",
-                                              "double-click a button, lever, repeater or lone dust to use it"],
+                                              "double-click a button, lever, repeater, comparator or lone dust "
+                                              "to use it"],
                                     style=W.ToggleButtonsStyle(button_width="76px", description_width="48px"))
         self.block = W.ToggleButtons(options=names, value="dust" if "dust" in names else names[0],
                                      description="block", tooltips=[f"place minecraft:{BLOCKS[b]}" for b in names],
@@ -57,7 +59,12 @@ class Palette(W.VBox):
         b = BLOCKS[self.block.value]
         if self.tool.value != "place":
             text = {"remove": "double-click a block to remove it (what it carries pops off)",
-                    "use": "double-click: press a button, flip a lever, cycle a repeater's delay"}[self.tool.value]
+                    "use": "double-click: press a button, flip a lever, cycle a repeater's delay, switch a "
+                           "comparator between compare and subtract"}[self.tool.value]
+        elif b == "comparator":
+            opposite = {"north": "south", "south": "north", "east": "west", "west": "east"}[self.facing.value]
+            text = (f"input from the {self.facing.value}, output to the {opposite}, sides compared "
+                    "(use switches compare/subtract)")
         elif b == "redstone_repeater":
             opposite = {"north": "south", "south": "north", "east": "west", "west": "east"}[self.facing.value]
             text = (f"input from the {self.facing.value}, output to the {opposite}; "
@@ -68,8 +75,8 @@ class Palette(W.VBox):
         else:
             text = f"places minecraft:{b}"
         self.hint.value = f"<span style='font-size:11px;color:#888'>{text}</span>"
-        show = {"redstone_repeater": (1, 1, 0), "redstone_torch": (1, 0, 1), "stone_button": (1, 0, 1),
-                "lever": (1, 0, 1)}.get(b, (0, 0, 0))
+        show = {"redstone_repeater": (1, 1, 0), "comparator": (1, 0, 0), "redstone_torch": (1, 0, 1),
+                "stone_button": (1, 0, 1), "lever": (1, 0, 1)}.get(b, (0, 0, 0))
         for w, on in zip((self.facing, self.delay, self.face), show):
             w.layout.display = None if on else "none"
 
@@ -101,6 +108,8 @@ class Palette(W.VBox):
         b = BLOCKS[self.block.value]
         if b == "redstone_repeater":
             return f"redstone_repeater[delay={self.delay.value},facing={self.facing.value}]"
+        if b == "comparator":
+            return f"comparator[facing={self.facing.value}]"
         if b not in ("redstone_torch", "stone_button", "lever"):
             return b
         face = self.face.value
