@@ -27,7 +27,7 @@ EVENT_HISTORY = 100_000
 
 EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout", "placed", "removed")
 _STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit"}
-_FULL = (B.STONE, B.GLASS, B.LAMP, B.REDSTONE_BLOCK)
+_VANILLA_IDS = (B.STONE, B.GLASS, B.PARTIAL)  # ids whose cells may hold a vanilla block's state number
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ def _support_of(st: BlockState, p: Pos) -> tuple[Pos, str] | None:
     x, y, z = p
     name = st.name
     if name in ("redstone_wire", "redstone_repeater", "redstone_torch"):
-        return (x, y - 1, z), "a solid block below"
+        return (x, y - 1, z), "a solid block below (or a top slab, upside-down stairs)"
     if name == "redstone_wall_torch" or (name in ("stone_button", "lever") and st.get("face") == "wall"):
         dx, dy, dz = B.OFFSETS[B.DIRECTIONS.index(st.get("facing"))]
         return (x - dx, y - dy, z - dz), f"a solid block behind it (facing={st.get('facing')})"
@@ -157,6 +157,12 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
     """A block state and the engine's placement row for it (the kernels' S_* columns); cached, since
     a build repeats a handful of states."""
     st = parse_state(text)
+    if st.name not in B.PALETTE:
+        # a vanilla full or partial block: the engine keeps its state number in FACING (low byte) and
+        # FACE (high byte), and a partial block's sturdy faces in DELAY
+        kid, sturdy, number = B.vanilla_kind(st.name, st.props)
+        return st, (kid, number & 255, number >> 8, sturdy if kid == B.PARTIAL else 1, 0, 0,
+                    sim.CMP_FACING | sim.CMP_FACE)
     props = dict(st.props)
     sides = ("north", "east", "south", "west")
     # A dust starts as a cross (a player's placement) unless it is asked for as a dot; /setblock
@@ -470,9 +476,19 @@ class World:
             props = f"facing={B.DIRECTIONS[u[sim.FACING]]},lit={tf[u[sim.ON]]}"
         elif b in (B.BUTTON, B.LEVER):
             props = f"face={B.FACES[u[sim.FACE]]},facing={B.DIRECTIONS[u[sim.FACING]]},powered={tf[u[sim.ON]]}"
+        elif b in _VANILLA_IDS and (u[sim.FACING] or u[sim.FACE]):
+            return B.vanilla_state_of(u[sim.FACING] | u[sim.FACE] << 8)
         else:
             return f"minecraft:{name}"
         return f"minecraft:{name}[{props}]"
+
+    def _sturdy_faces(self, c: int) -> int:
+        """The faces of the block at cell c that can hold dust, a torch, a repeater, a button or a lever
+        (a 6-bit mask over B.DIRECTIONS): all six of a full block, a slab's or stair's whole faces."""
+        b = int(self.g.U[c, sim.BT])
+        if b in (B.STONE, B.GLASS, B.LAMP, B.REDSTONE_BLOCK):
+            return 63
+        return int(self.g.U[c, sim.DELAY]) if b == B.PARTIAL else 0
 
     def set_block(self, pos: object, state: object) -> None:
         """Place a block as a player would (or as /setblock would, in replay mode).
@@ -487,7 +503,8 @@ class World:
             if need is not None:
                 sp, phrase = need
                 c = self._find(sp)
-                if c <= 0 or int(self.g.U[c, sim.BT]) not in _FULL:
+                face = B.OFFSETS.index((p[0] - sp[0], p[1] - sp[1], p[2] - sp[2]))  # the support's face it is on
+                if c <= 0 or not (self._sturdy_faces(c) >> face) & 1:
                     raise PlacementError(
                         f"cannot place {st.name} at {p}: it needs {phrase} at {sp}, but there is {self._block_at(sp)}"
                     )
