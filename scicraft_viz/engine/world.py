@@ -890,14 +890,29 @@ class World:
     # Schematics (scicraft_viz.engine.formats): `src` is a path or the file's bytes; `to_*` returns the
     # bytes and also writes them when given a path.
     @classmethod
-    def from_build_file(cls, src, replay: bool = False, fmt: str | None = None) -> World:
-        """A World from any build file (.mcfunction, .litematic, .schem) given as a path or bytes."""
+    def from_build_file(cls, src, replay: bool | None = None, fmt: str | None = None, *,
+                        skip_unsupported: bool = False) -> World:
+        """A World from any build file (.mcfunction, .litematic, .schem, .nbt, .snbt) given as a path or bytes.
+
+        Schematics and structures load as a paste does (replay=True, /setblock's rules): states as saved
+        (a button saved pressed stays pressed), and a block whose support lies outside the file is kept
+        until an update reaches it. Setblock text (.mcfunction) is placed as a player would unless
+        replay=True. Blocks the engine does not know refuse the file, naming each with its count and
+        positions; skip_unsupported=True leaves them out with an UnsupportedBlocksWarning listing them."""
         from scicraft_viz.engine import formats
         from scicraft_viz.engine.mcfunction import world_from_blocks
 
         if isinstance(src, (bytes, bytearray)):
-            return world_from_blocks(formats.decode_build(bytes(src), fmt), replay=replay, source="<bytes>")
-        return world_from_blocks(formats.read_build(src, fmt), replay=replay, source=str(src))
+            data, source = bytes(src), "<bytes>"
+        else:
+            from scicraft_viz.safeio import shown
+
+            data, source = formats.read_file_bytes(src), shown(str(src))
+        kind = fmt or formats.detect_format(data, source)
+        if replay is None:
+            replay = kind != "mcfunction" and formats.build_text(data, kind, source) is None
+        items = formats.decode_build(data, fmt, source, skip_unsupported=skip_unsupported)
+        return world_from_blocks(items, replay=replay, source=source)
 
     @classmethod
     def from_litematic(cls, src, replay: bool = False) -> World:
