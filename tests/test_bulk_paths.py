@@ -125,13 +125,15 @@ def test_set_block_arrays_with_a_short_state_list_of_valid_states(build, replay,
 
 
 def test_set_block_arrays_examples():
-    states = ["stone", "redstone_wire", "dirt", "stone[foo=bar]", "redstone_wall_torch[facing=east]"]
+    states = ["stone", "redstone_wire", "observer", "stone[foo=bar]", "redstone_wall_torch[facing=east]"]
     xyz = np.array([[0, 0, 0], [0, 1, 0], [1, 1, 0], [2, 1, 0], [5, 1, 5], [0, 0, 0], [30_000_001, 0, 0],
                     [3, 1, 0]])
     sid = np.array([0, 1, 1, 2, 4, 3, 0, 3])
     got = assert_same_placement(xyz, sid, states, False, True, with_floor=False)
-    dirt = ("unknown block 'dirt' in 'dirt'; supported blocks: air, glass, lever, redstone_block, redstone_lamp, "
-            "redstone_repeater, redstone_torch, redstone_wall_torch, redstone_wire, stone, stone_button")
+    dirt = ("unknown block 'observer' in 'observer' (did you mean 'lever'?); supported blocks: air, glass, lever, "
+            "redstone_block, redstone_lamp, redstone_repeater, redstone_torch, redstone_wall_torch, redstone_wire, "
+            "stone, stone_button, and 412 full, transparent and partial vanilla blocks (e.g. concrete, wool, "
+            "terracotta, planks, glass, stained glass, leaves, slabs, stairs)")
     foo = "stone has no property 'foo' (in 'stone[foo=bar]'); its properties: none"
     assert [(i, t.__name__, m) for i, t, m in got[1]] == [
         (2, "PlacementError", "item 2: cannot place redstone_wire at (1, 1, 0): it needs a solid block below at "

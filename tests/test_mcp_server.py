@@ -131,15 +131,16 @@ def test_reference_solution_over_stdio_replays_to_the_same_verdict(tmp_path):
 
 def hostile_cases() -> list[tuple[str, dict, str]]:
     """(tool, arguments, the exact error text) for calls the server must refuse."""
-    unknown = ("set-block: unknown block 'diamond_block' in 'diamond_block' (did you mean 'redstone_block'?); "
+    unknown = ("set-block: unknown block 'observer' in 'observer' (did you mean 'lever'?); "
                "supported blocks: air, glass, lever, redstone_block, redstone_lamp, redstone_repeater, redstone_torch, "
-               "redstone_wall_torch, redstone_wire, stone, stone_button")
+               "redstone_wall_torch, redstone_wire, stone, stone_button, and 412 full, transparent and partial "
+               "vanilla blocks (e.g. concrete, wool, terracotta, planks, glass, stained glass, leaves, slabs, stairs)")
     return [
         ("set-block", {"pos": [2**70, 4, 0], "block": "stone"},
          f"set-block: pos ({2**70}, 4, 0) is outside the build region: {REGION}"),
         ("set-block", {"pos": [0, -2_000_000_000, 0], "block": "stone"},
          f"set-block: pos (0, -2000000000, 0) is outside the build region: {REGION}"),
-        ("set-block", {"pos": [0, 4, 0], "block": "diamond_block"}, unknown),
+        ("set-block", {"pos": [0, 4, 0], "block": "observer"}, unknown),
         ("set-block", {"pos": [0, 4, 0], "block": "lever"},
          f"set-block: minecraft:lever is not in this task's palette (allowed: {PALETTE})"),
         ("set-block", {"pos": [0, 4, 0], "block": "redstone_wire[power=99]"},

@@ -348,8 +348,8 @@ def parse_snbt(data: bytes, source: str):
     except Exception as e:  # bounded above; a library failure on odd text must not reach the user
         raise BuildFileError(f"{source}: not a valid SNBT file ({type(e).__name__}: {str(e)[:160]})") from None
     if not isinstance(root, nbtlib.Compound):
-        raise BuildFileError(f"{source}: not a structure: the SNBT text is a {type(root).__name__}, not a compound "
-                             "{...}")
+        kind = "list" if isinstance(root, list) else "single value"
+        raise BuildFileError(f"{source}: not a structure: the SNBT text is a {kind}, not a compound {{...}}")
     return root
 
 

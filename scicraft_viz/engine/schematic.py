@@ -138,8 +138,8 @@ def _resolve(palette: dict[int, str], used: np.ndarray, positions, source: str, 
             loads = (f"; the other {n:,} blocks are supported (read with skip_unsupported=True, CLI "
                      "--skip-unsupported, to open them without these)")
         raise _fail(source, f"{len(bad)} block state(s) cannot be imported: " + "; ".join(shown_bad) + more
-                    + loads + f" (the palette: {', '.join(sorted(PALETTE))}, and {len(VANILLA)} full, transparent "
-                    f"and partial vanilla blocks, {SUPPORTED_FAMILIES})")
+                    + f" (the palette: {', '.join(sorted(PALETTE))}, and {len(VANILLA)} full, transparent "
+                    f"and partial vanilla blocks, {SUPPORTED_FAMILIES})" + loads)
     return out
 
 

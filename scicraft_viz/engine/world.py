@@ -113,7 +113,7 @@ def _support_of(st: BlockState, p: Pos) -> tuple[Pos, str] | None:
     x, y, z = p
     name = st.name
     if name in ("redstone_wire", "redstone_repeater", "redstone_torch"):
-        return (x, y - 1, z), "a solid block below (or a top slab, upside-down stairs)"
+        return (x, y - 1, z), "a solid block below"
     if name == "redstone_wall_torch" or (name in ("stone_button", "lever") and st.get("face") == "wall"):
         dx, dy, dz = B.OFFSETS[B.DIRECTIONS.index(st.get("facing"))]
         return (x - dx, y - dy, z - dz), f"a solid block behind it (facing={st.get('facing')})"
