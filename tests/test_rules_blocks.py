@@ -221,8 +221,9 @@ def _items(rnd: random.Random, size: int, partial: bool) -> list:
                 elif r < 0.2:
                     s = f"redstone_wall_torch[facing={rnd.choice(_DIRS)}]"
                 elif partial and r < 0.3:
+                    half = rnd.choice(("top", "bottom"))
                     s = rnd.choice([f"oak_slab[type={rnd.choice(('top', 'bottom', 'double'))}]",
-                                    f"stone_brick_stairs[facing={rnd.choice(_DIRS)},half={rnd.choice(('top', 'bottom'))},"
+                                    f"stone_brick_stairs[facing={rnd.choice(_DIRS)},half={half},"
                                     f"shape={rnd.choice(('straight', 'inner_left', 'outer_right'))}]"])
                 else:
                     s = rnd.choice(pool)

@@ -3,8 +3,9 @@
 Formats: `mcfunction` (vanilla `setblock X Y Z STATE` lines), `litematic` (Litematica), `schem`
 (Sponge schematic v1-v3, as WorldEdit writes them), `nbt` (a vanilla structure block's file) and `snbt`
 (a structure as text, as Minecraft's game tests keep them). MCEdit's `.schematic` (numeric block ids of
-Minecraft before 1.13) is recognised and refused with the reason (see SCHEMATIC_UNSUPPORTED). A build is a list of (position, canonical state)
-pairs; what goes to Minecraft is written with vanilla ids (`minecraft:repeater`).
+Minecraft before 1.13) is recognised and refused with the reason (see SCHEMATIC_UNSUPPORTED). A build
+is a list of (position, canonical state) pairs; what goes to Minecraft is written with vanilla ids
+(`minecraft:repeater`).
 
 Every input is untrusted: only regular files are read, and each limit below is checked before the
 memory it guards is allocated (the file size before reading, the decompressed size while inflating,

@@ -30,13 +30,13 @@ from scicraft_viz.engine.blocks import (
     GLASS,
     LAMP,
     LEVER,
+    PARTIAL,
     REPEATER,
     STONE,
     TORCH,
     WALL_TORCH,
     WIRE,
 )
-from scicraft_viz.engine.blocks import PARTIAL
 from scicraft_viz.engine.blocks import REDSTONE_BLOCK as RBLOCK
 
 if globals().get("_FORCE_PYTHON") or os.environ.get("SCICRAFT_NOJIT") == "1":

@@ -179,8 +179,7 @@ def encode_structure(items: Blocks) -> bytes:
 
 def encode_snbt(items: Blocks) -> bytes:
     """The same structure as text (.snbt), in the packed form Minecraft's game tests use."""
-    from nbtlib import List, String
-    from nbtlib import serialize_tag
+    from nbtlib import List, String, serialize_tag
 
     root = _structure_root(items)
     packed = []
