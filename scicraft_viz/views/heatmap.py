@@ -190,7 +190,7 @@ class SignalHeatmap(HostsFigures, W.VBox):
         on = bool(frame.on[i])
         tint = frame.layout.tint
         if tint is not None and tint[i, 0] >= 0:  # a vanilla block in its family's colour
-            return "#%02x%02x%02x" % tuple(int(round(255 * c)) for c in tint[i])
+            return "#" + "".join(f"{int(round(255 * c)):02x}" for c in tint[i])
         if k == B.LAMP:
             return "#ffd54a" if on else "#6b4a2b"
         if k in (B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER):
