@@ -218,7 +218,7 @@ def test_max_blocks_error_matches():
 
 
 def test_invalid_state_error_matches():
-    text = "setblock 0 0 0 stone\nsetblock 1 0 0 dirt\nsetblock 2 0 0 stone[foo=bar]\n"
+    text = "setblock 0 0 0 stone\nsetblock 1 0 0 observer\nsetblock 2 0 0 stone[foo=bar]\n"
     with pytest.raises(BuildFileError) as want:
         parse_mcfunction(text, "s")
     with pytest.raises(BuildFileError) as got:
