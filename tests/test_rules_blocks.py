@@ -278,3 +278,22 @@ def test_both_engines_agree_with_slabs_stairs_and_decorative_blocks(rnd):
         return
     inputs = _inputs(w) or [None]
     _compare(w, cw, [(rnd.choice(inputs), rnd.randint(0, 30)) for _ in range(5)])
+
+
+def test_the_evaluator_keeps_the_tasks_palette_both_ways_a_build_is_read():
+    """A vanilla block is no SciCrafter palette block: a build using one fails the palette check, named,
+    whether the structure is read from the block list or from the placed world."""
+    from scicraft_viz import evaluator, tasks
+    from scicraft_viz.tasks.structure import BlockTable
+
+    path = ROOT / "tasks" / "solutions" / "A_simultaneous_lights_L1.mcfunction"
+    text = path.read_text()
+    line = next(ln for ln in text.splitlines() if ln.endswith(":stone"))
+    r = evaluator.evaluate(tasks.load("A_simultaneous_lights_L1"), text.replace(line, line[:-5] + "white_concrete", 1))
+    bad = [c for c in r.checks if not c.passed]
+    assert bad and any("white_concrete" in c.reason for c in bad), [(c.name, c.reason) for c in bad]
+    w = World(replay=True)
+    w.set_blocks([((0, 0, 0), "white_concrete"), ((1, 0, 0), "oak_slab[type=top]"), ((2, 0, 0), "stone")])
+    for t in (BlockTable.of_world(w), BlockTable.of_blocks(w.blocks())):
+        got = sorted((tuple(p), int(i), t.name(k)) for k, (p, i) in enumerate(zip(t.pos.tolist(), t.ids.tolist())))
+        assert got == [((0, 0, 0), -1, "white_concrete"), ((1, 0, 0), -1, "oak_slab"), ((2, 0, 0), B.STONE, "stone")]
