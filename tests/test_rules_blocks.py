@@ -297,3 +297,12 @@ def test_the_evaluator_keeps_the_tasks_palette_both_ways_a_build_is_read():
     for t in (BlockTable.of_world(w), BlockTable.of_blocks(w.blocks())):
         got = sorted((tuple(p), int(i), t.name(k)) for k, (p, i) in enumerate(zip(t.pos.tolist(), t.ids.tolist())))
         assert got == [((0, 0, 0), -1, "white_concrete"), ((1, 0, 0), -1, "oak_slab"), ((2, 0, 0), B.STONE, "stone")]
+
+
+def test_events_name_the_vanilla_block_placed():
+    w = World()
+    w.set_block((0, 0, 0), "white_concrete")
+    w.set_block((1, 0, 0), "oak_slab[type=top]")
+    assert [(e.kind, e.block, e.pos) for e in w.events] == [
+        ("placed", "minecraft:white_concrete", (0, 0, 0)), ("placed", "minecraft:oak_slab", (1, 0, 0))]
+    assert w.events[0].describe() == "tick 0: placed white_concrete at (0, 0, 0)"

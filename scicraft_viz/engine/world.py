@@ -45,7 +45,7 @@ class Event:
     def describe(self) -> str:
         name = self.block.removeprefix("minecraft:")
         if self.kind == "state":
-            prop = _STATE_PROP.get(B.PALETTE[name][0], "powered")
+            prop = _STATE_PROP.get(B.PALETTE[name][0] if name in B.PALETTE else -1, "powered")
             return f"tick {self.tick}: {name} at {self.pos} {prop}={'true' if self.new else 'false'}"
         if self.kind == "power":
             return f"tick {self.tick}: dust at {self.pos} power {self.old} -> {self.new}"
@@ -414,9 +414,18 @@ class World:
         xyz = self.g.P[w & 0xFFFFFFFF].tolist()
         cols = zip(ev[:, 0].tolist(), ((w >> 32) & 255).tolist(), ((w >> 56) & 255).tolist(),
                    ((w >> 40) & 255).tolist(), ((w >> 48) & 255).tolist(), strict=True)
+        U = self.g.U
+
+        def block(c: int, b: int) -> str:
+            # a vanilla block is named by the state its cell holds, while the cell still holds that kind
+            if b in _VANILLA_IDS and U[c, sim.BT] == b and (U[c, sim.FACING] or U[c, sim.FACE]):
+                return self._state_at(c).split("[", 1)[0]
+            return "minecraft:" + B.NAME_OF_ID[b]
+
+        cells = (w & 0xFFFFFFFF).tolist()
         return [
-            Event(t, tuple(p), EVENT_KINDS[k], "minecraft:" + B.NAME_OF_ID[b], o, n)
-            for p, (t, k, b, o, n) in zip(xyz, cols, strict=True)
+            Event(t, tuple(p), EVENT_KINDS[k], block(c, b), o, n)
+            for p, c, (t, k, b, o, n) in zip(xyz, cells, cols, strict=True)
         ]
 
     @property
