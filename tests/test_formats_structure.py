@@ -211,3 +211,16 @@ def test_structure_nbt_fuzz_never_a_traceback(edits, cut):
 
 def test_placement_error_is_not_what_a_paste_raises():
     assert issubclass(PlacementError, ValueError)  # the player's check stays a ValueError for agents
+
+
+def test_setblock_text_skips_unknown_blocks_on_request():
+    text = b"setblock 0 0 0 stone\nsetblock 1 0 0 observer[facing=up]\nsetblock 2 0 0 observer[facing=up]\n"
+    with pytest.raises(BuildFileError, match=r"b\.mcfunction:2: unknown block 'observer'"):
+        decode_build(text, "mcfunction", "b.mcfunction")
+    with pytest.warns(UnsupportedBlocksWarning) as rec:
+        assert decode_build(text, "mcfunction", "b.mcfunction", skip_unsupported=True) == [
+            ((0, 0, 0), "minecraft:stone")]
+    assert str(rec[0].message) == ("b.mcfunction: loaded 1 blocks; left out (not supported): observer[facing=up] x2 "
+                                   "at (1, 0, 0), (2, 0, 0)")
+    with pytest.raises(BuildFileError, match="redstone_repeater property 'delay' cannot be '9'"):  # not a skip
+        decode_build(b"setblock 0 0 0 repeater[delay=9]\n", "mcfunction", "b.mcfunction", skip_unsupported=True)

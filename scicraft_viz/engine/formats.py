@@ -261,11 +261,16 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
     if fmt == "schematic":
         raise BuildFileError(f"{source}: {SCHEMATIC_UNSUPPORTED}")
     text = build_text(data, fmt, source)
+    omitted: list | None = [] if skip_unsupported else None
     if text is not None:
         from scicraft_viz.engine.mcfunction import parse_mcfunction
 
-        return parse_mcfunction(text, source)
-    omitted: list | None = [] if skip_unsupported else None
+        lines: dict | None = {} if skip_unsupported else None
+        out = parse_mcfunction(text, source, omitted=lines)
+        if lines and omitted is not None:
+            omitted.extend((word, len(ps), ps[:3]) for word, ps in lines.items())
+            _warn_omitted(omitted, out, source)
+        return out
     if fmt == "snbt":
         from scicraft_viz.engine.structure import decode_structure
 
