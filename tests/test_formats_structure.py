@@ -224,3 +224,22 @@ def test_setblock_text_skips_unknown_blocks_on_request():
                                    "at (1, 0, 0), (2, 0, 0)")
     with pytest.raises(BuildFileError, match="redstone_repeater property 'delay' cannot be '9'"):  # not a skip
         decode_build(b"setblock 0 0 0 repeater[delay=9]\n", "mcfunction", "b.mcfunction", skip_unsupported=True)
+
+
+@pytest.mark.parametrize("text", ['{x:"' + '\\"' * 400_000 + "}", "{x:'" + "\\'" * 400_000 + "}",
+                                  '{x:"' + "a" * 3_000_000 + '"}'])
+def test_hostile_snbt_strings_are_answered(text):
+    """Escaped quotes that never close, or one huge string: refused or read, never a traceback (the scan
+    before parsing consumes every quote once, so it stays linear)."""
+    try:
+        decode_build(text.encode(), "snbt", "h.snbt")
+    except BuildFileError as e:
+        assert str(e).startswith("h.snbt: ")
+
+
+def test_snbt_over_the_size_limit_is_refused_before_parsing():
+    from scicraft_viz.engine.formats import MAX_SNBT_BYTES
+
+    with pytest.raises(BuildFileError) as e:
+        decode_build(b" " * (MAX_SNBT_BYTES + 1), "snbt", "h.snbt")
+    assert str(e.value) == f"h.snbt is {MAX_SNBT_BYTES + 1:,} bytes; SNBT files may be at most 4 MiB"

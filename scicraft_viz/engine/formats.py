@@ -46,6 +46,7 @@ MAX_FILE_BYTES = 16 * 2**20  # on disk, checked before reading
 MAX_NBT_BYTES = 16 * 2**20  # a schematic once decompressed (stops gzip bombs)
 MAX_NBT_TAGS = 200_000  # NBT values in one file (a list of 10M bytes would cost gigabytes as objects)
 MAX_NBT_DEPTH = 64  # nesting of NBT lists and compounds
+MAX_SNBT_BYTES = 4 * 2**20  # an SNBT text (its parser takes about a second per MiB)
 MAX_BLOCKS = 100_000  # non-air blocks in one build (setblock lines, or schematic cells)
 MAX_VOLUME = 2**21  # cells of a schematic's declared region(s), e.g. 128 x 128 x 128
 MAX_PALETTE = 4096  # entries of a schematic palette
@@ -312,7 +313,9 @@ def _warn_omitted(omitted: list | None, loaded: Blocks, source: str) -> None:
         f"{source}: loaded {len(loaded):,} blocks; left out (not supported): " + "; ".join(parts) + more), stacklevel=3)
 
 
-_SNBT_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'', re.S)
+# A quoted string, or an unterminated one up to the end of the text: every quote starts a match that is
+# consumed, so the scan is linear whatever the text (a failed match would be retried from every later quote).
+_SNBT_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*\\?(?:"|\Z)|\'[^\'\\]*(?:\\.[^\'\\]*)*\\?(?:\'|\Z)', re.S)
 
 
 def check_snbt(text: str, source: str) -> None:
@@ -339,8 +342,8 @@ def parse_snbt(data: bytes, source: str):
     """An nbtlib Compound from SNBT text (a structure as text), after the checks above."""
     import nbtlib
 
-    if len(data) > MAX_NBT_BYTES:
-        raise BuildFileError(f"{source} is {len(data):,} bytes; SNBT files may be at most {_mib(MAX_NBT_BYTES)}")
+    if len(data) > MAX_SNBT_BYTES:
+        raise BuildFileError(f"{source} is {len(data):,} bytes; SNBT files may be at most {_mib(MAX_SNBT_BYTES)}")
     if data[:2] == GZIP_MAGIC:
         raise BuildFileError(f"{source}: starts with gzip's magic bytes (a binary structure .nbt?), not SNBT text")
     try:
