@@ -137,9 +137,9 @@ def parse_state(text: object) -> BlockState:
 
 
 # ------------------------------------------------------------------ vanilla full and partial blocks
-def _load_vanilla() -> tuple[dict, dict]:
-    """{name: (min state id, {property: values}, {property: default}, codes)} from the data file that
-    tools/gen_block_data.py makes from minecraft-data, and {state id: name}."""
+def _load_vanilla() -> dict:
+    """{name: (min state number, {property: values}, {property: default}, codes, property order)} from the
+    data file that tools/gen_block_data.py makes from minecraft-data."""
     import json
     from importlib.resources import files
 
@@ -154,10 +154,10 @@ def _load_vanilla() -> tuple[dict, dict]:
             defaults[k] = v[i % len(v)]
             i //= len(v)
         out[name] = (lo, allowed, dict(sorted(defaults.items())), codes, [k for k, _ in props])
-    return out, {}
+    return out
 
 
-_VANILLA, _ = _load_vanilla()
+_VANILLA = _load_vanilla()
 # name -> (engine id of its first state, {property: allowed values}, {property: default}) as PALETTE
 VANILLA: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
     n: ({"C": STONE, "T": GLASS}.get(r[3][0], PARTIAL), r[1], r[2]) for n, r in _VANILLA.items()}
