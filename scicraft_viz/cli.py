@@ -195,15 +195,21 @@ def evaluate_command(
 
 @app.command("convert")
 def convert_command(
-    src: str = typer.Argument(..., help="build file to read: .mcfunction, .litematic or .schem"),
-    dst: str = typer.Argument(..., help="file to write; its extension (.mcfunction, .litematic, .schem) is the format"),
+    src: str = typer.Argument(..., help="build file to read: .mcfunction, .litematic, .schem, structure .nbt or "
+                              ".snbt"),
+    dst: str = typer.Argument(..., help="file to write; its extension (.mcfunction, .litematic, .schem, .nbt, .snbt) "
+                              "is the format"),
     schem_version: int = typer.Option(3, "--schem-version", help="Sponge schematic version to write: 3, or 2 for "
                                       "WorldEdit before 7.3"),
     overwrite: bool = typer.Option(False, "--overwrite", help="replace DST if it exists"),
+    skip_unsupported: bool = typer.Option(False, "--skip-unsupported", help="leave out blocks (and entities) the "
+                                          "engine does not know, listing them on stderr, instead of refusing SRC"),
 ) -> None:
-    """Convert a build between .mcfunction, Litematica .litematic and Sponge .schem (vanilla block ids).
+    """Convert a build between .mcfunction, Litematica .litematic, Sponge .schem and vanilla structure .nbt and
+    .snbt files (vanilla block ids).
 
     Exit code 0 when written, 2 for unusable input (unreadable file, block outside the palette, ...)."""
+    import warnings
     from pathlib import Path
 
     from scicraft_viz.engine import formats
@@ -218,7 +224,13 @@ def convert_command(
         return
     try:
         # written beside dst and renamed over it once complete: a failure leaves dst as it was
-        n = formats.convert(src, dst, schem_version=schem_version, overwrite=overwrite)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", formats.UnsupportedBlocksWarning)
+            n = formats.convert(src, dst, schem_version=schem_version, overwrite=overwrite,
+                                skip_unsupported=skip_unsupported)
+        for w in caught:
+            if issubclass(w.category, formats.UnsupportedBlocksWarning):
+                typer.echo(f"warning: {w.message}", err=True)
     except (ValueError, OSError) as e:
         _fail_input(str(e))
         return

@@ -44,9 +44,9 @@ def test_convert_refusals(tmp_path):
     cases = [
         (("convert", src, tmp_path / "x.schem"),
          f"error: {tmp_path / 'x.schem'} exists; pass --overwrite to replace it"),
-        (("convert", src, tmp_path / "out.nbt"),
-         f"error: cannot tell the format of {tmp_path / 'out.nbt'} from its extension; use .mcfunction, .litematic or "
-         ".schem"),
+        (("convert", src, tmp_path / "out.dat"),
+         f"error: cannot tell the format of {tmp_path / 'out.dat'} from its extension; use .mcfunction, .litematic, "
+         ".schem, .nbt or .snbt"),
         (("convert", tmp_path / "x.schem", tmp_path / "y.litematic", "--overwrite"),
          f"error: {tmp_path / 'x.schem'}: not a .schem file: expected gzip-compressed NBT (bytes 1f 8b), the file is "
          "empty"),

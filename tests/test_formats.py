@@ -15,7 +15,7 @@ from nbtlib import ByteArray, Compound, Int, IntArray, List, LongArray, Short, S
 
 from scicraft_viz import World, tasks
 from scicraft_viz.engine import formats
-from scicraft_viz.engine.blocks import PALETTE
+from scicraft_viz.engine.blocks import PALETTE, SUPPORTED_FAMILIES, VANILLA
 from scicraft_viz.engine.formats import check_blocks, decode_build, read_build, write_build
 from scicraft_viz.errors import BuildFileError
 from scicraft_viz.tasks import evaluator
@@ -92,10 +92,10 @@ def test_write_build_returns_bytes_and_writes_paths(tmp_path):
         assert write_build(blocks, tmp_path / f"b.{fmt}") == (tmp_path / f"b.{fmt}").read_bytes()
         assert dict(read_build(tmp_path / f"b.{fmt}")) == {(0, 0, 0): "minecraft:stone",
                                                           (0, 1, 0): "minecraft:redstone_lamp[lit=false]"}
-    with pytest.raises(BuildFileError, match=r"cannot tell the format of .*b\.nbt from its extension; use "
-                                             r"\.mcfunction, \.litematic or \.schem"):
-        write_build(blocks, tmp_path / "b.nbt")
-    assert not (tmp_path / "b.nbt").exists()
+    with pytest.raises(BuildFileError, match=r"cannot tell the format of .*b\.dat from its extension; use "
+                                             r"\.mcfunction, \.litematic, \.schem, \.nbt or \.snbt"):
+        write_build(blocks, tmp_path / "b.dat")
+    assert not (tmp_path / "b.dat").exists()
 
 
 def test_sponge_layout_offset_and_versions():
@@ -175,8 +175,8 @@ def test_format_by_extension_and_magic(tmp_path):
            source="x.mcfunction")
     expect(b"\xff\xfe\x00", None, "cannot read x.mcfunction: not UTF-8 text (byte 0 is 0xff)", source="x.mcfunction")
     expect(nbt_gz(Compound({"Foo": Int(1)})), None, "x.bin: an NBT file that is neither a Litematica (.litematic) "
-           "nor a Sponge (.schem) schematic", source="x.bin")
-    expect(schem, "png", "unknown build format 'png'; choose one of mcfunction, litematic, schem")
+           "nor a Sponge (.schem) schematic, nor a vanilla structure (.nbt)", source="x.bin")
+    expect(schem, "png", "unknown build format 'png'; choose one of mcfunction, litematic, schem, nbt, snbt")
 
 
 # ------------------------------------------------------------------------------------ bad files
@@ -281,23 +281,27 @@ def test_blocks_outside_the_palette_are_listed_with_their_positions():
     pal = {"minecraft:air": 0, "minecraft:stone": 1, "minecraft:piston[extended=false,facing=up]": 2,
            "minecraft:oak_planks": 3, "minecraft:repeater[delay=9]": 4, "minecraft:chest": 5}
     expect(sponge3(pal, bytes([2, 2, 1, 3, 2, 2, 4, 0]), dims=(2, 2, 2)), "schem",
-           "b.schem: 3 block state(s) cannot be imported: minecraft:piston[extended=false,facing=up] at (0, 0, 0), "
-           "(1, 0, 0), (0, 1, 0) and 1 more: not in the palette; minecraft:oak_planks at (1, 0, 1): not in the "
-           "palette; minecraft:repeater[delay=9] at (0, 1, 1): redstone_repeater property 'delay' cannot be '9' (in "
-           f"'minecraft:repeater[delay=9]'); allowed: 1, 2, 3, 4 (the palette: {', '.join(sorted(PALETTE))})")
+           "b.schem: 2 block state(s) cannot be imported: minecraft:piston[extended=false,facing=up] at (0, 0, 0), "
+           "(1, 0, 0), (0, 1, 0) and 1 more: not in the palette; minecraft:repeater[delay=9] at (0, 1, 1): "
+           "redstone_repeater property 'delay' cannot be '9' (in 'minecraft:repeater[delay=9]'); allowed: 1, 2, 3, 4 "
+           f"(the palette: {', '.join(sorted(PALETTE))}, and {len(VANILLA)} full, transparent and partial vanilla "
+           f"blocks, {SUPPORTED_FAMILIES}); the other 2 "
+           "blocks are supported (read with skip_unsupported=True, CLI --skip-unsupported, to open them without these)")
 
 
 def test_entities_and_block_entities_are_refused_not_dropped():
     chest = Compound({"Id": String("minecraft:chest"), "Pos": IntArray([0, 0, 0])})
     data = sponge3({"minecraft:stone": 0}, bytes([0]), Entities=List[Compound]([Compound({"Id": String("pig")})]))
     expect(data, "schem", "b.schem: holds 1 entities; builds here are blocks only (save the schematic without "
-                          "entities, from an idle circuit)")
+                          "entities, from an idle circuit, or read it with skip_unsupported=True, CLI "
+                          "--skip-unsupported, to leave them out)")
     pal = Compound({"minecraft:stone": Int(0)})
     sch = Compound({"Version": Int(2), "DataVersion": Int(3465), "Width": Short(1), "Height": Short(1),
                     "Length": Short(1), "Palette": pal, "BlockData": ByteArray([0]),
                     "BlockEntities": List[Compound]([chest])})
     expect(nbt_gz(sch, "Schematic"), "schem", "b.schem: holds 1 block entities; builds here are blocks only (save "
-                                              "the schematic without entities, from an idle circuit)")
+                                              "the schematic without entities, from an idle circuit, or read it "
+                                              "with skip_unsupported=True, CLI --skip-unsupported, to leave them out)")
     assert decode_build(nbt_gz(Compound({**sch, "BlockEntities": List[Compound]()}), "Schematic"), "schem") == [
         ((0, 0, 0), "minecraft:stone")]
 

@@ -34,6 +34,7 @@ from scicraft_viz.agents.env import TOOLS, SciCraftEnv
 from scicraft_viz.agents.replay import Replay
 from scicraft_viz.cli import app
 from scicraft_viz.engine.blocks import PALETTE as ENGINE_PALETTE
+from scicraft_viz.engine.blocks import SUPPORTED_FAMILIES, VANILLA
 from scicraft_viz.engine.mcfunction import parse_mcfunction
 from scicraft_viz.tasks.evaluator import _order_key
 from scicraft_viz.views.explorer import solution_path
@@ -132,14 +133,15 @@ def test_reference_solution_over_stdio_replays_to_the_same_verdict(tmp_path):
 
 def hostile_cases() -> list[tuple[str, dict, str]]:
     """(tool, arguments, the exact error text) for calls the server must refuse."""
-    unknown = ("set-block: unknown block 'diamond_block' in 'diamond_block' (did you mean 'redstone_block'?); "
-               f"supported blocks: {', '.join(sorted(ENGINE_PALETTE))}")
+    unknown = ("set-block: unknown block 'observer' in 'observer' (did you mean 'lever'?); "
+               f"supported blocks: {', '.join(sorted(ENGINE_PALETTE))}, and {len(VANILLA)} full, transparent and "
+               f"partial vanilla blocks ({SUPPORTED_FAMILIES})")
     return [
         ("set-block", {"pos": [2**70, 4, 0], "block": "stone"},
          f"set-block: pos ({2**70}, 4, 0) is outside the build region: {REGION}"),
         ("set-block", {"pos": [0, -2_000_000_000, 0], "block": "stone"},
          f"set-block: pos (0, -2000000000, 0) is outside the build region: {REGION}"),
-        ("set-block", {"pos": [0, 4, 0], "block": "diamond_block"}, unknown),
+        ("set-block", {"pos": [0, 4, 0], "block": "observer"}, unknown),
         ("set-block", {"pos": [0, 4, 0], "block": "lever"},
          f"set-block: minecraft:lever is not in this task's palette (allowed: {PALETTE})"),
         ("set-block", {"pos": [0, 4, 0], "block": "redstone_wire[power=99]"},

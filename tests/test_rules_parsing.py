@@ -76,7 +76,7 @@ def test_negative_and_large_coordinates():
 @pytest.mark.parametrize("state, token", [
     # unknown blocks
     ("piston", "piston"),
-    ("minecraft:diamond_block", "diamond_block"),
+    ("minecraft:observer", "observer"),
     ("redstone_dust", "redstone_dust"),
     ("mod:stone", "mod"),
     # unknown properties

@@ -20,6 +20,9 @@ INSTRUMENTS = ("harp", "basedrum", "snare", "hat", "bass", "flute", "bell", "gui
                "iron_xylophone", "cow_bell", "didgeridoo", "bit", "banjo", "pling", "zombie", "skeleton", "creeper",
                "dragon", "wither_skeleton", "piglin", "custom_head")
 CONTAINERS = (BARREL, CHEST)
+# The engine's id for slabs and stairs that are not full (ids 11-39 are the mechanisms above). Vanilla's
+# other full blocks share STONE's id (they conduct) or GLASS's (they do not); see VANILLA below.
+PARTIAL = 40
 
 # Direction indices shared with the engine: 0 north, 1 east, 2 south, 3 west, 4 up, 5 down.
 DIRECTIONS = ("north", "east", "south", "west", "up", "down")
@@ -81,6 +84,8 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
     ),
 }
 NAME_OF_ID = {v[0]: k for k, v in PALETTE.items()}
+# Events and scheduled ticks name a block by its engine id; a partial block by this word.
+NAME_OF_ID[PARTIAL] = "slab_or_stairs"
 # The paper's palette says `redstone_repeater`; Minecraft's id is `repeater`. Both are read; what is
 # meant for Minecraft (build files, schematics) is written with the vanilla id.
 ALIASES = {"repeater": "redstone_repeater"}
@@ -101,7 +106,11 @@ class BlockState:
 
     @property
     def id(self) -> int:
-        return PALETTE[self.name][0]
+        """The engine's id: the block's own for the redstone palette; STONE, GLASS or PARTIAL for the
+        other vanilla blocks, by how they behave (see `vanilla_kind`)."""
+        if self.name in PALETTE:
+            return PALETTE[self.name][0]
+        return vanilla_kind(self.name, self.props)[0]
 
     def get(self, key: str) -> str:
         return dict(self.props)[key]
@@ -127,13 +136,14 @@ def parse_state(text: object) -> BlockState:
             "'redstone_repeater[facing=west,delay=2]'"
         )
     name, body = ALIASES.get(m.group(1), m.group(1)), m.group(2)
-    if name not in PALETTE:
-        close = difflib.get_close_matches(name, PALETTE, n=1)
+    if name not in PALETTE and name not in VANILLA:
+        close = difflib.get_close_matches(name, [*PALETTE, *VANILLA], n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         raise BlockStateError(
-            f"unknown block '{name}' in {text!r}{hint}; supported blocks: {', '.join(sorted(PALETTE))}"
+            f"unknown block '{name}' in {text!r}{hint}; supported blocks: {', '.join(sorted(PALETTE))}, and "
+            f"{len(VANILLA)} full, transparent and partial vanilla blocks ({SUPPORTED_FAMILIES})"
         )
-    _, allowed, defaults = PALETTE[name]
+    _, allowed, defaults = PALETTE[name] if name in PALETTE else VANILLA[name]
     values = dict(defaults)
     given: set[str] = set()
     if body is not None and body.strip():
@@ -153,6 +163,82 @@ def parse_state(text: object) -> BlockState:
             given.add(key)
             values[key] = value
     return BlockState(name, tuple(sorted(values.items())), frozenset(given))
+
+
+# ------------------------------------------------------------------ vanilla full and partial blocks
+def _load_vanilla() -> dict:
+    """{name: (min state number, {property: values}, {property: default}, codes, property order)} from the
+    data file that tools/gen_block_data.py makes from minecraft-data."""
+    import json
+    from importlib.resources import files
+
+    doc = json.loads(files("scicraft_viz.engine").joinpath("data/vanilla_blocks.json").read_text())
+    out = {}
+    for name, (lo, props, default, codes) in doc["blocks"].items():
+        allowed = {k: tuple(v) for k, v in props}
+        # the default state's values, from its number (first property slowest)
+        i = default - lo
+        defaults = {}
+        for k, v in reversed(props):
+            defaults[k] = v[i % len(v)]
+            i //= len(v)
+        out[name] = (lo, allowed, dict(sorted(defaults.items())), codes, [k for k, _ in props])
+    return out
+
+
+_VANILLA = _load_vanilla()
+# name -> (engine id of its first state, {property: allowed values}, {property: default}) as PALETTE
+VANILLA: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
+    n: ({"C": STONE, "T": GLASS}.get(r[3][0], PARTIAL), r[1], r[2]) for n, r in _VANILLA.items()}
+SUPPORTED_FAMILIES = "e.g. concrete, wool, terracotta, planks, glass, stained glass, leaves, slabs, stairs"
+_BY_STATE_ID = sorted((r[0], n) for n, r in _VANILLA.items())
+
+
+def vanilla_number(name: str, props) -> int:
+    """Java 1.20's numeric id of a vanilla block state (first property slowest, as minecraft-data
+    numbers them); it fits 16 bits, which is how the engine keeps a full or partial block's state."""
+    lo, allowed, _, _, order = _VANILLA[name]
+    d = dict(props)
+    i = 0
+    for k in order:
+        i = i * len(allowed[k]) + allowed[k].index(d[k])
+    return lo + i
+
+
+def vanilla_kind(name: str, props) -> tuple[int, int, int]:
+    """(engine id, sturdy faces, state number) of a vanilla full or partial block state. Sturdy faces
+    is a 6-bit mask over DIRECTIONS of the faces the block's shape covers whole: what dust, torches,
+    repeaters, buttons and levers can stand on or hang from."""
+    n = vanilla_number(name, props)
+    code = _VANILLA[name][3][n - _VANILLA[name][0]]
+    if code == "C":
+        return STONE, 63, n
+    if code == "T":
+        return GLASS, 63, n
+    return PARTIAL, ord(code) - ord("a"), n
+
+
+def vanilla_state_of(number: int) -> str:
+    """The canonical state string of a vanilla state number (inverse of vanilla_number)."""
+    import bisect
+
+    j = bisect.bisect_right(_BY_STATE_ID, (number, "~")) - 1
+    lo, name = _BY_STATE_ID[j]
+    _, allowed, _, codes, order = _VANILLA[name]
+    i = number - lo
+    if not 0 <= i < len(codes):
+        raise ValueError(f"no vanilla block state has number {number}")
+    vals = {}
+    for k in reversed(order):
+        vals[k] = allowed[k][i % len(allowed[k])]
+        i //= len(allowed[k])
+    body = ",".join(f"{k}={v}" for k, v in sorted(vals.items()))
+    return f"minecraft:{name}" + (f"[{body}]" if body else "")
+
+
+def is_known(name: str) -> bool:
+    """True for a block the engine knows: the redstone palette (either repeater name) or VANILLA."""
+    return ALIASES.get(name, name) in PALETTE or name in VANILLA
 
 
 def vanilla_state(text: str) -> str:

@@ -373,11 +373,18 @@ def _opp(k: int) -> int:
 
 
 class _Block:
-    __slots__ = ("id", "facing", "face", "delay", "sides", "on", "locked", "power")
+    __slots__ = ("id", "facing", "face", "delay", "sides", "on", "locked", "power", "sturdy")
 
     def __init__(self, state: str):
         name, props = split_state(state)
+        if name not in B.PALETTE:  # a vanilla full or partial block: its engine id and sturdy faces
+            self.id, self.sturdy, _ = B.vanilla_kind(name, props)
+            self.facing = self.face = self.delay = self.power = 0
+            self.sides = (0, 0, 0, 0)
+            self.on = self.locked = False
+            return
         self.id = B.PALETTE[name][0]
+        self.sturdy = 63 if self.id in (B.STONE, B.GLASS, LAMP, B.REDSTONE_BLOCK, B.TARGET) else 0
         self.facing = B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0
         self.face = B.FACES.index(props["face"]) if "face" in props else 0
         self.delay = int(props.get("delay", 1))
@@ -528,7 +535,8 @@ class CompiledWorld:
         comps = sorted(p for p, blk in s.b.items() if blk.id in _COMPONENTS)
         for p, blk in s.b.items():
             a = s.attachment(p)
-            if a is not None and s.id(a) not in (B.STONE, B.GLASS, LAMP, B.REDSTONE_BLOCK, B.TARGET):
+            face = B.OFFSETS.index((p[0] - a[0], p[1] - a[1], p[2] - a[2])) if a is not None else 0
+            if a is not None and not (a in s.b and (s.b[a].sturdy >> face) & 1):
                 raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p} has no support and would pop off")
         idx = {p: i for i, p in enumerate(comps)}
         n = len(comps)

@@ -1,8 +1,11 @@
 """Build files in every format: one reader (`read_build`) and one writer (`write_build`).
 
-Formats: `mcfunction` (vanilla `setblock X Y Z STATE` lines), `litematic` (Litematica) and `schem`
-(Sponge schematic v1-v3, as WorldEdit writes them). A build is a list of (position, canonical state)
-pairs; what goes to Minecraft is written with vanilla ids (`minecraft:repeater`).
+Formats: `mcfunction` (vanilla `setblock X Y Z STATE` lines), `litematic` (Litematica), `schem`
+(Sponge schematic v1-v3, as WorldEdit writes them), `nbt` (a vanilla structure block's file) and `snbt`
+(a structure as text, as Minecraft's game tests keep them). MCEdit's `.schematic` (numeric block ids of
+Minecraft before 1.13) is recognised and refused with the reason (see SCHEMATIC_UNSUPPORTED). A build
+is a list of (position, canonical state) pairs; what goes to Minecraft is written with vanilla ids
+(`minecraft:repeater`).
 
 Every input is untrusted: only regular files are read, and each limit below is checked before the
 memory it guards is allocated (the file size before reading, the decompressed size while inflating,
@@ -12,6 +15,8 @@ from __future__ import annotations
 
 import io
 import os
+import re
+import warnings
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
@@ -21,13 +26,27 @@ from scicraft_viz.errors import BuildFileError, InputError
 Pos = tuple[int, int, int]
 Blocks = list[tuple[Pos, str]]
 
-FORMATS = ("mcfunction", "litematic", "schem")
-EXTENSIONS = {".mcfunction": "mcfunction", ".txt": "mcfunction", ".litematic": "litematic", ".schem": "schem"}
+FORMATS = ("mcfunction", "litematic", "schem", "nbt", "snbt")
+EXTENSIONS = {".mcfunction": "mcfunction", ".txt": "mcfunction", ".litematic": "litematic", ".schem": "schem",
+              ".nbt": "nbt", ".snbt": "snbt", ".schematic": "schematic"}
+GZIPPED = ("litematic", "schem", "nbt")
+SCHEMATIC_UNSUPPORTED = (
+    "MCEdit/Schematica .schematic files are not supported: they store Minecraft's numeric block ids from "
+    "before 1.13, which need a translator to today's block states, and the maintained translators "
+    "(PyMCTranslate, amulet-core) require numpy < 2, which cannot be installed beside this project's numpy. "
+    "Open the file in a 1.13+ editor (WorldEdit, Litematica, Amulet) and save it as .schem, .litematic or "
+    "a structure .nbt")
+
+
+class UnsupportedBlocksWarning(UserWarning):
+    """Blocks, entities or block entity data a build file holds that were left out on request
+    (skip_unsupported=True); the message lists each with its count and first positions."""
 
 MAX_FILE_BYTES = 16 * 2**20  # on disk, checked before reading
 MAX_NBT_BYTES = 16 * 2**20  # a schematic once decompressed (stops gzip bombs)
 MAX_NBT_TAGS = 200_000  # NBT values in one file (a list of 10M bytes would cost gigabytes as objects)
 MAX_NBT_DEPTH = 64  # nesting of NBT lists and compounds
+MAX_SNBT_BYTES = 4 * 2**20  # an SNBT text (its parser takes about a second per MiB)
 MAX_BLOCKS = 100_000  # non-air blocks in one build (setblock lines, or schematic cells)
 MAX_VOLUME = 2**21  # cells of a schematic's declared region(s), e.g. 128 x 128 x 128
 MAX_PALETTE = 4096  # entries of a schematic palette
@@ -200,7 +219,11 @@ def detect_format(data: bytes, name: str = "") -> str | None:
     gz = data[:2] == GZIP_MAGIC
     if ext == "mcfunction" and gz:
         raise BuildFileError(f"{name}: starts with gzip's magic bytes (a schematic?), not setblock text")
-    if ext in ("litematic", "schem") and not gz:
+    if ext == "schematic":
+        raise BuildFileError(f"{name}: {SCHEMATIC_UNSUPPORTED}")
+    if ext == "snbt" and gz:
+        raise BuildFileError(f"{name}: starts with gzip's magic bytes (a binary structure .nbt?), not SNBT text")
+    if ext in GZIPPED and not gz:
         found = "the file is empty" if not data else f"it starts with {data[:8]!r}"
         raise BuildFileError(f"{name}: not a .{ext} file: expected gzip-compressed NBT (bytes 1f 8b), {found}")
     if ext:
@@ -229,16 +252,32 @@ def build_text(data: bytes, fmt: str | None = None, source: str = "<bytes>") -> 
             from None
 
 
-def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>") -> Blocks:
+def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *,
+                 skip_unsupported: bool = False) -> Blocks:
     """The blocks of a build file given as bytes (format by `fmt`, else by `source`'s extension and
-    the magic bytes)."""
+    the magic bytes). With skip_unsupported, blocks the engine does not know (and entities) are left
+    out and listed in an UnsupportedBlocksWarning, instead of refusing the file."""
     if fmt is None:
         fmt = detect_format(data, source)
+    if fmt == "schematic":
+        raise BuildFileError(f"{source}: {SCHEMATIC_UNSUPPORTED}")
     text = build_text(data, fmt, source)
+    omitted: list | None = [] if skip_unsupported else None
     if text is not None:
         from scicraft_viz.engine.mcfunction import parse_mcfunction
 
-        return parse_mcfunction(text, source)
+        lines: dict | None = {} if skip_unsupported else None
+        out = parse_mcfunction(text, source, omitted=lines)
+        if lines and omitted is not None:
+            omitted.extend((word, len(ps), ps[:3]) for word, ps in lines.items())
+            _warn_omitted(omitted, out, source)
+        return out
+    if fmt == "snbt":
+        from scicraft_viz.engine.structure import decode_structure
+
+        out = decode_structure(parse_snbt(data, source), source, omitted)
+        _warn_omitted(omitted, out, source)
+        return out
     if data[:2] != GZIP_MAGIC:
         raise BuildFileError(f"{source}: not a {fmt or 'schematic'} file: expected gzip-compressed NBT "
                              f"(bytes 1f 8b), found {data[:8]!r}")
@@ -247,20 +286,94 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>") -
     root = parse_nbt(data, source)
     if fmt is None:
         fmt = schematic.sniff(root, source)
+    if fmt == "schematic" or schematic.is_mcedit(root):
+        raise BuildFileError(f"{source}: {SCHEMATIC_UNSUPPORTED}")
     if fmt == "litematic":
-        return schematic.decode_litematic(root, source)
-    return schematic.decode_sponge(root, source)
+        out = schematic.decode_litematic(root, source, omitted)
+    elif fmt == "nbt":
+        from scicraft_viz.engine.structure import decode_structure
+
+        out = decode_structure(root, source, omitted)
+    else:
+        out = schematic.decode_sponge(root, source, omitted)
+    _warn_omitted(omitted, out, source)
+    return out
 
 
-def read_build(path: str | os.PathLike, fmt: str | None = None) -> Blocks:
+def _warn_omitted(omitted: list | None, loaded: Blocks, source: str) -> None:
+    if not omitted:
+        return
+    parts = []
+    for what, count, ps in omitted[:12]:
+        from scicraft_viz.errors import list_positions
+
+        parts.append(f"{what} x{count} at {list_positions(ps, len(ps), count)}" if count else what)
+    more = f"; and {len(omitted) - 12} more" if len(omitted) > 12 else ""
+    warnings.warn(UnsupportedBlocksWarning(
+        f"{source}: loaded {len(loaded):,} blocks; left out (not supported): " + "; ".join(parts) + more), stacklevel=3)
+
+
+# A quoted string, or an unterminated one up to the end of the text: every quote starts a match that is
+# consumed, so the scan is linear whatever the text (a failed match would be retried from every later quote).
+_SNBT_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*\\?(?:"|\Z)|\'[^\'\\]*(?:\\.[^\'\\]*)*\\?(?:\'|\Z)', re.S)
+
+
+def check_snbt(text: str, source: str) -> None:
+    """Bound an SNBT text before parsing it: nesting depth and number of values (the same limits as
+    binary NBT), counted with quoted strings blanked out."""
+    import numpy as np
+
+    bare = _SNBT_STRING.sub('""', text).encode("utf-8")
+    b = np.frombuffer(bare, np.uint8)
+    opens = (b == ord("{")) | (b == ord("["))
+    step = opens.astype(np.int32) - ((b == ord("}")) | (b == ord("]")))
+    if len(step):
+        depth = np.cumsum(step)
+        if depth.max() > MAX_NBT_DEPTH:
+            at = int(np.argmax(depth > MAX_NBT_DEPTH))
+            raise BuildFileError(f"{source}: not a valid SNBT file: tags nested more than {MAX_NBT_DEPTH} deep "
+                                 f"(at character {at})")
+    values = int(opens.sum() + (b == ord(",")).sum())
+    if values > MAX_NBT_TAGS:
+        raise BuildFileError(f"{source}: not a valid SNBT file: more than {MAX_NBT_TAGS:,} values")
+
+
+def parse_snbt(data: bytes, source: str):
+    """An nbtlib Compound from SNBT text (a structure as text), after the checks above."""
+    import nbtlib
+
+    if len(data) > MAX_SNBT_BYTES:
+        raise BuildFileError(f"{source} is {len(data):,} bytes; SNBT files may be at most {_mib(MAX_SNBT_BYTES)}")
+    if data[:2] == GZIP_MAGIC:
+        raise BuildFileError(f"{source}: starts with gzip's magic bytes (a binary structure .nbt?), not SNBT text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise BuildFileError(f"cannot read {source}: not UTF-8 text (byte {e.start} is 0x{data[e.start]:02x})") \
+            from None
+    check_snbt(text, source)
+    try:
+        root = nbtlib.parse_nbt(text)
+    except Exception as e:  # bounded above; a library failure on odd text must not reach the user
+        raise BuildFileError(f"{source}: not a valid SNBT file ({type(e).__name__}: {str(e)[:160]})") from None
+    if not isinstance(root, nbtlib.Compound):
+        kind = "list" if isinstance(root, list) else "single value"
+        raise BuildFileError(f"{source}: not a structure: the SNBT text is a {kind}, not a compound {{...}}")
+    return root
+
+
+def read_build(path: str | os.PathLike, fmt: str | None = None, *, skip_unsupported: bool = False) -> Blocks:
     """The blocks of a build file: [(position, canonical state)], in file order.
 
-    The format comes from `fmt`, else from the extension (.mcfunction/.txt, .litematic, .schem) checked
-    against the magic bytes, else from the content. Raises BuildFileError naming the file and what is
-    wrong: an unreadable or oversized file, a bad line, corrupt NBT, a block outside the palette."""
+    The format comes from `fmt`, else from the extension (.mcfunction/.txt, .litematic, .schem, .nbt,
+    .snbt) checked against the magic bytes, else from the content. Raises BuildFileError naming the file
+    and what is wrong: an unreadable or oversized file, a bad line, corrupt NBT, a block outside the
+    palette (each named with its count and first positions, and how many blocks would load). With
+    skip_unsupported=True such blocks and any entities are left out instead, listed in an
+    UnsupportedBlocksWarning."""
     from scicraft_viz.safeio import shown
 
-    return decode_build(read_file_bytes(path), fmt, shown(os.fspath(path)))
+    return decode_build(read_file_bytes(path), fmt, shown(os.fspath(path)), skip_unsupported=skip_unsupported)
 
 
 # ------------------------------------------------------------------------------------ writing
@@ -309,16 +422,22 @@ def encode_build(blocks, fmt: str, *, schem_version: int = 3) -> bytes:
 
     if fmt == "litematic":
         return schematic.encode_litematic(items)
+    if fmt in ("nbt", "snbt"):
+        from scicraft_viz.engine import structure
+
+        return structure.encode_structure(items) if fmt == "nbt" else structure.encode_snbt(items)
     return schematic.encode_sponge(items, version=schem_version)
 
 
 def format_of_path(path: str | os.PathLike) -> str:
     fmt = EXTENSIONS.get(Path(path).suffix.lower())
+    if fmt == "schematic":
+        raise BuildFileError(SCHEMATIC_UNSUPPORTED)
     if fmt is None:
         from scicraft_viz.safeio import shown
 
         raise BuildFileError(f"cannot tell the format of {shown(os.fspath(path))} from its extension; use .mcfunction, "
-                             ".litematic or .schem")
+                             ".litematic, .schem, .nbt or .snbt")
     return fmt
 
 
@@ -347,10 +466,10 @@ def _write_file(data: bytes, path: str | os.PathLike, overwrite: bool = True) ->
 
 
 def convert(src: str | os.PathLike, dst: str | os.PathLike, *, schem_version: int = 3,
-            overwrite: bool = True) -> int:
+            overwrite: bool = True, skip_unsupported: bool = False) -> int:
     """Read any build file and write it in the format of dst's extension; returns the block count.
     The new file replaces dst only once it is complete; without `overwrite` an existing dst is refused."""
     format_of_path(dst)  # a bad target is refused before the source is read
-    items = read_build(src)
+    items = read_build(src, skip_unsupported=skip_unsupported)
     _write_file(encode_build(items, format_of_path(dst), schem_version=schem_version), dst, overwrite)
     return len(items)

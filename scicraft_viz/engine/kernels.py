@@ -34,6 +34,7 @@ from scicraft_viz.engine.blocks import (
     LAMP,
     LEVER,
     NOTE_BLOCK,
+    PARTIAL,
     REPEATER,
     STONE,
     TARGET,
@@ -280,6 +281,18 @@ def play_note(g, c):
 
 
 @jit
+def sturdy_faces(U, c):
+    """Faces of the block at c that hold dust, torches, repeaters, buttons and levers (6-bit mask over
+    directions): every face of a full block, the whole faces of a slab or stair (kept in DELAY)."""
+    b = U[c, BT]
+    if is_full(b):
+        return 63
+    if b == PARTIAL:
+        return U[c, DELAY]
+    return 0
+
+
+@jit
 def opp(k):
     if k < 4:
         return (k + 2) % 4
@@ -322,8 +335,8 @@ def attachment(U, N, c):
 
 @jit
 def is_supported(U, N, c):
-    a = attachment(U, N, c)
-    return a < 0 or is_full(U[a, BT])
+    k = attach_dir(U[c, BT], U[c, FACE], U[c, FACING])
+    return k < 0 or (sturdy_faces(U, N[c, FC[k]]) >> opp(k)) & 1 == 1
 
 
 # ----------------------------------------------------------------------------- signals
@@ -594,8 +607,9 @@ def wire_shape(U, N, d, was_dot):
         n = N[d, FC[h]]
         b = U[n, BT]
         s = 0
-        if can_up and is_full(b) and U[N[d, CC[3 * h + 1]], BT] == WIRE:
-            s = 2
+        sf = sturdy_faces(U, n)
+        if can_up and (sf >> UP) & 1 and U[N[d, CC[3 * h + 1]], BT] == WIRE:
+            s = 2 if (sf >> opp(h)) & 1 else 1  # up the block's side only when that side is whole
         elif connects_to(U, n, h):
             s = 1
         elif not is_conductor(b) and U[N[d, CC[3 * h + 2]], BT] == WIRE:
@@ -1274,16 +1288,16 @@ def unsupported(g, cells, st, bad, stop_at_first):
         k = attach_dir(b, st[i, S_FACE], st[i, S_FACING])
         if k >= 0:
             s = N[c, FC[k]]
-            sb = U[s, OVL] - 1 if U[s, OVL] else U[s, BT]
-            if not is_full(sb):
+            sf = U[s, OVL] - 1 if U[s, OVL] else sturdy_faces(U, s)
+            if not (sf >> opp(k)) & 1:
                 bad[i] = 1
                 if first < 0:
                     first = i
                 if stop_at_first:
                     break
                 continue
-        if c > 0:
-            U[c, OVL] = b + 1
+        if c > 0:  # what a later item sees here: this item's sturdy faces
+            U[c, OVL] = 1 + (63 if is_full(b) else st[i, S_DELAY] if b == PARTIAL else 0)
     for i in range(cells.shape[0]):
         if cells[i] > 0:
             U[cells[i], OVL] = 0

@@ -36,12 +36,17 @@ def _canonical(word: str) -> str:
     return str(parse_state(word))
 
 
-def parse_mcfunction(text: str, source: str = "<string>", max_blocks: int = MAX_BLOCKS) -> list[tuple[Pos, str]]:
+def parse_mcfunction(text: str, source: str = "<string>", max_blocks: int = MAX_BLOCKS,
+                     omitted: dict | None = None) -> list[tuple[Pos, str]]:
     """Parse setblock lines into (position, canonical state) pairs, in file order.
 
     `#` comments and blank lines are skipped; a leading `/` and a trailing mode
     (replace/destroy/keep) are accepted. Anything else raises BuildFileError naming source:line,
-    as does a file with more than `max_blocks` setblock lines (checked as they are read)."""
+    as does a file with more than `max_blocks` setblock lines (checked as they are read). Given a dict
+    `omitted`, a well-formed setblock line of a block the engine does not know is left out instead and
+    noted there ({state word: [positions]})."""
+    from scicraft_viz.engine.blocks import is_known, split_state
+
     out: list[tuple[Pos, str]] = []
     lo, hi = -MAX_COORD, MAX_COORD
     for num, m in enumerate(_LINES.finditer(text), start=1):
@@ -54,7 +59,10 @@ def parse_mcfunction(text: str, source: str = "<string>", max_blocks: int = MAX_
                         out.append(((x, y, z), _canonical(word)))
                         continue
                     except InputError:
-                        pass  # _parse_line words the error
+                        if omitted is not None and not is_known(split_state(word)[0]):
+                            omitted.setdefault(word, []).append((x, y, z))
+                            continue
+                        # otherwise _parse_line words the error
             line = m.group()
         elif line[:1] == "#":  # comments (the usual ones start the line) are skipped unread
             continue

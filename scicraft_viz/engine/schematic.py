@@ -13,7 +13,16 @@ import re
 
 import numpy as np
 
-from scicraft_viz.engine.blocks import MAX_STATE_LENGTH, PALETTE, parse_state, split_state, vanilla_state
+from scicraft_viz.engine.blocks import (
+    MAX_STATE_LENGTH,
+    PALETTE,
+    SUPPORTED_FAMILIES,
+    VANILLA,
+    is_known,
+    parse_state,
+    split_state,
+    vanilla_state,
+)
 from scicraft_viz.engine.formats import MAX_BLOCKS, MAX_PALETTE, MAX_VOLUME, Blocks, Pos
 from scicraft_viz.errors import BuildFileError, InputError, list_positions
 from scicraft_viz.safeio import shown
@@ -71,50 +80,79 @@ def sniff(root, source: str) -> str:
     """Which schematic format an NBT root holds (for files without a telling extension)."""
     if "Regions" in root and "MinecraftDataVersion" in root:
         return "litematic"
+    if is_mcedit(root):
+        return "schematic"
     if "Schematic" in root or "BlockData" in root or "Blocks" in root:
         return "schem"
-    raise _fail(source, "an NBT file that is neither a Litematica (.litematic) nor a Sponge (.schem) schematic")
+    if "size" in root and ("palette" in root or "palettes" in root):
+        return "nbt"
+    raise _fail(source, "an NBT file that is neither a Litematica (.litematic) nor a Sponge (.schem) schematic, "
+                        "nor a vanilla structure (.nbt)")
 
 
-def _resolve(palette: dict[int, str], used: np.ndarray, positions, source: str) -> dict[int, str | None]:
-    """Canonical state for each palette index used (None for air). Blocks outside the palette are
-    refused with one line naming every bad state, where it is and why."""
+def is_mcedit(root) -> bool:
+    """An MCEdit/Schematica .schematic: numeric Blocks and Data arrays, a Materials name, no Sponge Version."""
+    return "Materials" in root or ("Blocks" in root and "Data" in root and "Version" not in root
+                                   and "Palette" not in root)
+
+
+def _resolve(palette: dict[int, str], used: np.ndarray, positions, source: str, omitted: list | None = None,
+             count=None) -> dict[int, str | None]:
+    """Canonical state for each palette index used (None for air). Blocks the engine does not know are
+    refused with one line naming every bad state, where it is and why, and how many blocks would load;
+    given a list `omitted` (skip_unsupported), they are left out instead and listed there as
+    (state, count, first positions). `count(i)`: how many cells hold palette entry i."""
     out: dict[int, str | None] = {}
     bad: list[tuple[int, str]] = []
     for i in used.tolist():
         state = palette[i]
         name = split_state(state)[0]
-        if name in ("air", "cave_air", "void_air"):
+        if name in ("air", "cave_air", "void_air", "structure_void"):
             out[i] = None
             continue
         if len(state) > MAX_STATE_LENGTH or not _STATE_CHARS.match(state):
             bad.append((i, "not a block state of the palette"))  # not worth parsing, or suggesting a name for
             continue
-        known = name in PALETTE or name == "repeater"
-        if not known:
+        if not is_known(name):
             bad.append((i, "not in the palette"))
             continue
         try:
             out[i] = str(parse_state(state))
         except InputError as e:
             bad.append((i, str(e)))
+    if bad and omitted is not None:
+        for i, _why in bad:
+            ps, total = positions(i)
+            omitted.append((palette[i], total, ps))
+            out[i] = None
+        return out
     if bad:
         shown_bad = []
         for i, why in bad[:8]:  # where each shown entry is: only these few are looked up
             ps, total = positions(i)
             shown_bad.append(f"{shown(palette[i], 100)} at {list_positions(ps, len(ps), total)}: {why}")
         more = f"; and {len(bad) - 8} more" if len(bad) > 8 else ""
+        loads = ""
+        if count is not None:
+            n = sum(count(i) for i, s in out.items() if s is not None)
+            loads = (f"; the other {n:,} blocks are supported (read with skip_unsupported=True, CLI "
+                     "--skip-unsupported, to open them without these)")
         raise _fail(source, f"{len(bad)} block state(s) cannot be imported: " + "; ".join(shown_bad) + more
-                    + f" (the palette: {', '.join(sorted(PALETTE))})")
+                    + f" (the palette: {', '.join(sorted(PALETTE))}, and {len(VANILLA)} full, transparent "
+                    f"and partial vanilla blocks, {SUPPORTED_FAMILIES})" + loads)
     return out
 
 
-def _refuse_extras(source: str, **lists) -> None:
-    """Entities, block entities and pending ticks have no place in the engine: refuse, never drop."""
+def _refuse_extras(source: str, omitted: list | None = None, **lists) -> None:
+    """Entities, block entities and pending ticks have no place in the engine: refused, never dropped
+    unless the caller asked to skip what is unsupported (then listed in `omitted`)."""
     found = [f"{len(v)} {k.replace('_', ' ')}" for k, v in lists.items() if v is not None and len(v)]
-    if found:
+    if found and omitted is not None:
+        omitted.extend((what, 0, []) for what in found)
+    elif found:
         raise _fail(source, f"holds {', '.join(found)}; builds here are blocks only (save the schematic "
-                            "without entities, from an idle circuit)")
+                            "without entities, from an idle circuit, or read it with skip_unsupported=True, CLI "
+                            "--skip-unsupported, to leave them out)")
 
 
 def _volume(dims, source: str, where: str) -> int:
@@ -166,7 +204,7 @@ def encode_varints(values: np.ndarray) -> bytes:
     return bytes(out)
 
 
-def decode_sponge(root, source: str) -> Blocks:
+def decode_sponge(root, source: str, omitted: list | None = None) -> Blocks:
     """Blocks of a Sponge schematic (v1, v2 or v3) at Offset + (x, y, z)."""
     from nbtlib import ByteArray, Compound, Int, IntArray, List, Short
 
@@ -187,7 +225,7 @@ def decode_sponge(root, source: str) -> Blocks:
     if version == 3:
         container = _get(sch, "Blocks", Compound, source, w, default=Compound())
         if not container:
-            _refuse_extras(source, entities=entities)
+            _refuse_extras(source, omitted, entities=entities)
             return []
         cw = "Schematic.Blocks"
         palette_tag = _get(container, "Palette", Compound, source, cw)
@@ -201,7 +239,7 @@ def decode_sponge(root, source: str) -> Blocks:
         if not block_entities:
             block_entities = _get(sch, "TileEntities", List, source, w, default=none)
         where_data = "Schematic.BlockData"
-    _refuse_extras(source, block_entities=block_entities, entities=entities)
+    _refuse_extras(source, omitted, block_entities=block_entities, entities=entities)
     if len(palette_tag) > MAX_PALETTE:
         raise _fail(source, f"the palette has {len(palette_tag):,} entries; at most {MAX_PALETTE:,} are allowed")
     palette: dict[int, str] = {}
@@ -240,7 +278,7 @@ def decode_sponge(root, source: str) -> Blocks:
         flat = np.flatnonzero(indices == i)[:3]
         return [tuple(int(c) for c in row) for row in pos_of(flat)], count_of[i]
 
-    states = _resolve(palette, used, positions, source)
+    states = _resolve(palette, used, positions, source, omitted, count_of.__getitem__)
     solid_slot = np.array([states.get(k) is not None for k in keys.tolist()], dtype=bool)
     flat = np.flatnonzero(solid_slot[slot]) if len(keys) else np.zeros(0, np.int64)
     _count_blocks(len(flat), source)
@@ -321,7 +359,7 @@ def _unpack_bits(longs: np.ndarray, count: int, nbits: int) -> np.ndarray:
     return ((lo | hi) & np.uint64((1 << nbits) - 1)).astype(np.int64)
 
 
-def _litematic_regions(root, source: str) -> list[tuple[str, Pos, Pos, np.ndarray, list]]:
+def _litematic_regions(root, source: str, omitted: list | None = None) -> list[tuple[str, Pos, Pos, np.ndarray, list]]:
     """Each region's name, position, signed size, palette indices (x fastest, then z, then y) and
     palette, after checking what litemapy would otherwise allocate or index blindly."""
     from nbtlib import Compound, Int, List, LongArray
@@ -354,7 +392,7 @@ def _litematic_regions(root, source: str) -> list[tuple[str, Pos, Pos, np.ndarra
         extras = {}
         for key in ("Entities", "TileEntities", "PendingBlockTicks", "PendingFluidTicks"):
             extras[key] = _get(reg, key, List, source, where, default=List[Compound]())
-        _refuse_extras(source, entities=extras["Entities"], block_entities=extras["TileEntities"],
+        _refuse_extras(source, omitted, entities=extras["Entities"], block_entities=extras["TileEntities"],
                        pending_block_ticks=extras["PendingBlockTicks"], pending_fluid_ticks=extras["PendingFluidTicks"])
         states = _get(reg, "BlockStates", LongArray, source, where)
         volume = math.prod(dims)
@@ -399,14 +437,14 @@ def _palette_state(entry, where: str, source: str) -> str:
     return name + (f"[{','.join(parts)}]" if parts else "")
 
 
-def decode_litematic(root, source: str) -> Blocks:
+def decode_litematic(root, source: str, omitted: list | None = None) -> Blocks:
     """Blocks of a Litematica schematic, at region position + cell (the schematic's own coordinates).
 
     Palette entries are checked and joined here (each name, key and value on its own); the packed cells
     are unpacked with numpy (litemapy's own reader walks every cell in Python, 40x slower on a full-size
     region; tests compare the two)."""
     found: dict[Pos, str] = {}
-    for _name, (px, py, pz), (sx, sy, sz), idx, states in _litematic_regions(root, source):
+    for _name, (px, py, pz), (sx, sy, sz), idx, states in _litematic_regions(root, source, omitted):
         solid = [j for j, st in enumerate(states) if split_state(st)[0] not in ("air", "cave_air", "void_air")]
         flat = np.flatnonzero(np.isin(idx, solid))
         _count_blocks(len(found) + len(flat), source)
@@ -425,9 +463,11 @@ def decode_litematic(root, source: str) -> Blocks:
         cells.setdefault(state, []).append(p)
     names = list(cells)
     resolved = _resolve(dict(enumerate(names)), np.arange(len(names)),
-                        lambda i: (sorted(cells[names[i]], key=_yzx)[:3], len(cells[names[i]])), source)
+                        lambda i: (sorted(cells[names[i]], key=_yzx)[:3], len(cells[names[i]])), source, omitted,
+                        lambda i: len(cells[names[i]]))
     canon = {n: resolved[i] for i, n in enumerate(names)}
-    return sorted(((p, canon[s]) for p, s in found.items()), key=lambda it: _yzx(it[0]))  # type: ignore[misc]
+    return sorted(((p, canon[s]) for p, s in found.items() if canon[s] is not None),
+                  key=lambda it: _yzx(it[0]))  # type: ignore[misc]
 
 
 def _yzx(p: Pos) -> tuple[int, int, int]:

@@ -29,6 +29,7 @@ EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout"
                "note")
 _STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit"}
 _FULL = (B.STONE, B.GLASS, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET, B.NOTE_BLOCK)
+_VANILLA_IDS = (B.STONE, B.GLASS, B.PARTIAL)  # ids whose cells may hold a vanilla block's state number
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ class Event:
     def describe(self) -> str:
         name = self.block.removeprefix("minecraft:")
         if self.kind == "state":
-            prop = _STATE_PROP.get(B.PALETTE[name][0], "powered")
+            prop = _STATE_PROP.get(B.PALETTE[name][0] if name in B.PALETTE else -1, "powered")
             return f"tick {self.tick}: {name} at {self.pos} {prop}={'true' if self.new else 'false'}"
         if self.kind == "power":
             what = {"redstone_wire": "dust"}.get(name, name)
@@ -167,6 +168,12 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
     """A block state and the engine's placement row for it (the kernels' S_* columns); cached, since
     a build repeats a handful of states."""
     st = parse_state(text)
+    if st.name not in B.PALETTE:
+        # a vanilla full or partial block: the engine keeps its state number in FACING (low byte) and
+        # FACE (high byte), and a partial block's sturdy faces in DELAY
+        kid, sturdy, number = B.vanilla_kind(st.name, st.props)
+        return st, (kid, number & 255, number >> 8, sturdy if kid == B.PARTIAL else 1, 0, 0,
+                    sim.CMP_FACING | sim.CMP_FACE)
     props = dict(st.props)
     sides = ("north", "east", "south", "west")
     # A dust starts as a cross (a player's placement) unless it is asked for as a dot; /setblock
@@ -429,9 +436,18 @@ class World:
         xyz = self.g.P[w & 0xFFFFFFFF].tolist()
         cols = zip(ev[:, 0].tolist(), ((w >> 32) & 255).tolist(), ((w >> 56) & 255).tolist(),
                    ((w >> 40) & 255).tolist(), ((w >> 48) & 255).tolist(), strict=True)
+        U = self.g.U
+
+        def block(c: int, b: int) -> str:
+            # a vanilla block is named by the state its cell holds, while the cell still holds that kind
+            if b in _VANILLA_IDS and U[c, sim.BT] == b and (U[c, sim.FACING] or U[c, sim.FACE]):
+                return self._state_at(c).split("[", 1)[0]
+            return "minecraft:" + B.NAME_OF_ID[b]
+
+        cells = (w & 0xFFFFFFFF).tolist()
         return [
-            Event(t, tuple(p), EVENT_KINDS[k], "minecraft:" + B.NAME_OF_ID[b], o, n)
-            for p, (t, k, b, o, n) in zip(xyz, cols, strict=True)
+            Event(t, tuple(p), EVENT_KINDS[k], block(c, b), o, n)
+            for p, c, (t, k, b, o, n) in zip(xyz, cells, cols, strict=True)
         ]
 
     @property
@@ -503,9 +519,19 @@ class World:
             props = f"facing={B.DIRECTIONS[u[sim.FACING]]},open={tf[u[sim.ON]]}"
         elif b == B.CHEST:
             props = f"facing={B.DIRECTIONS[u[sim.FACING]]},type=single,waterlogged={tf[u[sim.ON]]}"
+        elif b in _VANILLA_IDS and (u[sim.FACING] or u[sim.FACE]):
+            return B.vanilla_state_of(u[sim.FACING] | u[sim.FACE] << 8)
         else:
             return f"minecraft:{name}"
         return f"minecraft:{name}[{props}]"
+
+    def _sturdy_faces(self, c: int) -> int:
+        """The faces of the block at cell c that can hold dust, a torch, a repeater, a button or a lever
+        (a 6-bit mask over B.DIRECTIONS): all six of a full block, a slab's or stair's whole faces."""
+        b = int(self.g.U[c, sim.BT])
+        if b in _FULL:
+            return 63
+        return int(self.g.U[c, sim.DELAY]) if b == B.PARTIAL else 0
 
     def set_block(self, pos: object, state: object) -> None:
         """Place a block as a player would (or as /setblock would, in replay mode).
@@ -520,7 +546,8 @@ class World:
             if need is not None:
                 sp, phrase = need
                 c = self._find(sp)
-                if c <= 0 or int(self.g.U[c, sim.BT]) not in _FULL:
+                face = B.OFFSETS.index((p[0] - sp[0], p[1] - sp[1], p[2] - sp[2]))  # the support's face it is on
+                if c <= 0 or not (self._sturdy_faces(c) >> face) & 1:
                     raise PlacementError(
                         f"cannot place {st.name} at {p}: it needs {phrase} at {sp}, but there is {self._block_at(sp)}"
                     )
@@ -975,14 +1002,29 @@ class World:
     # Schematics (scicraft_viz.engine.formats): `src` is a path or the file's bytes; `to_*` returns the
     # bytes and also writes them when given a path.
     @classmethod
-    def from_build_file(cls, src, replay: bool = False, fmt: str | None = None) -> World:
-        """A World from any build file (.mcfunction, .litematic, .schem) given as a path or bytes."""
+    def from_build_file(cls, src, replay: bool | None = None, fmt: str | None = None, *,
+                        skip_unsupported: bool = False) -> World:
+        """A World from any build file (.mcfunction, .litematic, .schem, .nbt, .snbt) given as a path or bytes.
+
+        Schematics and structures load as a paste does (replay=True, /setblock's rules): states as saved
+        (a button saved pressed stays pressed), and a block whose support lies outside the file is kept
+        until an update reaches it. Setblock text (.mcfunction) is placed as a player would unless
+        replay=True. Blocks the engine does not know refuse the file, naming each with its count and
+        positions; skip_unsupported=True leaves them out with an UnsupportedBlocksWarning listing them."""
         from scicraft_viz.engine import formats
         from scicraft_viz.engine.mcfunction import world_from_blocks
 
         if isinstance(src, (bytes, bytearray)):
-            return world_from_blocks(formats.decode_build(bytes(src), fmt), replay=replay, source="<bytes>")
-        return world_from_blocks(formats.read_build(src, fmt), replay=replay, source=str(src))
+            data, source = bytes(src), "<bytes>"
+        else:
+            from scicraft_viz.safeio import shown
+
+            data, source = formats.read_file_bytes(src), shown(str(src))
+        kind = fmt or formats.detect_format(data, source)
+        if replay is None:
+            replay = kind != "mcfunction" and formats.build_text(data, kind, source) is None
+        items = formats.decode_build(data, fmt, source, skip_unsupported=skip_unsupported)
+        return world_from_blocks(items, replay=replay, source=source)
 
     @classmethod
     def from_litematic(cls, src, replay: bool = False) -> World:

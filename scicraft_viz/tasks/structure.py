@@ -74,8 +74,17 @@ class BlockTable:
         row_of_cell = np.full(ncell + 1, -1, np.int64)  # the last entry answers for "no cell" (-1)
         row_of_cell[cells] = np.arange(len(cells))
         rows = U[cells][:, (sim.BT, sim.FACING, sim.ON)].T.astype(np.int64)
+        # a vanilla full or partial block (concrete, a slab...) is outside the engine's palette, as of_blocks
+        # reads it: id -1, with its own name
+        vanilla = np.isin(rows[0], (B.STONE, B.GLASS, B.PARTIAL)) & ((U[cells, sim.FACING] | U[cells, sim.FACE]) != 0)
+        names = None
+        if vanilla.any():
+            names = [split_state(world._state_at(c))[0] if v else B.NAME_OF_ID[b]
+                     for c, v, b in zip(cells.tolist(), vanilla.tolist(), rows[0].tolist())]
+            rows[0][vanilla] = -1
+            rows[1][vanilla] = 0
         return cls(world.g.P[cells].astype(np.int64), rows[0], rows[1], rows[2],
-                   lambda q: row_of_cell[world._cells(q)])
+                   lambda q: row_of_cell[world._cells(q)], names)
 
     @classmethod
     def of_blocks(cls, blocks: dict[Pos, str]) -> BlockTable:

@@ -10,6 +10,7 @@ import numpy as np
 
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine.blocks import split_state
+from scicraft_viz.views.block_colors import block_color
 
 Pos = tuple[int, int, int]
 
@@ -31,6 +32,8 @@ class Layout:
     sides: np.ndarray  # uint8 (N, 4): dust connection north, east, south, west (0 none, 1 side, 2 up)
     states: list[str]  # canonical state strings as they were when the layout was made
     index: dict[Pos, int] = field(default_factory=dict)
+    # RGB (0-1) of a vanilla block drawn in its own colour (concrete, planks, slabs...), -1 for the others
+    tint: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.states)
@@ -40,7 +43,7 @@ class Layout:
         return [tuple(p) for p in self.pos.tolist()]
 
     def name(self, i: int) -> str:
-        return B.NAME_OF_ID[int(self.kind[i])]
+        return split_state(self.states[i])[0]
 
     def at(self, pos: Pos) -> int | None:
         return self.index.get(tuple(pos))
@@ -93,11 +96,19 @@ def layout_from_blocks(blocks: dict[Pos, str]) -> tuple[Layout, np.ndarray, np.n
     dirs = {d: i for i, d in enumerate(B.DIRECTIONS)}
     faces = {f: i for i, f in enumerate(B.FACES)}
     wire = {w: i for i, w in enumerate(B.WIRE_SIDES)}
+    tint = np.full((n, 3), -1.0, np.float32)
     for i, (p, s) in enumerate(items):
         name, props = split_state(s)
         pos[i] = p
-        kind[i] = B.PALETTE[name][0]
         states.append(s)
+        if name not in B.PALETTE:  # a vanilla full or partial block: drawn by its category, in its colour
+            kind[i] = B.vanilla_kind(name, props)[0]
+            tint[i] = block_color(name) or -1.0
+            if "facing" in props:
+                facing[i] = dirs[props["facing"]]
+            delay[i] = B.vanilla_kind(name, props)[1]  # a partial block's whole faces: its shape
+            continue
+        kind[i] = B.PALETTE[name][0]
         if not props:
             continue
         if "facing" in props:
@@ -113,7 +124,8 @@ def layout_from_blocks(blocks: dict[Pos, str]) -> tuple[Layout, np.ndarray, np.n
             sides[i] = [wire[props[k]] for k in SIDE_NAMES]
         on[i] = props.get("lit", props.get("powered", "false")) == "true"
         locked[i] = props.get("locked") == "true"
-    lay = Layout(pos, kind, facing, face, delay, sides, states, {tuple(p): i for i, (p, _) in enumerate(items)})
+    lay = Layout(pos, kind, facing, face, delay, sides, states, {tuple(p): i for i, (p, _) in enumerate(items)},
+                 tint)
     return lay, on, power, locked
 
 

@@ -182,6 +182,18 @@ def _boxes(lay: Layout, visible: np.ndarray):
         bx.add(r, part, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
     r = rows_of(B.GLASS)
     bx.add(r, P_GLASS, full, org[r], _exposed(lay, r, FULL_CUBES + (B.GLASS,), visible))
+    # Slabs and stairs: the half on the side of their whole top or bottom face (the layout keeps a partial
+    # block's whole faces in `delay`); stairs add a step along their facing side (corners drawn straight).
+    r = rows_of(B.PARTIAL)
+    if len(r):
+        top = (lay.delay[r].astype(np.int64) >> 4) & 1 == 1
+        bx.add(r, P_STONE, np.where(top[:, None], (0, 8, 0, 16, 16, 16), (0, 0, 0, 16, 8, 16)).astype(np.float32),
+               org[r])
+        st = np.array([lay.states[i].split("[", 1)[0].endswith("_stairs") for i in r.tolist()], bool)
+        if st.any():
+            step = np.where(top[st, None], (0, 0, 8, 16, 8, 16), (0, 8, 8, 16, 16, 16)).astype(np.float32)
+            d = np.array([1, 2, 0, 3], np.int64)[lay.facing[r[st]].astype(np.int64) % 4]  # step toward facing
+            bx.add(r[st], P_STONE, _orient(step, d), org[r[st]])
     # Lamps are inset by a sixteenth, all faces kept: a row of lit lamps reads as separate blocks with a
     # dark seam between them, not as one slab. Their glow stays inside the block for the same reason.
     r = rows_of(B.LAMP)
@@ -379,6 +391,10 @@ def box_colors(geom: Geometry, frame: Frame) -> np.ndarray:
     # glow shells are drawn additively: black adds nothing, so an unlit lamp's shell vanishes
     put(P_GLOW_LAMP, np.where(on[:, None], c["glow_lamp"], 0.0))
     put(P_GLOW_TORCH, np.where(on[:, None], c["glow_torch"], 0.0))
+    if lay.tint is not None:  # vanilla blocks in the colour of their family (concrete, planks, slabs...)
+        t = lay.tint[geom.block]
+        m = (t[:, 0] >= 0) & ((part == P_STONE) | (part == P_GLASS))
+        col[m] = t[m]
     return col
 
 

@@ -23,7 +23,7 @@ LEGEND = ("<div class='scv-heatmap-legend' style='font-size:11px;color:#888;max-
 _MARK = {
     B.STONE: ("square", "#8c8c8c"), B.GLASS: ("square-open", "#9fd3ff"), B.REDSTONE_BLOCK: ("square", "#c0140c"),
     B.TORCH: ("star", None), B.WALL_TORCH: ("star", None), B.BUTTON: ("circle", None), B.LEVER: ("diamond", None),
-    B.LAMP: ("square", None),
+    B.LAMP: ("square", None), B.PARTIAL: ("triangle-up-open", "#8c8c8c"),  # a slab or stairs
 }
 # repeater triangles point to the output side (-facing)
 _REP_SYMBOL = {0: "triangle-down", 1: "triangle-left", 2: "triangle-up", 3: "triangle-right"}
@@ -108,7 +108,7 @@ class SignalHeatmap(HostsFigures, W.VBox):
         big enough to read its power; returns the (x, z) ranges, None for an empty build."""
         frame = frame or self._frame
         lay = frame.layout
-        circuit = ~np.isin(lay.kind, [B.STONE, B.GLASS])
+        circuit = ~np.isin(lay.kind, [B.STONE, B.GLASS, B.PARTIAL])
         if not circuit.any():
             return None
         pos = lay.pos[circuit]
@@ -188,6 +188,9 @@ class SignalHeatmap(HostsFigures, W.VBox):
     def _color(frame: Frame, i: int) -> str:
         k = int(frame.layout.kind[i])
         on = bool(frame.on[i])
+        tint = frame.layout.tint
+        if tint is not None and tint[i, 0] >= 0:  # a vanilla block in its family's colour
+            return "#" + "".join(f"{int(round(255 * c)):02x}" for c in tint[i])
         if k == B.LAMP:
             return "#ffd54a" if on else "#6b4a2b"
         if k in (B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER):

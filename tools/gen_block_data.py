@@ -1,0 +1,119 @@
+"""Generate scicraft_viz/engine/data/vanilla_blocks.json from the block data Minecraft publishes
+(PrismarineJS minecraft-data for Java 1.20, the `minecraft-data-latest` package).
+
+Run from the repository root: python tools/gen_block_data.py
+
+Each row is a full, transparent or partial block whose redstone behaviour follows from its shape:
+- a block whose collision shape is the whole cube in every state is a full block; it conducts
+  (Java's default `isRedstoneConductor` is "the collision shape is a full block") unless it is one
+  of the non-conductors below;
+- slabs and stairs are partial blocks; each state's sturdy faces (the faces its shape covers whole)
+  decide what it holds, and a double slab, a full cube, conducts.
+Blocks with a behaviour of their own are left out: any block with properties other than those
+listed in KEEP (note blocks, observers, targets, furnaces... are mechanisms), and falling blocks.
+
+Row format: name -> [min state id, [[property, [values...]], ...], default state id, codes], where
+codes has one character per state (state id - min state id, first property slowest, as Java numbers
+them): 'C' conducts, 'T' full but transparent, or a letter 'a'+mask for a partial state whose sturdy
+faces are the 6-bit mask (bit k: direction k of north, east, south, west, up, down)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+from pathlib import Path
+
+import minecraft_data
+
+OUT = Path(__file__).resolve().parents[1] / "scicraft_viz" / "engine" / "data" / "vanilla_blocks.json"
+VERSION = "1.20"
+CORE = {"air", "stone", "glass", "redstone_block", "redstone_wire", "repeater", "redstone_torch",
+        "redstone_wall_torch", "redstone_lamp", "stone_button", "lever"}
+# Full cubes that Java does not count as redstone conductors: glass, ice and leaves materials (not
+# opaque before 1.20; 1.20 keeps them non-conducting with `isRedstoneConductor(never)`), glowstone and
+# sea lanterns (glass material), beacons (glass material).
+NON_CONDUCTORS = {"tinted_glass", "glowstone", "sea_lantern", "ice", "beacon"}
+NON_CONDUCTOR_SUFFIXES = ("_stained_glass", "_leaves")
+# Falling blocks (sand, gravel, concrete powder) drop at their first update: not static blocks.
+FALLING = {"sand", "red_sand", "gravel"}
+FALLING_SUFFIXES = ("_concrete_powder",)
+# Properties a kept full block may have: none of them changes its redstone behaviour.
+KEEP = {"axis", "snowy", "distance", "persistent", "waterlogged"}
+SLAB = {"type", "waterlogged"}
+STAIRS = {"facing", "half", "shape", "waterlogged"}
+DIRS = ("north", "east", "south", "west", "up", "down")
+GRID = 16
+
+
+def sturdy_mask(boxes: list[list[float]]) -> int:
+    """Faces of the unit cube fully covered by the boxes (each [x0, y0, z0, x1, y1, z1])."""
+    mask = 0
+    # face: (axis, coordinate, the two other axes)
+    faces = {"north": (2, 0.0), "south": (2, 1.0), "west": (0, 0.0), "east": (0, 1.0), "down": (1, 0.0), "up": (1, 1.0)}
+    for k, d in enumerate(DIRS):
+        axis, at = faces[d]
+        a, b = [i for i in range(3) if i != axis]
+        cover = set()
+        for box in boxes:
+            if (box[axis] if at == 0.0 else box[axis + 3]) != at:
+                continue
+            for i in range(round(box[a] * GRID), round(box[a + 3] * GRID)):
+                for j in range(round(box[b] * GRID), round(box[b + 3] * GRID)):
+                    cover.add((i, j))
+        if len(cover) == GRID * GRID:
+            mask |= 1 << k
+    return mask
+
+
+def values(state: dict) -> list[str]:
+    return [str(v) for v in state["values"]] if "values" in state else ["true", "false"]
+
+
+def build_rows() -> dict:
+    """The data file's rows, from minecraft-data."""
+    data = minecraft_data(VERSION)
+    shapes = data.blockCollisionShapes
+    full = [[0.0, 0.0, 0.0, 1.0, 1.0, 1.0]]
+    rows = {}
+    for name, block in sorted(data.blocks_name.items()):
+        if name in CORE or name in FALLING or name.endswith(FALLING_SUFFIXES):
+            continue
+        states = block.get("states", [])
+        props = {s["name"] for s in states}
+        n = block["maxStateId"] - block["minStateId"] + 1
+        ids = shapes["blocks"].get(name)
+        if ids is None:
+            continue
+        per_state = ids if isinstance(ids, list) else [ids] * n
+        if len(per_state) != n:
+            raise SystemExit(f"{name}: {len(per_state)} shapes for {n} states")
+        boxes = [shapes["shapes"][str(i)] for i in per_state]
+        slab_or_stairs = (name.endswith("_slab") and props == SLAB) or (name.endswith("_stairs") and props == STAIRS)
+        if slab_or_stairs:
+            codes = "".join("C" if b == full else chr(ord("a") + sturdy_mask(b)) for b in boxes)
+        elif all(b == full for b in boxes) and props <= KEEP:
+            conducts = name not in NON_CONDUCTORS and not name.endswith(NON_CONDUCTOR_SUFFIXES)
+            codes = ("C" if conducts else "T") * n
+        else:
+            continue
+        assert n == len(list(itertools.product(*(values(s) for s in states)))), name
+        rows[name] = [block["minStateId"], [[s["name"], values(s)] for s in states], block["defaultState"], codes]
+    return rows
+
+
+def main() -> int:
+    rows = build_rows()
+    doc = {"source": f"minecraft-data {VERSION} (PrismarineJS), generated by tools/gen_block_data.py",
+           "blocks": rows}
+    OUT.write_text(json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n")
+    kinds: dict[str, int] = {}
+    for row in rows.values():
+        kind = {"C": "conductive", "T": "transparent"}.get(row[3][0], "partial")
+        kinds[kind] = kinds.get(kind, 0) + 1
+    print(f"{len(rows)} blocks written to {OUT} ({kinds})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
