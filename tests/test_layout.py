@@ -1,7 +1,8 @@
-"""The package layout: old import paths stay the very same modules."""
+"""The package layout: old import paths stay the very same modules, and imports run one way."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import pathlib
 import sys
@@ -47,4 +48,31 @@ def test_short_names_reach_the_new_homes():
     assert env.SciCraftEnv is SciCraftEnv
     with pytest.raises(AttributeError):
         env.no_such_name  # noqa: B018
+
+
+def _imports(folder: str) -> dict[str, set[str]]:
+    """Every scicraft_viz module each file of a subpackage imports (at the top or inside a function)."""
+    found = {}
+    for path in sorted((PACKAGE / folder).rglob("*.py")):
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("scicraft_viz"):
+                names.update(f"{node.module}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.Import):
+                names.update(a.name for a in node.names if a.name.startswith("scicraft_viz"))
+        found[str(path.relative_to(PACKAGE))] = names
+    return found
+
+
+@pytest.mark.parametrize("folder, forbidden", [
+    ("env", ("experiments", "agents")),
+    ("tasks", ("env", "experiments", "agents")),
+    ("engine", ("env", "experiments", "agents")),
+    ("diagnose", ("env", "experiments", "agents")),
+])
+def test_imports_run_one_way(folder, forbidden):
+    prefixes = tuple(f"scicraft_viz.{f}" for f in forbidden)
+    bad = {file: sorted(n for n in names if n.startswith(prefixes))
+           for file, names in _imports(folder).items()}
+    assert {file: names for file, names in bad.items() if names} == {}
 

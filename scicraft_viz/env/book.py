@@ -1,6 +1,6 @@
 """The knowledge book and the experiment report: their formats, templates and checks.
 
-    >>> from scicraft_viz.agents.book import check_book, check_report, entries
+    >>> from scicraft_viz.env.book import check_book, check_report, entries
     >>> text = "## Signal decay\\n### Claim\\nDust loses 1 per block.\\n### Proof\\nMeasured 15, 14, 13.\\n" \\
     ...        "### Constraints\\nOnly along dust.\\n### Example\\nA repeater every 15 blocks."
     >>> check_book(text, "cpce") is None, len(entries(text))
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from scicraft_viz.agents.conditions import check_consolidation
+from scicraft_viz.env.conditions import check_consolidation
 
 MAX_BOOK_CHARS = 64 * 1024
 MAX_REPORT_CHARS = 64 * 1024

@@ -1,7 +1,7 @@
 """Experimental conditions: what an agent or a participant is told about a task.
 
     >>> from scicraft_viz import tasks
-    >>> from scicraft_viz.agents.conditions import briefing, hint_line
+    >>> from scicraft_viz.env.conditions import briefing, hint_line
     >>> t = tasks.load("A_simultaneous_lights_L1")
     >>> hint_line(t)
     'Hint (SciCrafter paper, Table 4): Strong-Power-Support-Block'
@@ -21,9 +21,10 @@ page), so a condition is enforced in one place:
   eight-part experiment report and keeps the knowledge book;
 - `hint+scientist`: both.
 
-Two more run parameters shape the protocol (`scicraft_viz.agents.protocol` holds the prompts and the
-knowledge book): the setting, `independent` (every task starts with an empty book) or `curriculum`
-(L1 to L5 of a family in order, the book carried forward), and the book's consolidation format,
+Two more run parameters shape the protocol (`scicraft_viz.env.book` holds the knowledge book's
+formats, `scicraft_viz.env.scientist` the scientist's prompt): the setting, `independent` (every task
+starts with an empty book) or `curriculum` (L1 to L5 of a family in order, the book carried forward),
+and the book's consolidation format,
 `summary`, `fee` (Finding-Explanation-Example) or `cpce` (Claim-Proof-Constraints-Example).
 
 What the task file keeps for researchers never reaches a participant: `metadata` (the knowledge gap,
@@ -193,7 +194,7 @@ def briefing(task: Task, condition: str = DEFAULT_CONDITION, *, budget: int | No
 
 def book_briefing(condition: str, setting: str, consolidation: str, book: str | None) -> str:
     """The engineer's paragraph about the knowledge book."""
-    from scicraft_viz.agents.book import FORMAT_NAMES, TEMPLATES
+    from scicraft_viz.env.book import FORMAT_NAMES, TEMPLATES
 
     writer = book_writer(condition, setting)
     lines = ["Knowledge book (read-knowledge-book shows it at any time):"]

@@ -4,7 +4,7 @@ One small, stable core that every front end wraps (the MCP server, the human-bas
 scripted agents and trajectory replay), in the spirit of Gymnasium's env API:
 
     >>> from scicraft_viz import tasks
-    >>> from scicraft_viz.agents.env import SciCraftEnv
+    >>> from scicraft_viz.env.environment import SciCraftEnv
     >>> env = SciCraftEnv(tasks.load("A_simultaneous_lights_L1"))
     >>> env.set_block((0, 4, 0), "stone")["ok"]
     True
@@ -177,7 +177,7 @@ class SciCraftEnv:
                  observe_ticks: int | None = None, max_events: int = DEFAULT_MAX_EVENTS, budget: int | None = None,
                  condition: str | None = None, keep_trials: int = KEEP_TRIALS, setting: str | None = None,
                  consolidation: str | None = None, book: str = "", observation: str = "text"):
-        from scicraft_viz.agents.conditions import (
+        from scicraft_viz.env.conditions import (
             book_writer,
             check_condition,
             check_consolidation,
@@ -323,7 +323,7 @@ class SciCraftEnv:
         """An env that writes its trajectory to `path` (header first, then one line per call). Where the
         protocol keeps a knowledge book, the book and the experiment reports are also kept beside it
         (`<name>.book.md`, `<name>.reports.md`), rewritten whole at each change."""
-        from scicraft_viz.agents.trajectory import TrajectoryWriter, make_header
+        from scicraft_viz.env.trajectory import TrajectoryWriter, make_header
 
         env = cls(task, **env_kw)
         header = make_header(task, actor_kind=actor_kind, actor_name=actor_name, run_id=run_id, started=started,
@@ -554,7 +554,7 @@ class SciCraftEnv:
                            consolidation=self.consolidation, book=self._book0, observation=self.observation)
         path = self._file()
         if path is not None:
-            from scicraft_viz.agents.trajectory import read
+            from scicraft_viz.env.trajectory import read
 
             calls = [(s.tool, s.args) for s in read(path, self.task).steps]
         else:
@@ -758,14 +758,14 @@ class SciCraftEnv:
 
     # ------------------------------------------------------------------ the knowledge book and the scientist
     def _read_book(self, args: dict) -> dict:
-        from scicraft_viz.agents.book import FORMAT_NAMES, entries
+        from scicraft_viz.env.book import FORMAT_NAMES, entries
 
         return {"ok": True, "format": FORMAT_NAMES[self.consolidation], "writer": self.book_writer,
                 "book": self.book, "entries": len(entries(self.book)), "chars": len(self.book),
                 "tick": self.here.tick}
 
     def _update_book(self, args: dict) -> dict:
-        from scicraft_viz.agents.book import check_book, entries
+        from scicraft_viz.env.book import check_book, entries
 
         bad = check_book(args["book"], self.consolidation)
         if bad:
@@ -774,7 +774,7 @@ class SciCraftEnv:
         return {"ok": True, "entries": len(entries(self.book)), "chars": len(self.book), "tick": self.here.tick}
 
     def _ask_scientist(self, args: dict) -> dict:
-        from scicraft_viz.agents.book import check_question
+        from scicraft_viz.env.book import check_question
 
         bad = check_question(args["question"])
         if bad:
@@ -785,7 +785,7 @@ class SciCraftEnv:
         return {"ok": True, "session": self.sessions, "trials_left": self.trials_left, "tick": self.here.tick}
 
     def _archive_report(self, args: dict) -> dict:
-        from scicraft_viz.agents.book import check_report
+        from scicraft_viz.env.book import check_report
 
         bad = check_report(args["report"])
         if bad:
@@ -795,7 +795,7 @@ class SciCraftEnv:
         return {"ok": True, "report": len(self.reports), "session": self.sessions, "tick": self.here.tick}
 
     def _end_experiment(self, args: dict) -> dict:
-        from scicraft_viz.agents.book import check_text
+        from scicraft_viz.env.book import check_text
 
         answer = args["answer"]
         bad = check_text(answer, "the answer", MAX_ANSWER_CHARS)

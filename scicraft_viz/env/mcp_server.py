@@ -34,8 +34,8 @@ from mcp.server import Server
 from mcp.shared.exceptions import MCPError
 
 from scicraft_viz import __version__
-from scicraft_viz.agents.conditions import briefing, task_yaml
-from scicraft_viz.agents.env import DEFAULT_MAX_EVENTS, MAX_SCAN_RADIUS, TOOLS, SciCraftEnv, surrogate_at
+from scicraft_viz.env.conditions import briefing, task_yaml
+from scicraft_viz.env.environment import DEFAULT_MAX_EVENTS, MAX_SCAN_RADIUS, TOOLS, SciCraftEnv, surrogate_at
 from scicraft_viz.tasks import Task
 
 SERVER_NAME = "scicraft-viz"
@@ -75,8 +75,8 @@ def _region(task: Task) -> str:
 def tool_list(env: SciCraftEnv, names: tuple[str, ...] | None = None) -> list[types.Tool]:
     """The tools `names` (default: every call of the episode's protocol, `env.protocol_tools`) with
     this episode's region, palette, budget and book format written into their descriptions."""
-    from scicraft_viz.agents.book import FORMAT_NAMES, MAX_BOOK_CHARS, MAX_QUESTION_CHARS, MAX_REPORT_CHARS, TEMPLATES
-    from scicraft_viz.agents.env import MAX_ANSWER_CHARS
+    from scicraft_viz.env.book import FORMAT_NAMES, MAX_BOOK_CHARS, MAX_QUESTION_CHARS, MAX_REPORT_CHARS, TEMPLATES
+    from scicraft_viz.env.environment import MAX_ANSWER_CHARS
 
     task = env.task
     palette = ", ".join(sorted(b.removeprefix("minecraft:") for b in task.allowed_blocks))
@@ -454,8 +454,8 @@ def build_server(env: SciCraftEnv, prepare: Callable[[], None] | None = None) ->
             arguments=[types.PromptArgument(name="question", description="the engineer's question", required=True)])])
 
     async def on_get_prompt(ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
-        from scicraft_viz.agents.book import check_question
-        from scicraft_viz.agents.scientist import scientist_briefing
+        from scicraft_viz.env.book import check_question
+        from scicraft_viz.env.scientist import scientist_briefing
 
         if params.name != SCIENTIST_PROMPT or not env.has_scientist:
             raise MCPError(types.INVALID_PARAMS, f"unknown prompt {str(params.name)[:60]!r}"
@@ -523,8 +523,8 @@ def open_env(task: Task, trajectory: str | Path | None = None, *, actor_kind: st
     written is removed again."""
     import uuid
 
-    from scicraft_viz.agents.conditions import check_condition, check_consolidation, check_setting
-    from scicraft_viz.agents.env import MAX_BUDGET
+    from scicraft_viz.env.conditions import check_condition, check_consolidation, check_setting
+    from scicraft_viz.env.environment import MAX_BUDGET
 
     check_condition(condition)
     check_setting(env_kw.get("setting"))
@@ -556,7 +556,7 @@ def open_env(task: Task, trajectory: str | Path | None = None, *, actor_kind: st
 def read_book_file(path: str | Path) -> str:
     """A knowledge book to start with: a regular UTF-8 file of at most the book's size, read through safeio
     (never blocks on a FIFO, never reads past the limit). Raises ValueError."""
-    from scicraft_viz.agents.book import MAX_BOOK_CHARS
+    from scicraft_viz.env.book import MAX_BOOK_CHARS
     from scicraft_viz.safeio import UnsafeFile, read_regular, shown
 
     name = shown(str(path))

@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from scicraft_viz.agents.env import SciCraftEnv, TrialRecord
-from scicraft_viz.agents.trajectory import Problem, Trajectory
 from scicraft_viz.engine.blocks import static_state
+from scicraft_viz.env.environment import SciCraftEnv, TrialRecord
+from scicraft_viz.env.trajectory import Problem, Trajectory
 
 Pos = tuple[int, int, int]
 BADGES = ("ok", "rejected", "popped", "mismatch")
@@ -243,7 +243,7 @@ class Replay:
         pixels their step names: the replay has just re-rendered the view and found the same hash."""
         from pathlib import Path
 
-        from scicraft_viz.agents.env import images_dir
+        from scicraft_viz.env.environment import images_dir
 
         if not Path(self.trajectory.source).is_file():
             return None
@@ -417,6 +417,6 @@ def _short(v: Any) -> str:
 
 
 def replay_file(path, task=None) -> Replay:
-    from scicraft_viz.agents.trajectory import read
+    from scicraft_viz.env.trajectory import read
 
     return Replay(read(path, task), task)

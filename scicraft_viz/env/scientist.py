@@ -2,7 +2,7 @@
 project's words, for every front end that runs one (the Inspect runner, an MCP client's harness).
 
     >>> from scicraft_viz import tasks
-    >>> from scicraft_viz.agents.scientist import scientist_briefing
+    >>> from scicraft_viz.env.scientist import scientist_briefing
     >>> text = scientist_briefing(tasks.load("A_simultaneous_lights_L1"), "How long is a button pressed?",
     ...                           book="", reports=[], consolidation="cpce", trials_left=50)
     >>> "three" in text and "### Claim" in text and "How long is a button pressed?" in text
@@ -15,8 +15,8 @@ task's initial world, which the evaluator never looks at).
 
 from __future__ import annotations
 
-from scicraft_viz.agents.book import FORMAT_NAMES, REPORT_TEMPLATE, TEMPLATES
-from scicraft_viz.agents.conditions import check_consolidation, palette, region_text
+from scicraft_viz.env.book import FORMAT_NAMES, REPORT_TEMPLATE, TEMPLATES
+from scicraft_viz.env.conditions import check_consolidation, palette, region_text
 from scicraft_viz.tasks import Task
 
 # The newest reports shown in full; older ones are counted (the book is where findings accumulate).

@@ -467,8 +467,8 @@ def make_header(task, *, actor_kind: str = "model", actor_name: str | None = Non
     """A header line for a run on `task`. Generated tasks (no file) are embedded by default.
     `session` says where the run came from (interface, sample id, ...); `curriculum` (family,
     position, levels, epoch) places a curriculum run; `book` is the knowledge book it started with."""
-    from scicraft_viz.agents.conditions import check_condition, check_consolidation, check_setting
-    from scicraft_viz.agents.env import check_observation, surrogate_at
+    from scicraft_viz.env.conditions import check_condition, check_consolidation, check_setting
+    from scicraft_viz.env.environment import check_observation, surrogate_at
 
     if actor_kind not in ACTOR_KINDS:
         raise ValueError(f"actor kind must be one of {', '.join(ACTOR_KINDS)}, got {actor_kind!r}")

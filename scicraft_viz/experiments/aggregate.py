@@ -11,7 +11,7 @@ a failed (or never submitted) run's last world is diagnosed, so its failure mode
 circuit the agent actually left, not from labels in the file. A run whose record disagrees with
 its replay is never counted as passed (`replay_matches` is False and a problem names the step).
 Files are read as the report reads them (regular files within its size limit; links inside a
-directory are not followed); `scicraft_viz.agents.report` has the paper's tables.
+directory are not followed); `scicraft_viz.experiments.report` has the paper's tables.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from scicraft_viz.agents.trajectory import Problem, Trajectory, parse_lines
+from scicraft_viz.env.trajectory import Problem, Trajectory, parse_lines
 
 LEVEL_ORDER = ("L1", "L2", "L3", "L4", "L5", "custom")
 
@@ -68,7 +68,7 @@ def _paths(items) -> list[tuple[Path, bool]]:
 def read_safely(path: str | os.PathLike, follow: bool = True) -> Trajectory:
     """A trajectory read as the report reads one: only a regular file within the report's size limit,
     opened so that a FIFO or device never blocks (a link followed only if `follow`). Never raises."""
-    from scicraft_viz.agents.report import Refused, read_run_bytes
+    from scicraft_viz.experiments.report import Refused, read_run_bytes
 
     src = str(path)
     try:
@@ -108,7 +108,7 @@ def summarize_run(traj: Trajectory, diagnose_failures: bool = True, check_replay
         consolidation=traj.consolidation)
     if task is None:
         return s
-    from scicraft_viz.agents.replay import Replay
+    from scicraft_viz.env.replay import Replay
 
     try:
         rp = Replay(traj, task)

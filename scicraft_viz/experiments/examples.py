@@ -1,6 +1,6 @@
 """Example runs on the gallery's devices, recorded as trajectories (the repository's `trajectories/`).
 
-    python -m scicraft_viz.agents.examples trajectories
+    python -m scicraft_viz.experiments.examples trajectories
 
 Each example is a scripted agent building one of the paper's devices through the environment's calls
 (`scicraft_viz.diagnose.gallery` holds the devices), with a fixed start time and a deterministic
@@ -171,7 +171,7 @@ def write_example_trajectories(directory) -> list:
     """(Re)write the example trajectories in `directory` (the repository's trajectories/)."""
     from pathlib import Path
 
-    from scicraft_viz.agents.env import SciCraftEnv
+    from scicraft_viz.env.environment import SciCraftEnv
 
     out = []
     d = Path(directory)

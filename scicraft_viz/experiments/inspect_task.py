@@ -23,7 +23,7 @@ press beyond the budget, by either agent, cuts the episode off (scored 0). The s
 project's evaluator as `submit` runs it; a failed build's explanation begins with its diagnosis. A
 sample whose trajectory cannot be written errors, so `inspect eval` reports the error.
 
-The offline agents of `scicraft_viz.agents.offline` (`--model scicraft/oracle`, `scicraft/random`,
+The offline agents of `scicraft_viz.experiments.offline` (`--model scicraft/oracle`, `scicraft/random`,
 `scicraft/replay -M trajectory=PATH`) need no network and no key.
 
 `import_log(path, out_dir)` turns an existing Inspect log into trajectories by feeding each sample's
@@ -50,15 +50,15 @@ from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.tool import ContentImage, ContentText, ToolDef, ToolError, ToolParams
 from inspect_ai.util import LimitExceededError
 
-from scicraft_viz.agents import offline  # noqa: F401  # registers the offline model providers (scicraft/...)
-from scicraft_viz.agents.conditions import (
+from scicraft_viz.env.conditions import (
     CONDITIONS,
     briefing,
     check_condition,
     check_consolidation,
     check_setting,
 )
-from scicraft_viz.agents.env import ALL_TOOLS, SciCraftEnv
+from scicraft_viz.env.environment import ALL_TOOLS, SciCraftEnv
+from scicraft_viz.experiments import offline  # noqa: F401  # registers the offline model providers (scicraft/...)
 from scicraft_viz.tasks import FAMILIES, LEVELS, TaskError, load_by_id
 
 DEFAULT_DIR = "runs/inspect"
@@ -98,7 +98,7 @@ def tool_defs(env: SciCraftEnv, agent: str, ep: Episode, *, skip: tuple[str, ...
     """`agent`'s environment calls as Inspect tools (the MCP server's names, descriptions and schemas).
     Each goes through `env.call` with the usage of the turn that issued it; a refused call comes back
     to the model as a tool error."""
-    from scicraft_viz.agents.mcp_server import tool_list
+    from scicraft_viz.env.mcp_server import tool_list
 
     specs = {t.name: t for t in tool_list(env, env.tools_for(agent))}
     out = []
@@ -269,8 +269,8 @@ def _quiet_prompt(text: str) -> AgentPrompt:
 def ask_scientist_tool(ep: Episode, max_nudges: int) -> ToolDef:
     """The engineer's ask-scientist call: opens the session in the environment (recorded), runs the
     scientist as a react agent through `as_tool`, and returns its answer."""
-    from scicraft_viz.agents.mcp_server import tool_list
-    from scicraft_viz.agents.scientist import scientist_briefing
+    from scicraft_viz.env.mcp_server import tool_list
+    from scicraft_viz.env.scientist import scientist_briefing
 
     env = ep.env
     spec = next(t for t in tool_list(env, ("ask-scientist",)))
@@ -375,8 +375,8 @@ def scicraft_agent(trajectories: str = DEFAULT_DIR, max_turns: int = 200, max_nu
 
 
 def partial_credit(t, measured: dict) -> float:
-    """Lamps meeting their windows / N (see `scicraft_viz.agents.report.lamps_meeting`)."""
-    from scicraft_viz.agents.report import lamps_meeting
+    """Lamps meeting their windows / N (see `scicraft_viz.experiments.report.lamps_meeting`)."""
+    from scicraft_viz.experiments.report import lamps_meeting
 
     return lamps_meeting(t, measured) / t.n
 
@@ -468,7 +468,7 @@ def scicraft(family: str | list = "A", level: str | list = "L1", condition: str 
     (baseline, hint, scientist, hint+scientist) and `setting` (independent, curriculum), the knowledge
     book in `consolidation` format (summary, fee, cpce), `budget` verification trials (default: the
     task's, 50); the agent observes the world through `observation` (text, image or both)."""
-    from scicraft_viz.agents.env import check_observation
+    from scicraft_viz.env.environment import check_observation
 
     observation = check_observation(observation)
     condition = check_condition(condition)
@@ -553,7 +553,7 @@ def import_log(log_path: str | Path, out_dir: str | Path, overwrite: bool = Fals
     and an `mcp_`-style prefix are accepted). Raises ValueError naming the log for an unreadable log."""
     from inspect_ai.log import read_eval_log
 
-    from scicraft_viz.agents.env import MAX_BUDGET, check_observation, images_dir
+    from scicraft_viz.env.environment import MAX_BUDGET, check_observation, images_dir
     from scicraft_viz.safeio import atomic_path, check_regular
 
     check_regular(log_path, MAX_LOG_BYTES, "Inspect log")
@@ -591,7 +591,7 @@ def import_log(log_path: str | Path, out_dir: str | Path, overwrite: bool = Fals
         plans.append((s, t, cond, setting, consolidation, budget, observation))
     written = []
     if plans:
-        from scicraft_viz.agents.trajectory import prepare_directory
+        from scicraft_viz.env.trajectory import prepare_directory
 
         prepare_directory(Path(out_dir) / "x.jsonl")
     for s, t, cond, setting, consolidation, budget, observation in plans:

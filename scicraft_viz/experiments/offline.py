@@ -316,7 +316,7 @@ class OfflineAgent(ModelAPI):
         self.turns = max(1, int(model_args.get("turns", 30)))
         self.trajectory = None  # read once: every turn of every sample plays from it
         if model_name == "replay":
-            from scicraft_viz.agents.trajectory import read
+            from scicraft_viz.env.trajectory import read
 
             path = model_args.get("trajectory")
             if not path:

@@ -2,7 +2,7 @@
 
     scicraft-viz report runs/inspect --format html,csv,json --out report
 
-    >>> from scicraft_viz.agents import report
+    >>> from scicraft_viz.experiments import report
     >>> runs = report.load_runs("trajectories", progress=False, cache=None)
     >>> [r.status for r in runs].count("counted")
     6
@@ -48,15 +48,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from scicraft_viz.agents.conditions import (
+from scicraft_viz.env.conditions import (
     CONDITIONS,
     CONSOLIDATIONS,
     DEFAULT_CONSOLIDATION,
     SETTINGS,
     keeps_book,
 )
-from scicraft_viz.agents.env import OBSERVATIONS
-from scicraft_viz.agents.trajectory import TOOLS, Trajectory, parse_lines
+from scicraft_viz.env.environment import OBSERVATIONS
+from scicraft_viz.env.trajectory import TOOLS, Trajectory, parse_lines
 from scicraft_viz.safeio import UnsafeFile, atomic_write, read_regular
 
 # ---------------------------------------------------------------------------------------- limits
@@ -368,7 +368,7 @@ def score_bytes(data: bytes, source: str) -> RunRecord:
 
 
 def _score(rec: RunRecord, data: bytes) -> None:
-    from scicraft_viz.agents.replay import Replay
+    from scicraft_viz.env.replay import Replay
 
     source = rec.source
     t = parse_lines(io.BytesIO(data), source)
@@ -452,7 +452,7 @@ def _score(rec: RunRecord, data: bytes) -> None:
 def _ticks_needed(t: Trajectory, task) -> int:
     """An upper bound on the game ticks a replay simulates: each accepted set-block lets the header's
     ticks_per_action pass, each accepted press records observe_ticks."""
-    from scicraft_viz.agents.env import DEFAULT_TICKS_PER_ACTION
+    from scicraft_viz.env.environment import DEFAULT_TICKS_PER_ACTION
 
     env = t.env_settings
     per_action = env.get("ticks_per_action", DEFAULT_TICKS_PER_ACTION)
