@@ -14,9 +14,9 @@ import tracemalloc
 from pathlib import Path
 
 from scicraft_viz import tasks
-from scicraft_viz.agents import replay as replay_mod
-from scicraft_viz.agents import report
-from scicraft_viz.agents.env import SciCraftEnv
+from scicraft_viz.env import replay as replay_mod
+from scicraft_viz.env.environment import SciCraftEnv
+from scicraft_viz.experiments import report
 from scicraft_viz.tasks import solutions
 from scicraft_viz.tasks.evaluator import _order_key
 

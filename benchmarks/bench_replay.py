@@ -12,9 +12,9 @@ from pathlib import Path
 from timing import best
 
 from scicraft_viz import diagnose
-from scicraft_viz.agents import trajectory
-from scicraft_viz.agents.replay import Replay
 from scicraft_viz.diagnose import gallery
+from scicraft_viz.env import trajectory
+from scicraft_viz.env.replay import Replay
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -37,9 +37,9 @@ _SUBMODULES = {
     "trace": "engine.trace", "mcfunction": "engine.mcfunction", "formats": "engine.formats",
     "schematic": "engine.schematic", "engine": "engine",
     "tasks": "tasks", "evaluator": "tasks.evaluator", "solutions": "tasks.solutions", "batch": "tasks.batch",
-    "env": "agents.env", "trajectory": "agents.trajectory", "replay": "agents.replay",
-    "mcp_server": "agents.mcp_server", "aggregate": "agents.aggregate", "agents": "agents",
-    "conditions": "agents.conditions", "report": "agents.report",
+    "env": "env", "environment": "env.environment", "trajectory": "env.trajectory", "replay": "env.replay",
+    "mcp_server": "env.mcp_server", "conditions": "env.conditions", "experiments": "experiments",
+    "aggregate": "experiments.aggregate", "report": "experiments.report", "agents": "agents",
     "diagnose": "diagnose", "gallery": "diagnose.gallery", "errors": "errors", "views": "views", "cli": "cli",
 }
 

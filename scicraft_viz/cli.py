@@ -328,7 +328,7 @@ def serve_mcp_command(
     scicraft://knowledge-book); under a scientist condition, ask-scientist, archive-experiment-report and
     end-experiment (and the prompt 'scientist'); with --observation image or both, render-view (a PNG of the build
     as image content; image drops scan-redstone-area)."""
-    from scicraft_viz.agents import mcp_server
+    from scicraft_viz.env import mcp_server
     from scicraft_viz.tasks import TaskError, load
 
     if transport not in mcp_server.TRANSPORTS:
@@ -376,7 +376,7 @@ def import_inspect_command(
 
     Each sample's tool calls are fed to a fresh environment, so the trajectory replays exactly."""
     try:
-        from scicraft_viz.agents.inspect_task import import_log
+        from scicraft_viz.experiments.inspect_task import import_log
     except ImportError:
         _fail_input("import-inspect needs Inspect AI: pip install 'scicraft_viz[inspect]'")
         return
@@ -416,7 +416,7 @@ def report_command(
 
     Exit code 0 whenever the output was written, whatever the runs held (bad runs are listed in it);
     2 when the runs folder or an option is unusable or the output cannot be written."""
-    from scicraft_viz.agents import report
+    from scicraft_viz.experiments import report
 
     try:
         formats = report.parse_formats(fmt)
@@ -433,7 +433,7 @@ def report_command(
 
 def _print_report_summary(res) -> None:
     """Tables 1, 2 and 6 as text, the runs left out, and what was written."""
-    from scicraft_viz.agents import report
+    from scicraft_viz.experiments import report
 
     for name in ("table1", "table2", "table6"):
         typer.echo(report.render_text(res.tables[name]) + "\n")

@@ -6,7 +6,7 @@ and `runs/inspect-import/` for `scicraft-viz import-inspect`. These defaults are
 parents the first time something is written there, so every documented command works in a fresh clone.
 
 A path a user types is different: a trajectory path may create at most its last missing level (see
-`scicraft_viz.agents.trajectory.prepare_directory`), so that a mistyped folder is refused instead of
+`scicraft_viz.env.trajectory.prepare_directory`), so that a mistyped folder is refused instead of
 created. `is_default_runs_dir` tells the two apart for settings that may hold either (the annotator's
 `SCICRAFT_RUNS`, whose documented value is `$PWD/runs/human`).
 """

@@ -14,9 +14,9 @@ from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
 from scicraft_viz import evaluator, tasks, trajectory
-from scicraft_viz.agents.replay import Replay
 from scicraft_viz.engine.blocks import parse_state, split_state
 from scicraft_viz.engine.mcfunction import parse_mcfunction
+from scicraft_viz.env.replay import Replay
 from scicraft_viz.tasks.evaluator import _order_key
 from scicraft_viz.views.annotator import Annotator, annotator_page, previous_attempts
 from scicraft_viz.views.explorer import solution_path

@@ -7,8 +7,8 @@ import pytest
 import yaml
 
 from scicraft_viz import tasks
-from scicraft_viz.agents import conditions, mcp_server
-from scicraft_viz.agents.conditions import (
+from scicraft_viz.env import conditions, mcp_server
+from scicraft_viz.env.conditions import (
     PUBLIC_FIELDS,
     ConditionError,
     briefing,
@@ -16,8 +16,8 @@ from scicraft_viz.agents.conditions import (
     task_document,
     task_yaml,
 )
-from scicraft_viz.agents.env import SciCraftEnv
-from scicraft_viz.agents.trajectory import read
+from scicraft_viz.env.environment import SciCraftEnv
+from scicraft_viz.env.trajectory import read
 
 ALL = tasks.task_ids()
 

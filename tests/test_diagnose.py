@@ -254,7 +254,7 @@ def test_arbitrary_builds_never_crash_and_every_dark_lamp_is_explained(parts):
 
 
 def test_wire_that_popped_off_is_named():
-    from scicraft_viz.agents.env import SciCraftEnv
+    from scicraft_viz.env.environment import SciCraftEnv
 
     env = SciCraftEnv(T4)
     for x, s in [(0, "stone")]:

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scicraft_viz import gallery, tasks
-from scicraft_viz.agents.env import SciCraftEnv
-from scicraft_viz.agents.trajectory import TrajectoryWriter, make_header, parse_text, read
+from scicraft_viz.env.environment import SciCraftEnv
+from scicraft_viz.env.trajectory import TrajectoryWriter, make_header, parse_text, read
 
 L1 = tasks.load("A_simultaneous_lights_L1")
 
@@ -306,7 +306,7 @@ def test_no_placement_lights_the_lamp_without_a_trial(template, facing, powered)
 
 # ---------------------------------------------------------------------------------------- bounds
 def test_budget_is_bounded_and_trials_are_not_all_kept():
-    from scicraft_viz.agents.env import KEEP_TRIALS, MAX_BUDGET
+    from scicraft_viz.env.environment import KEEP_TRIALS, MAX_BUDGET
 
     with pytest.raises(ValueError) as e:
         SciCraftEnv(L1, budget=MAX_BUDGET + 1)
@@ -364,7 +364,7 @@ class FailingFile(io.StringIO):
 
 
 def replayed_world(text: str):
-    from scicraft_viz.agents.replay import Replay
+    from scicraft_viz.env.replay import Replay
 
     rp = Replay(parse_text(text, "record"), L1)
     assert rp.matches, rp.report()
@@ -402,7 +402,7 @@ def test_file_size_limit_cuts_no_line_and_the_record_equals_the_world(tmp_path):
     code = f"""
 import json, resource
 from scicraft_viz import tasks
-from scicraft_viz.agents.env import SciCraftEnv
+from scicraft_viz.env.environment import SciCraftEnv
 t = tasks.load("A_simultaneous_lights_L1")
 warm = SciCraftEnv(t)  # the engine compiles on first use; numba's cache files must not hit the limit
 warm.set_block((0, 4, 0), "stone")

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from scicraft_viz import gallery, tasks
-from scicraft_viz.agents.replay import replay_file
 from scicraft_viz.diagnose import diagnose
 from scicraft_viz.engine.mcfunction import parse_mcfunction, to_mcfunction
+from scicraft_viz.env.replay import replay_file
 from scicraft_viz.tasks import evaluator
 from scicraft_viz.tasks.worlds import task_world
 

@@ -572,7 +572,7 @@ def test_mcp_http_sessions_expire_and_are_capped(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    code = ("import sys; from scicraft_viz import tasks; from scicraft_viz.agents import mcp_server; "
+    code = ("import sys; from scicraft_viz import tasks; from scicraft_viz.env import mcp_server; "
             "env = mcp_server.open_env(tasks.load('A_simultaneous_lights_L1'), sys.argv[1]); "
             "mcp_server.serve(env, 'streamable-http', int(sys.argv[2]), session_idle_timeout=2, max_sessions=3)")
     proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "h.jsonl"), str(port)], cwd=str(ROOT),
@@ -707,7 +707,7 @@ def test_positions_are_checked_the_same_way_whichever_engine_runs():
 
 
 def test_participant_ids_match_exactly(tmp_path):
-    from scicraft_viz.agents.env import SciCraftEnv
+    from scicraft_viz.env.environment import SciCraftEnv
     from scicraft_viz.views.annotator import attempt_path, previous_attempts
 
     task = tasks.load("A_simultaneous_lights_L1")

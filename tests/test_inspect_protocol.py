@@ -17,10 +17,10 @@ from inspect_ai import eval as inspect_eval  # noqa: E402
 from inspect_ai.log import read_eval_log  # noqa: E402
 from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 
-from scicraft_viz.agents import trajectory  # noqa: E402
-from scicraft_viz.agents.book import check_book, entries  # noqa: E402
-from scicraft_viz.agents.inspect_task import scicraft  # noqa: E402
-from scicraft_viz.agents.replay import replay_file  # noqa: E402
+from scicraft_viz.env import trajectory  # noqa: E402
+from scicraft_viz.env.book import check_book, entries  # noqa: E402
+from scicraft_viz.env.replay import replay_file  # noqa: E402
+from scicraft_viz.experiments.inspect_task import scicraft  # noqa: E402
 
 INSPECT = str(Path(sys.executable).with_name("inspect"))
 

@@ -17,12 +17,12 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from scicraft_viz import tasks  # noqa: E402
-from scicraft_viz.agents import trajectory  # noqa: E402
-from scicraft_viz.agents.conditions import briefing  # noqa: E402
-from scicraft_viz.agents.inspect_task import scicraft, task_ids_for  # noqa: E402
-from scicraft_viz.agents.replay import Replay  # noqa: E402
 from scicraft_viz.cli import app  # noqa: E402
 from scicraft_viz.diagnose import diagnose  # noqa: E402
+from scicraft_viz.env import trajectory  # noqa: E402
+from scicraft_viz.env.conditions import briefing  # noqa: E402
+from scicraft_viz.env.replay import Replay  # noqa: E402
+from scicraft_viz.experiments.inspect_task import scicraft, task_ids_for  # noqa: E402
 from scicraft_viz.tasks import solutions  # noqa: E402
 from scicraft_viz.tasks.evaluator import _order_key  # noqa: E402
 

@@ -14,10 +14,10 @@ from mcp.shared.exceptions import MCPError
 from typer.testing import CliRunner
 
 from scicraft_viz import mcp_server, tasks, trajectory
-from scicraft_viz.agents.env import SciCraftEnv
-from scicraft_viz.agents.offline import entry
-from scicraft_viz.agents.replay import replay_file
 from scicraft_viz.cli import app
+from scicraft_viz.env.environment import SciCraftEnv
+from scicraft_viz.env.replay import replay_file
+from scicraft_viz.experiments.offline import entry
 
 ROOT = Path(__file__).resolve().parents[1]
 TASK = "B_branch_reach_L1"

@@ -29,13 +29,13 @@ from mcp.shared.exceptions import MCPError
 from typer.testing import CliRunner
 
 from scicraft_viz import evaluator, mcp_server, tasks, trajectory
-from scicraft_viz.agents.conditions import task_document
-from scicraft_viz.agents.env import TOOLS, SciCraftEnv
-from scicraft_viz.agents.replay import Replay
 from scicraft_viz.cli import app
 from scicraft_viz.engine.blocks import PALETTE as ENGINE_PALETTE
 from scicraft_viz.engine.blocks import SUPPORTED_FAMILIES, VANILLA
 from scicraft_viz.engine.mcfunction import parse_mcfunction
+from scicraft_viz.env.conditions import task_document
+from scicraft_viz.env.environment import TOOLS, SciCraftEnv
+from scicraft_viz.env.replay import Replay
 from scicraft_viz.tasks.evaluator import _order_key
 from scicraft_viz.views.explorer import solution_path
 
@@ -472,7 +472,7 @@ def test_lone_surrogate_over_raw_stdio_is_answered(tmp_path):
 
 # Run before a file-size limit is set in a child process: the engine compiles its kernels on first use, and
 # numba's cache files must not be what hits the limit.
-WARM_UP = ("from scicraft_viz import tasks; from scicraft_viz.agents.env import SciCraftEnv; "
+WARM_UP = ("from scicraft_viz import tasks; from scicraft_viz.env.environment import SciCraftEnv; "
            "e = SciCraftEnv(tasks.load('A_simultaneous_lights_L1')); e.set_block((0, 4, 0), 'stone'); "
            "e.set_block((0, 5, 0), 'stone_button[face=floor]'); e.activate_button(); e.get_event_stream(); "
            "e.scan_redstone_area(); e.submit(); ")
@@ -537,7 +537,7 @@ LONE_SURROGATES = st.sampled_from(["\ud800", "\udbff", "\udc00", "\udfff"])
 def test_incoming_lines_are_cleaned_of_lone_surrogates(payload, method):
     """Whatever a client sends, the line the SDK reads is valid UTF-8; a clean line passes unchanged; a tool call
     that held a lone surrogate is marked with where it was."""
-    from scicraft_viz.agents.env import surrogate_at
+    from scicraft_viz.env.environment import surrogate_at
 
     params = {"name": "set-block", "arguments": {"block": payload}} if method == "tools/call" else {"x": payload}
     line = json.dumps({"jsonrpc": "2.0", "id": 7, "method": method, "params": params}) + "\n"

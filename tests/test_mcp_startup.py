@@ -15,7 +15,7 @@ import pytest
 from mcp.client import Client
 
 from scicraft_viz import mcp_server, tasks
-from scicraft_viz.agents.env import SciCraftEnv
+from scicraft_viz.env.environment import SciCraftEnv
 
 ROOT = Path(__file__).resolve().parents[1]
 TASK = "A_simultaneous_lights_L1"

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from scicraft_viz import tasks
-from scicraft_viz.agents import trajectory
-from scicraft_viz.agents.book import check_book, check_report, entries
-from scicraft_viz.agents.conditions import briefing, keeps_book
-from scicraft_viz.agents.env import SciCraftEnv
-from scicraft_viz.agents.offline import entry
-from scicraft_viz.agents.replay import replay_file
-from scicraft_viz.agents.scientist import scientist_briefing
+from scicraft_viz.env import trajectory
+from scicraft_viz.env.book import check_book, check_report, entries
+from scicraft_viz.env.conditions import briefing, keeps_book
+from scicraft_viz.env.environment import SciCraftEnv
+from scicraft_viz.env.replay import replay_file
+from scicraft_viz.env.scientist import scientist_briefing
+from scicraft_viz.experiments.offline import entry
 
 TASK = "A_simultaneous_lights_L1"
 BASE = ("set-block", "get-block-state", "get-event-stream", "scan-redstone-area", "activate-button")

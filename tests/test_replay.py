@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from scicraft_viz import diagnose, tasks
-from scicraft_viz.agents.env import SciCraftEnv
-from scicraft_viz.agents.replay import Replay, build_diff, replay_file
-from scicraft_viz.agents.trajectory import make_header, parse_text, read
 from scicraft_viz.engine.blocks import static_state
+from scicraft_viz.env.environment import SciCraftEnv
+from scicraft_viz.env.replay import Replay, build_diff, replay_file
+from scicraft_viz.env.trajectory import make_header, parse_text, read
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "trajectories"
 # file -> (task, lamps lit per trial, badges, passed)
@@ -192,8 +192,8 @@ def test_replay_of_a_fresh_recording(tmp_path):
 def test_replay_holds_a_bounded_number_of_full_trials(tmp_path):
     """A run with many trials: each keeps its summary, at most FULL_TRIALS keep trace and build, and any
     other is rebuilt on demand, identical to what the run recorded."""
-    from scicraft_viz.agents import replay as replay_mod
-    from scicraft_viz.agents.env import SciCraftEnv
+    from scicraft_viz.env import replay as replay_mod
+    from scicraft_viz.env.environment import SciCraftEnv
 
     task = tasks.load("A_simultaneous_lights_L1")
     path = tmp_path / "many.jsonl"

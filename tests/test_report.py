@@ -17,10 +17,10 @@ import pytest
 from typer.testing import CliRunner
 
 from scicraft_viz import tasks
-from scicraft_viz.agents import report
-from scicraft_viz.agents.env import SciCraftEnv
 from scicraft_viz.cli import app
 from scicraft_viz.engine.blocks import is_attached
+from scicraft_viz.env.environment import SciCraftEnv
+from scicraft_viz.experiments import report
 from scicraft_viz.tasks import evaluator, solutions
 
 TASK_A, TASK_C = "A_simultaneous_lights_L1", "C_sequential_activation_L1"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from scicraft_viz.agents import report
+from scicraft_viz.experiments import report
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "trajectories"
 

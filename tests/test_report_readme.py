@@ -51,7 +51,7 @@ def test_the_paper_commands_build_the_tasks_they_claim():
     pytest.importorskip("inspect_ai")
     from inspect_ai._cli.eval import eval_command
 
-    from scicraft_viz.agents.inspect_task import scicraft
+    from scicraft_viz.experiments.inspect_task import scicraft
 
     cmds = commands(blocks("bash")[0])
     model = next(c for c in cmds if c.startswith("MODEL=")).split("=", 1)[1]

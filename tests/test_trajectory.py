@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scicraft_viz import tasks, trajectory
-from scicraft_viz.agents.trajectory import TOOLS, TrajectoryWriter, make_header, parse_lines, parse_text, read
+from scicraft_viz.env.trajectory import TOOLS, TrajectoryWriter, make_header, parse_lines, parse_text, read
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "trajectories"
 L1 = tasks.load("A_simultaneous_lights_L1")
@@ -316,7 +316,7 @@ PATH_REFUSED = "looks like a path; only a task id is accepted here (see 'scicraf
                                       "A_simultaneous_lights_L1?); run 'scicraft-viz tasks' to list the 25 tasks"),
 ])
 def test_a_task_id_that_is_a_path_is_never_read(task_id, why):
-    from scicraft_viz.agents.replay import Replay
+    from scicraft_viz.env.replay import Replay
 
     t = parse_text(text(dict(HEADER, task_id=task_id), step(0)), "p.jsonl")
     assert messages(t) == [f"p.jsonl:1: task {task_id!r} cannot be loaded: {why}"]

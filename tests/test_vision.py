@@ -18,10 +18,11 @@ from mcp.client.stdio import StdioServerParameters
 from PIL import Image
 
 from scicraft_viz import tasks
-from scicraft_viz.agents import report, trajectory
-from scicraft_viz.agents.env import SciCraftEnv, images_dir
-from scicraft_viz.agents.replay import Replay, replay_file
 from scicraft_viz.engine.blocks import is_attached
+from scicraft_viz.env import trajectory
+from scicraft_viz.env.environment import SciCraftEnv, images_dir
+from scicraft_viz.env.replay import Replay, replay_file
+from scicraft_viz.experiments import report
 from scicraft_viz.tasks.solutions import solution_blocks
 from scicraft_viz.views.render import pixel_hash
 
@@ -183,7 +184,7 @@ def _inspect_run(tmp_path: Path, model: str, observation: str, **model_args):
     from inspect_ai import eval as inspect_eval
     from inspect_ai.log import resolve_sample_attachments
 
-    from scicraft_viz.agents.inspect_task import scicraft
+    from scicraft_viz.experiments.inspect_task import scicraft
 
     [log] = inspect_eval(scicraft(family="A", level="L1", trajectories=str(tmp_path / "runs"), observation=observation),
                          model=model, model_args=model_args, log_dir=str(tmp_path / "logs"), display="none")
@@ -218,7 +219,7 @@ def test_the_oracle_looks_at_its_build_in_an_inspect_run(tmp_path, observation):
 
 
 def test_an_imported_inspect_log_keeps_its_pictures_beside_the_trajectory(tmp_path):
-    from scicraft_viz.agents.inspect_task import import_log
+    from scicraft_viz.experiments.inspect_task import import_log
 
     log, _, score = _inspect_run(tmp_path, "scicraft/oracle", "image")
     [path] = import_log(log.location, tmp_path / "imported")
@@ -233,7 +234,7 @@ def test_an_imported_inspect_log_keeps_its_pictures_beside_the_trajectory(tmp_pa
 
 
 def test_the_schema_and_the_tool_list_name_the_renderer_s_presets_and_limits():
-    from scicraft_viz.agents.mcp_server import tool_list
+    from scicraft_viz.env.mcp_server import tool_list
     from scicraft_viz.views.render import MAX_SIZE, MIN_SIZE, PRESETS
 
     args = trajectory.schema()["$defs"]["args_render"]["properties"]

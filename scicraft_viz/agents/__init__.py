@@ -1,1 +1,3 @@
-"""Agents and people in the environment: the env core, trajectories, replay, the MCP server, summaries."""
+"""The old home of the environment and the experiments, kept so old imports work: every module here is the very
+same module object as its new home in `scicraft_viz.env` or `scicraft_viz.experiments` (`agents.env` is
+`env.environment`)."""
