@@ -36,12 +36,12 @@ def warmup() -> None:
     set_block about 20 s, the first record about 25 s more). binder/postBuild runs this."""
     import os
 
-    from scicraft_viz.engine import jitcache
+    from scicraft_viz.tasks.warmup import warmup as warm
 
     if os.environ.get("SCICRAFT_NOJIT") == "1":
         _fail_input("SCICRAFT_NOJIT=1 is set: the kernels run as plain Python, there is nothing to compile")
         return
-    seconds = jitcache.warmup(progress=lambda text: typer.echo(f"warmup: {text}", err=True))
+    seconds = warm(progress=lambda text: typer.echo(f"warmup: {text}", err=True))
     typer.echo(f"the engine's kernels are compiled and cached ({seconds:.1f} s)")
 
 
