@@ -51,7 +51,8 @@ def test_every_recorded_tick_decodes_to_what_the_canvas_and_heatmap_draw(ex):
     n = sum(len(i) for i, _, _ in sc._deltas)
     assert len(sc.colors) == 3 * sum(sc.meta["caps"]) and len(sc.delta_index) == 4 * n
     assert len(sc.delta_old) == len(sc.delta_new) == 3 * n and len(sc.delta_start) == 4 * 12
-    assert sc.meta["presses"] == s.presses and sc.meta["cursor"] == {"factor": 1, "rows": len(ex.timeline.lamps)} == {"factor": 1, "rows": 4}
+    assert sc.meta["presses"] == s.presses and len(ex.timeline.lamps) == 4
+    assert sc.meta["cursor"] == {"factor": 1, "rows": 4}
 
 
 def test_a_tick_drawn_by_the_page_moves_the_kernel_without_sending_it_back(ex):

@@ -128,7 +128,8 @@ class Explorer(HostsFigures, W.VBox):
         self.scrubber.on_advance(self._on_advance)
         self.stepper.client_plays = lambda: self.scrubber.client
         self.canvas.layer.observe(lambda ch: self._load_scrubber(), "value")
-        self.heatmap.layer.observe(lambda ch: self._load_scrubber(), "value")
+        for w in (self.heatmap.layer, self.heatmap.numbers):
+            w.observe(lambda ch: self._load_scrubber(), "value")
         for w in (self.timeline.unit, self.timeline.failing_only):
             w.observe(lambda ch: self.scrubber.follow_timeline(self.timeline), "value")
 

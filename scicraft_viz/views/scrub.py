@@ -21,6 +21,7 @@ import numpy as np
 import traitlets as T
 
 from scicraft_viz.views import geometry as G
+from scicraft_viz.views.heatmap import DUST_SCALE
 
 _PLOTLY_SENDS = ("_send_restyle_msg", "_send_relayout_msg", "_send_update_msg")
 
@@ -98,6 +99,8 @@ const ref = s => (typeof s === 'string' && s.startsWith('IPY_MODEL_')) ? s.slice
 const bytes = v => !v ? new Uint8Array(0) : v instanceof DataView ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength)
   : v instanceof ArrayBuffer ? new Uint8Array(v) : new Uint8Array(v.buffer, v.byteOffset || 0, v.byteLength);
 const u32 = v => { const b = bytes(v); return new Uint32Array(b.slice().buffer); };
+const plotOf = v => v && v.el && (v.el.classList.contains('js-plotly-plot') ? v.el
+                                  : v.el.querySelector('.js-plotly-plot'));
 const REFS = %REFS%;
 // Python's f"{x:g}" for the halves of a tick count
 const g = x => String(x);
@@ -155,28 +158,106 @@ function initialize({ model }) {
       o += n;
     });
     M.renderer.trigger('rerender', M.renderer, {});
-    const h = D.meta.heat;
-    if (M.heat_fig && h) {
-      const p = h.payloads[h.index[k]];
-      M.heat_fig.set('_py2js_update', {
-        style_data: { z: [p.z, undefined], text: [undefined, p.text], 'marker.color': [undefined, p.color] },
-        layout_data: { 'title.text': `dust power on layer y=${h.y} · tick ${t} gt` },
-        style_traces: [0, 1], trace_edit_id: -1, layout_edit_id: -1 });
-      M.heat_fig.set('_py2js_update', null);
-    }
-    const c = D.meta.cursor;
-    if (M.timeline_fig && c) {
-      const x = t / c.factor;
-      const data = c.rows ? { x: [[x, x]], y: [[-0.5, c.rows - 0.5]] } : { x: [[]], y: [[]] };
-      M.timeline_fig.set('_py2js_restyle', { restyle_data: data, restyle_traces: [6], trace_edit_id: -1,
-                                            layout_edit_id: -1 });
-      M.timeline_fig.set('_py2js_restyle', null);
-    }
+    st.shown = t;
+    cursor();
+    heat(t, k);
     if (M.counter) M.counter.set('value', counter(t));
     if (M.back) M.back.set('disabled', t <= D.meta.start);
     if (M.heat_slider) M.heat_slider.set('value', t);
-    st.shown = t;
     model.set('tick', t);
+  }
+  // plotly redraws a figure in tens of milliseconds: the heatmap is drawn after the canvas, the counter and
+  // the cursor have been painted, and only for the newest tick asked for meanwhile
+  const hex = c => [1, 3, 5].map(i => parseInt(c.slice(i, i + 2), 16));
+  function scaleColor(scale, v) {  // plotly's colorscale: linear in RGB between its stops
+    let i = 1;
+    while (i < scale.length - 1 && v > scale[i][0]) i += 1;
+    const [a, ca] = scale[i - 1], [b, cb] = scale[i];
+    const f = b > a ? Math.min(1, Math.max(0, (v - a) / (b - a))) : 0;
+    const x = hex(ca), y = hex(cb);
+    return `rgb(${x.map((c, j) => Math.round(c + (y[j] - c) * f)).join(',')})`;
+  }
+  // Until plotly has redrawn the heatmap, the new tick is painted over it: the dust cells on a canvas laid
+  // over the plot area (placed from plotly's own axes), the markers' fill and the title's text.
+  function heatNow(t, p, h) {
+    for (const v of Object.values((M.heat_fig && M.heat_fig.views) || {})) Promise.resolve(v).then(view => {
+      const gd = plotOf(view), L = gd && gd._fullLayout;
+      if (!L || !L.xaxis || !L.yaxis) return;
+      const xa = L.xaxis, ya = L.yaxis;
+      let cv = gd.querySelector('canvas.scv-heat');
+      if (!cv) {
+        cv = document.createElement('canvas');
+        cv.className = 'scv-heat';
+        Object.assign(cv.style, { position: 'absolute', pointerEvents: 'none', zIndex: 5 });
+        (gd.querySelector('.svg-container') || gd).appendChild(cv);
+      }
+      Object.assign(cv.style, { left: `${xa._offset}px`, top: `${ya._offset}px`, display: 'block' });
+      if (cv.width !== Math.round(xa._length)) cv.width = xa._length;
+      if (cv.height !== Math.round(ya._length)) cv.height = ya._length;
+      cv.dataset.tick = String(t);
+      const c = cv.getContext('2d');
+      c.clearRect(0, 0, cv.width, cv.height);
+      c.font = '10px "Open Sans", verdana, arial, sans-serif'; c.textAlign = 'center'; c.textBaseline = 'middle';
+      p.z.forEach((row, iz) => row.forEach((v, ix) => {
+        if (v === null) return;
+        const x = h.x0 + ix, z = h.z0 + iz;
+        const x0 = xa.l2p(x - 0.5), x1 = xa.l2p(x + 0.5), y0 = ya.l2p(z - 0.5), y1 = ya.l2p(z + 0.5);
+        c.fillStyle = scaleColor(h.scale, v / 15);
+        c.fillRect(Math.min(x0, x1) + 0.5, Math.min(y0, y1) + 0.5, Math.abs(x1 - x0) - 1, Math.abs(y1 - y0) - 1);
+        if (h.numbers) { c.fillStyle = '#ffffff'; c.fillText(String(v), (x0 + x1) / 2, (y0 + y1) / 2); }
+      }));
+      const pts = gd.querySelectorAll('.scatterlayer .trace:first-child path.point');
+      if (pts.length === p.color.length) pts.forEach((e, i) => { e.style.fill = p.color[i]; });
+      const title = gd.querySelector('.gtitle');
+      if (title) title.textContent = `dust power on layer y=${h.y} · tick ${t} gt`;
+    });
+  }
+  function heatDone(t) {  // plotly drew tick t (null: the kernel redrew it): the painted layer is not needed
+    for (const v of Object.values((M.heat_fig && M.heat_fig.views) || {})) Promise.resolve(v).then(view => {
+      const cv = view && view.el && view.el.querySelector('canvas.scv-heat');
+      if (cv && (t === null || cv.dataset.tick === String(t))) cv.style.display = 'none';
+    });
+  }
+  function heat(t, k) {
+    st.heat = { t, k, meta: D.meta };
+    const h = D.meta.heat;
+    if (h) heatNow(t, h.payloads[h.index[k]], h);
+    // while playing, plotly's own redraw (which holds the page for tens of ms) waits for the pause
+    if (st.heatBusy || !M.heat_fig || st.playing) return;
+    st.heatBusy = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      const w = st.heat, h = w.meta.heat;
+      st.heatBusy = false;
+      if (!h) return;
+      const p = h.payloads[h.index[w.k]];
+      M.heat_fig.set('_py2js_update', {
+        style_data: { z: [p.z, undefined], text: [undefined, p.text], 'marker.color': [undefined, p.color] },
+        layout_data: { 'title.text': `dust power on layer y=${h.y} · tick ${w.t} gt` },
+        style_traces: [0, 1], trace_edit_id: -1, layout_edit_id: -1 });
+      M.heat_fig.set('_py2js_update', null);
+      if (st.heat !== w) heat(st.heat.t, st.heat.k); else heatDone(w.t);
+    }, 0));
+  }
+  // the timeline's tick line is a thin element over the plot, placed from plotly's own axis (a plotly
+  // restyle per tick would be as slow as the heatmap); plotly's own line (trace 6) is hidden once this shows
+  const lines = new Map();
+  function cursor() {
+    const c = D && D.meta.cursor;
+    for (const [gd, line] of lines) {
+      const xa = gd._fullLayout && gd._fullLayout.xaxis, ya = gd._fullLayout && gd._fullLayout.yaxis;
+      if (!c || !c.rows || !xa || !ya || st.shown === null) { line.style.display = 'none'; continue; }
+      const x = xa._offset + xa.l2p(st.shown / c.factor);
+      const inside = x >= xa._offset - 1 && x <= xa._offset + xa._length + 1;
+      Object.assign(line.style, { display: inside ? 'block' : 'none', left: `${x - 1}px`, top: `${ya._offset}px`,
+                                  height: `${ya._length}px` });
+      line.dataset.tick = String(st.shown);
+      if (!st.hidTrace && M.timeline_fig) {
+        st.hidTrace = true;
+        M.timeline_fig.set('_py2js_restyle', { restyle_data: { visible: [false] }, restyle_traces: [6],
+                                              trace_edit_id: -1, layout_edit_id: -1 });
+        M.timeline_fig.set('_py2js_restyle', null);
+      }
+    }
   }
   function report(now) {  // tell the kernel the tick; while playing, at most every 150 ms
     if (now || !st.playing || performance.now() - st.sent > 150) {
@@ -213,10 +294,17 @@ function initialize({ model }) {
     if (!m || !m.views) return;
     for (const p of Object.values(m.views)) {
       Promise.resolve(p).then(v => {
-        const el = v && v.el;
-        const gd = el && (el.classList.contains('js-plotly-plot') ? el : el.querySelector('.js-plotly-plot'));
+        const gd = plotOf(v);
         if (!gd || gd.__scvScrub || typeof gd.on !== 'function') return;
         gd.__scvScrub = true;
+        const line = document.createElement('div');
+        line.className = 'scv-cursor';
+        Object.assign(line.style, { position: 'absolute', width: '2px', background: '#ffffff', pointerEvents: 'none',
+                                    display: 'none', zIndex: 5 });
+        (gd.querySelector('.svg-container') || gd).appendChild(line);
+        lines.set(gd, line);
+        gd.on('plotly_afterplot', cursor);
+        cursor();
         gd.on('plotly_click', ev => {
           const pt = ev && ev.points && ev.points[0];
           if (pt && pt.curveNumber === 0 && D && D.meta.cursor) go(Math.round(pt.x * D.meta.cursor.factor));
@@ -244,7 +332,7 @@ function initialize({ model }) {
       M.play.on('change:playing', () => {
         st.playing = !!M.play.get('playing');
         if (st.playing) { st.origin = { t: performance.now(), tick: st.shown }; requestAnimationFrame(loop); }
-        else report(true);
+        else { report(true); if (st.heat) heat(st.heat.t, st.heat.k); }
       });
       M.speed.on('change:value', () => { st.origin = { t: performance.now(), tick: st.shown }; });
     }
@@ -260,8 +348,9 @@ function initialize({ model }) {
     const t = model.get('tick');
     if (t === st.shown) return;
     if (st.waiting && st.playing) { st.waiting = false; st.origin = { t: performance.now(), tick: t }; }
-    if (canShow(t)) show(t); else st.shown = t;
+    if (canShow(t)) show(t); else { st.shown = t; cursor(); heatDone(null); }
   });
+  model.on('change:meta', () => { cursor(); heatDone(null); });
   resolve();
   return () => clearInterval(poll);
 }
@@ -367,7 +456,9 @@ export default { initialize, render };
             self.attrs = [buf.col_attr for buf in canvas._buffers.values()]
             self.meta = {"first": rec.start + a, "last": rec.start + b, "start": session.start, "end": session.end,
                          "presses": [int(p) for p in session.presses], "caps": caps,
-                         "heat": {"y": heatmap.layer.value, "index": self._index, "payloads": self._payloads},
+                         "heat": {"y": heatmap.layer.value, "index": self._index, "payloads": self._payloads,
+                                  "x0": int(heatmap.xs[0]), "z0": int(heatmap.zs[0]), "scale": DUST_SCALE,
+                                  "numbers": bool(heatmap.numbers.value)},
                          "cursor": self.cursor_meta(timeline)}
 
     @staticmethod
