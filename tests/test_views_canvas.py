@@ -210,3 +210,35 @@ def test_see_through_lamps_toggle_the_lamp_material():
     assert (mat.opacity, mat.depthWrite) == (1.0, True)
     c.xray.value = True
     assert (mat.opacity, mat.depthWrite) == (0.3, False)
+
+
+@pytest.mark.parametrize("power, lit", [(0, "abcdef"), (7, "abc"), (12, "abdeg"), (15, "acdfg")])
+def test_power_numbers_light_the_segments_of_the_dust_power(power, lit):
+    f = frame_from_blocks({(0, 0, 0): "stone", (0, 1, 0): f"redstone_wire[east=none,north=none,power={power},south=none,west=none]"})
+    assert not np.isin(G.build(f.layout).part, [*G.P_SEG, G.P_SEG_TEN]).any()  # only when asked for
+    g = G.build(f.layout, numbers=True)
+    colors = G.box_colors(g, f)
+    on = {"abcdefg"[k] for k, p in enumerate(G.P_SEG) if colors[g.part == p].max() > 0}
+    assert on == set(lit)
+    assert (colors[g.part == G.P_SEG_TEN].max() > 0) == (power >= 10)
+    # drawn additively just above the dust, top faces only: an unlit (black) segment adds nothing
+    glow = g.meshes["glow"]
+    seg = np.isin(g.part[glow.box], [*G.P_SEG, G.P_SEG_TEN])
+    assert seg.sum() == 8 * 6 and np.allclose(glow.positions[seg, 1], 1 + 1.2 / 16)
+
+
+def test_canvas_toggles_numbers_and_shows_a_compass_and_a_grid(demo_session):
+    c = Canvas(demo_session.frame(), region=demo_session.region)
+    glow = c.vertex_count()["glow"]
+    c.numbers.value = True
+    wires = int((c.frame.layout.kind == G.B.WIRE).sum())
+    assert c.vertex_count()["glow"] == glow + 8 * 6 * wires
+    compass = dict(c.guides()["compass"])
+    (x0, _, z0), (x1, _, z1) = c.region
+    assert compass["N"][2] < z0 < z1 + 1 < compass["S"][2] and compass["W"][0] < x0 < x1 + 1 < compass["E"][0]
+    assert not c._grid.visible
+    c.grid.value = True
+    grid = [t for t, _ in c.guides()["grid"]]
+    assert c._grid.visible and f"x{x0}" in grid and f"z{z0}" in grid and all(t[0] in "xz" for t in grid)
+    label_x = {t: p for t, p in c.guides()["grid"]}
+    assert label_x[f"x{x0 + 2}"][0] - label_x[f"x{x0}"][0] == pytest.approx(2)  # each label over its column

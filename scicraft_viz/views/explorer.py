@@ -127,7 +127,8 @@ class Explorer(HostsFigures, W.VBox):
         self.scrubber.observe(self._on_page_tick, "tick")
         self.scrubber.on_advance(self._on_advance)
         self.stepper.client_plays = lambda: self.scrubber.client
-        self.canvas.layer.observe(lambda ch: self._load_scrubber(), "value")
+        for w in (self.canvas.layer, self.canvas.numbers):  # the canvas's geometry changed: new colours
+            w.observe(lambda ch: self._load_scrubber(), "value")
         for w in (self.heatmap.layer, self.heatmap.numbers):
             w.observe(lambda ch: self._load_scrubber(), "value")
         for w in (self.timeline.unit, self.timeline.failing_only):

@@ -152,12 +152,19 @@ function initialize({ model }) {
     const full = colorsAt(k);
     let o = 0;
     attrs.forEach((a, i) => {
-      const n = 3 * D.meta.caps[i];
-      a.obj.array.set(full.subarray(o, o + n));
+      a.obj.array.set(full.subarray(o, o + 3 * D.meta.caps[i]));  // the model's array shares this memory
       a.obj.needsUpdate = true;
-      o += n;
+      o += 3 * D.meta.caps[i];
     });
     M.renderer.trigger('rerender', M.renderer, {});
+    st.canvasAt = t;
+    // once more on the next frame: an upload made from inside a click was sometimes lost for the additive
+    // glow (seen in headless Chromium); marking the buffers again costs one more upload of a few kB
+    requestAnimationFrame(() => {
+      if (st.canvasAt !== t) return;
+      attrs.forEach(a => { a.obj.needsUpdate = true; });
+      M.renderer.trigger('rerender', M.renderer, {});
+    });
     st.shown = t;
     cursor();
     heat(t, k);
