@@ -214,7 +214,8 @@ def test_see_through_lamps_toggle_the_lamp_material():
 
 @pytest.mark.parametrize("power, lit", [(0, "abcdef"), (7, "abc"), (12, "abdeg"), (15, "acdfg")])
 def test_power_numbers_light_the_segments_of_the_dust_power(power, lit):
-    f = frame_from_blocks({(0, 0, 0): "stone", (0, 1, 0): f"redstone_wire[east=none,north=none,power={power},south=none,west=none]"})
+    dust = f"redstone_wire[east=none,north=none,power={power},south=none,west=none]"
+    f = frame_from_blocks({(0, 0, 0): "stone", (0, 1, 0): dust})
     assert not np.isin(G.build(f.layout).part, [*G.P_SEG, G.P_SEG_TEN]).any()  # only when asked for
     g = G.build(f.layout, numbers=True)
     colors = G.box_colors(g, f)
