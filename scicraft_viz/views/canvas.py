@@ -256,8 +256,9 @@ class Canvas(W.VBox):
         self.help = W.HTML(f"<span style='font-size:11px;color:#555'>{HELP}</span>",
                            layout=W.Layout(max_width=f"{width}px"))
         self.hover_info.layout = W.Layout(max_width=f"{width}px")
+        # the toolbar wraps within the canvas's width: more buttons must not push the palette aside
         toolbar = W.HBox([self.view_buttons, self.layer, self.xray, self.numbers, self.grid],
-                         layout=W.Layout(flex_flow="row wrap"))
+                         layout=W.Layout(flex_flow="row wrap", max_width=f"{width}px"))
         super().__init__([toolbar, self.renderer, self.hover_info, self.help])
         self.add_class("scv-canvas")
         self.view("isometric")
