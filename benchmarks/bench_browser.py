@@ -2,10 +2,11 @@
 browser tests drive it), an explorer on a 64-lamp reference solution after its test.
 
 For Step, Back and a timeline click, the time from the click (dispatched in the page) to the moment the
-page shows the new tick: the counter's text, the heatmap's title, the timeline's cursor line, and the
-3D canvas's pixels (WebGL is read back each animation frame). For Play at 10 and 20 gt/s, which ticks
-the counter showed (coverage: shown / elapsed) and how often counter, heatmap and timeline cursor
-agreed on the tick in the same frame.
+page shows the new tick: the counter's text, the heatmap's title as painted, the timeline's tick line (the
+scrubber's line over the plot, else plotly's own) and the 3D canvas's pixels (every pixel read back from
+WebGL each animation frame). For Play at 10 and 20 gt/s, which ticks each view showed out of those that
+elapsed on the counter, in how many frames the 3D view changed, and how often counter, heatmap and
+timeline agreed on the tick in the same frame.
 
 Run: python benchmarks/bench_browser.py [--task A_simultaneous_lights_L5] [--n 9]
 Needs /usr/bin/chromium and the playwright package (never `playwright install`). Figures are printed
