@@ -239,7 +239,11 @@ def test_canvas_toggles_numbers_and_shows_a_compass_and_a_grid(demo_session):
     assert compass["N"][2] < z0 < z1 + 1 < compass["S"][2] and compass["W"][0] < x0 < x1 + 1 < compass["E"][0]
     assert not c._grid.visible
     c.grid.value = True
-    grid = [t for t, _ in c.guides()["grid"]]
-    assert c._grid.visible and f"x{x0}" in grid and f"z{z0}" in grid and all(t[0] in "xz" for t in grid)
-    label_x = {t: p for t, p in c.guides()["grid"]}
-    assert label_x[f"x{x0 + 2}"][0] - label_x[f"x{x0}"][0] == pytest.approx(2)  # each label over its column
+    labels = dict(c.guides()["grid"])
+    circuit = c._circuit()
+    bx0, bz0 = circuit[:, 0].min(), circuit[:, 2].min()
+    assert c._grid.visible
+    assert {t for t in labels if t[0] == "x"} == {f"x{x}" for x in range(bx0, circuit[:, 0].max() + 1)}
+    assert {t for t in labels if t[0] == "z"} == {f"z{z}" for z in range(bz0, circuit[:, 2].max() + 1)}
+    assert labels[f"x{bx0 + 2}"][0] - labels[f"x{bx0}"][0] == pytest.approx(2)  # each label over its column
+    assert labels[f"x{bx0}"][2] < bz0 and labels[f"z{bz0}"][0] < bx0  # just outside the north and west sides

@@ -283,7 +283,10 @@ class Canvas(W.VBox):
         self._outline.geometry = P3.BufferGeometry(attributes={"position": P3.BufferAttribute(
             array=box_outline((self._lo[0], y, self._lo[2]), self._hi) - o, normalized=False)})
         self._axes.position = tuple((np.array([self._lo[0], y, self._lo[2]]) - self._offset).tolist())
-        self._place_guides(y)
+        # a stone floor filling the lowest layer carries the grid on its top, where it can be seen
+        low = lay.pos[:, 1] == lay.pos[:, 1].min() if len(lay) else np.zeros(0, bool)
+        floor = bool(len(lay)) and int((low & (lay.kind == G.B.STONE)).sum()) >= 4
+        self._place_guides(y + 1 if floor else y)
 
     def _place_guides(self, y: float) -> None:
         """The compass letters and the grid (lines and coordinates) on the floor at height y."""
@@ -294,16 +297,22 @@ class Canvas(W.VBox):
         xs, zs = np.arange(x0, x1 + 1), np.arange(z0, z1 + 1)
         pts = [[(x, y + 0.01, z0), (x, y + 0.01, z1)] for x in xs] + [[(x0, y + 0.01, z), (x1, y + 0.01, z)]
                                                                        for z in zs]
-        lines = _lines(np.asarray(pts, np.float32) - self._offset.astype(np.float32), "#9aa5b4", "grid-lines", 0.45)
-        step = 1 if len(xs) <= 14 else 2
-        labels = [_label(f"x{int(x)}", (x + 0.5, y + 0.05, z0 - 0.45), self._offset, "#c9d1dc", 0.9)
-                  for x in xs[:-1:step]]
-        labels += [_label(f"z{int(z)}", (x0 - 0.55, y + 0.05, z + 0.5), self._offset, "#c9d1dc", 0.9)
-                   for z in zs[:-1:step]]
+        lines = _lines(np.asarray(pts, np.float32) - self._offset.astype(np.float32), "#eef3f8", "grid-lines", 0.5)
+        # coordinates along the build's north and west sides (the camera frames the build, not the region)
+        pos = self._circuit() if self._frame is not None and len(self._frame.layout) else None
+        bx0, bz0 = (pos[:, 0].min(), pos[:, 2].min()) if pos is not None else (x0, z0)
+        bx1, bz1 = (pos[:, 0].max() + 1, pos[:, 2].max() + 1) if pos is not None else (x1, z1)
+        step = 1 if max(bx1 - bx0, bz1 - bz0) <= 14 else 2
+        ly = float(pos[:, 1].max()) + 0.5 if pos is not None else y + 0.3  # level with the build's top layer
+        labels = [_label(f"x{int(x)}", (x + 0.5, ly, bz0 - 0.7), self._offset, "#e8edf3", 0.8)
+                  for x in range(int(bx0), int(bx1), step)]
+        labels += [_label(f"z{int(z)}", (bx0 - 0.8, ly, z + 0.5), self._offset, "#e8edf3", 0.8)
+                   for z in range(int(bz0), int(bz1), step)]
         self._grid.children = [lines, *labels]
 
     def guides(self) -> dict[str, list[tuple[str, tuple[float, float, float]]]]:
-        """What the compass and the grid's labels say and where (world coordinates of each label)."""
+        """What the compass and the grid's labels say and where (world coordinates of each label): x along
+        the build's north side, z along its west side."""
         def read(group):
             return [(c.material.map.string, tuple(float(v) for v in np.add(c.position, self._offset)))
                     for c in group.children if isinstance(c, P3.Sprite)]
