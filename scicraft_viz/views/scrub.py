@@ -258,7 +258,8 @@ function initialize({ model }) {
       Object.assign(line.style, { display: inside ? 'block' : 'none', left: `${x - 1}px`, top: `${ya._offset}px`,
                                   height: `${ya._length}px` });
       line.dataset.tick = String(st.shown);
-      if (!st.hidTrace && M.timeline_fig) {
+      // only once plotly has drawn the figure's traces: a restyle of trace 6 before that fails in the view
+      if (!st.hidTrace && M.timeline_fig && gd.data && gd.data.length > 6) {
         st.hidTrace = true;
         M.timeline_fig.set('_py2js_restyle', { restyle_data: { visible: [false] }, restyle_traces: [6],
                                               trace_edit_id: -1, layout_edit_id: -1 });
