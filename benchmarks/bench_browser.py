@@ -2,10 +2,11 @@
 browser tests drive it), an explorer on a 64-lamp reference solution after its test.
 
 For Step, Back and a timeline click, the time from the click (dispatched in the page) to the moment the
-page shows the new tick: the counter's text, the heatmap's title, the timeline's cursor line, and the
-3D canvas's pixels (WebGL is read back each animation frame). For Play at 10 and 20 gt/s, which ticks
-the counter showed (coverage: shown / elapsed) and how often counter, heatmap and timeline cursor
-agreed on the tick in the same frame.
+page shows the new tick: the counter's text, the heatmap's title as painted, the timeline's tick line (the
+scrubber's line over the plot, else plotly's own) and the 3D canvas's pixels (every pixel read back from
+WebGL each animation frame). For Play at 10 and 20 gt/s, which ticks each view showed out of those that
+elapsed on the counter, in how many frames the 3D view changed, and how often counter, heatmap and
+timeline agreed on the tick in the same frame.
 
 Run: python benchmarks/bench_browser.py [--task A_simultaneous_lights_L5] [--n 9]
 Needs /usr/bin/chromium and the playwright package (never `playwright install`). Figures are printed
@@ -33,21 +34,28 @@ PROBE = r"""
   const canvas = ex.querySelector('.scv-canvas canvas');
   const gl = canvas && (canvas.getContext('webgl2', {preserveDrawingBuffer: true})
                         || canvas.getContext('webgl', {preserveDrawingBuffer: true}));
-  const px = new Uint8Array(4 * 64 * 64);
-  const canvasHash = () => {
+  let px = null;
+  // the 3D view's pixels (read back from WebGL), hashed: all of them, or (while playing, where reading
+  // them all would slow the page it measures) the middle 160 x 120
+  const canvasHash = (small) => {
     if (!gl) return 0;
-    const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
-    gl.readPixels(Math.max(0, (w >> 1) - 32), Math.max(0, (h >> 1) - 32), 64, 64, gl.RGBA, gl.UNSIGNED_BYTE, px);
-    let s = 0; for (let i = 0; i < px.length; i += 7) s = (s * 31 + px[i]) | 0; return s;
+    const W = gl.drawingBufferWidth, H = gl.drawingBufferHeight;
+    const w = small ? Math.min(W, 160) : W, h = small ? Math.min(H, 120) : H;
+    if (!px || px.length !== 4 * w * h) px = new Uint8Array(4 * w * h);
+    gl.readPixels((W - w) >> 1, (H - h) >> 1, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    let s = 0; for (let i = 0; i < px.length; i += 28) s = (s * 31 + px[i] + px[i + 1]) | 0; return s;
   };
   const tick = () => { const m = /tick (\d+) gt/.exec(ex.querySelector('.scv-tick')?.innerText || '');
                        return m ? +m[1] : null; };
-  const heat = () => { const t = ex.querySelector('.scv-heatmap .gtitle')?.textContent || '';
+  const heat = () => { const t = ex.querySelector('.scv-heatmap .gtitle')?.textContent || '';  // as painted
                        const m = /tick (\d+) gt/.exec(t); return m ? +m[1] : null; };
-  const cursor = () => { const plot = ex.querySelector('.scv-timeline .js-plotly-plot');
-                         const d = plot && plot._fullData && plot._fullData[6];
-                         return d && d.x && d.x.length ? Math.round(d.x[0] * (plot._fullLayout.xaxis.title.text
-                           .startsWith('redstone') ? 2 : 1)) : null; };
+  const cursor = () => {  // the tick line shown: the scrubber's line over the plot, else plotly's own (trace 6)
+    const line = ex.querySelector('.scv-timeline .scv-cursor');
+    if (line && line.style.display !== 'none' && line.dataset.tick) return +line.dataset.tick;
+    const plot = ex.querySelector('.scv-timeline .js-plotly-plot');
+    const d = plot && plot._fullData && plot._fullData[6];
+    return d && d.visible !== false && d.x && d.x.length ? Math.round(d.x[0] * (plot._fullLayout.xaxis.title.text
+      .startsWith('redstone') ? 2 : 1)) : null; };
   window.__scv = {tick, heat, cursor, canvasHash};
   return !!gl;
 }
@@ -89,13 +97,16 @@ async ([label, want, timeoutMs]) => {
 PLAY = r"""
 async ([ms]) => {
   const P = window.__scv;
-  const seen = [], agree = [];
+  const seen = {counter: [], heatmap: [], timeline: []}, agree = [];
+  let canvasFrames = 0, h = P.canvasHash(true);
   const t0 = performance.now();
   return await new Promise(resolve => {
     const frame = () => {
-      const t = P.tick(), h = P.heat(), c = P.cursor();
-      if (t !== null) { seen.push(t); agree.push(t === h && t === c); }
-      if (performance.now() - t0 > ms) resolve({seen, agree}); else requestAnimationFrame(frame);
+      const t = P.tick(), v = {counter: t, heatmap: P.heat(), timeline: P.cursor()};
+      for (const k in v) if (v[k] !== null) seen[k].push(v[k]);
+      if (t !== null) agree.push(t === v.heatmap && t === v.timeline);
+      const h2 = P.canvasHash(true); if (h2 !== h) { canvasFrames++; h = h2; }
+      if (performance.now() - t0 > ms) resolve({seen, agree, canvasFrames}); else requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
   });
@@ -164,16 +175,19 @@ def main() -> None:
                     'ex.session.seek(ex.session.presses[-1]); ex.stepper.speed.value = {speed}'}}).done; }}""")
                 page.wait_for_timeout(1500)
                 start = page.evaluate("() => window.__scv.tick()")
-                page.evaluate("() => document.querySelector('.scv-explorer .widget-play button').click()")
+                play = "() => document.querySelectorAll('.scv-explorer .widget-play button')[{}].click()"
+                page.evaluate(play.format(0))
                 out = page.evaluate(PLAY, [3000])
-                page.evaluate("() => document.querySelector('.scv-explorer .widget-play button').click()")
+                page.evaluate(play.format(1))  # pause
                 page.wait_for_timeout(1000)
-                seen = sorted(set(t for t in out["seen"] if t > start))
-                span = (max(seen) - min(seen) + 1) if seen else 0
+                counter = sorted(set(t for t in out["seen"]["counter"] if t > start))
+                span = (max(counter) - min(counter) + 1) if counter else 0
+                shown = {k: len(set(v) & set(counter)) for k, v in out["seen"].items()}
                 agree = sum(out["agree"]) / max(1, len(out["agree"]))
-                print(f"  play {speed:2d} gt/s     ticks shown {len(seen)} of {span} elapsed "
-                      f"({100 * len(seen) / max(1, span):.0f}%, goal every tick) · counter, heatmap and timeline "
-                      f"agree in {100 * agree:.0f}% of frames")
+                print(f"  play {speed:2d} gt/s     ticks shown of {span} elapsed: "
+                      + " · ".join(f"{k} {n} ({100 * n / max(1, span):.0f}%)" for k, n in shown.items())
+                      + f" (goal every tick) · canvas redrawn in {out['canvasFrames']} frames · counter, heatmap "
+                      f"and timeline agree in {100 * agree:.0f}% of frames")
             browser.close()
     finally:
         shutil.rmtree(work, ignore_errors=True)

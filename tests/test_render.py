@@ -39,10 +39,23 @@ def test_top_view_shows_the_canvas_colour_of_the_block_from_above(state, name):
 
 
 def test_a_block_the_views_do_not_know_is_a_plain_cube_not_an_error():
-    r = R.render(FLOOR | {(0, 4, 0): "minecraft:comparator[facing=north,mode=compare]"}, camera="top", size=SIZE)
+    r = R.render(FLOOR | {(0, 4, 0): "minecraft:observer[facing=north,powered=false]"}, camera="top", size=SIZE)
     expected = tuple(int(v) for v in np.clip(np.array(R.UNKNOWN, np.float32) * 255.0 + 0.5, 0, 255))
     assert centre(r) == expected
     assert r.caption.endswith("26 blocks shown")  # the 5 x 5 floor and the block on it
+
+
+@pytest.mark.parametrize("state", ["white_concrete", "oak_planks", "minecraft:repeater[facing=west,delay=2]"])
+def test_vanilla_blocks_and_vanilla_names_are_drawn_as_the_canvas_draws_them(state):
+    from scicraft_viz.views.frame import frame_from_blocks
+
+    r = R.render(FLOOR | {(0, 4, 0): state}, camera="top", size=SIZE)
+    assert centre(r) != tuple(int(v) for v in np.clip(np.array(R.UNKNOWN, np.float32) * 255.0 + 0.5, 0, 255))
+    if "repeater" not in state:  # a full block's top face shows its family's colour, as on the canvas
+        f = frame_from_blocks({(0, 4, 0): state})
+        g = G.build(f.layout)
+        top = G.box_colors(g, f)[0]
+        assert centre(r) == tuple(int(v) for v in np.clip(np.asarray(top, np.float32) * 255.0 + 0.5, 0, 255))
 
 
 def test_lit_and_dark_builds_differ_and_the_same_build_hashes_the_same():

@@ -250,3 +250,40 @@ def test_hover_describes_a_comparator_in_words():
     assert describe_block(f, (0, 1, 0)) == (
         "(0, 1, 0) comparator[facing=east,mode=subtract,powered=true] · input from the east, output to the west, "
         "subtract mode; powered")
+
+
+@pytest.mark.parametrize("power, lit", [(0, "abcdef"), (7, "abc"), (12, "abdeg"), (15, "acdfg")])
+def test_power_numbers_light_the_segments_of_the_dust_power(power, lit):
+    dust = f"redstone_wire[east=none,north=none,power={power},south=none,west=none]"
+    f = frame_from_blocks({(0, 0, 0): "stone", (0, 1, 0): dust})
+    assert not np.isin(G.build(f.layout).part, [*G.P_SEG, G.P_SEG_TEN]).any()  # only when asked for
+    g = G.build(f.layout, numbers=True)
+    colors = G.box_colors(g, f)
+    on = {"abcdefg"[k] for k, p in enumerate(G.P_SEG) if colors[g.part == p].max() > 0}
+    assert on == set(lit)
+    assert (colors[g.part == G.P_SEG_TEN].max() > 0) == (power >= 10)
+    # drawn additively just above the dust, top faces only: an unlit (black) segment adds nothing
+    glow = g.meshes["glow"]
+    seg = np.isin(g.part[glow.box], [*G.P_SEG, G.P_SEG_TEN])
+    assert seg.sum() == 8 * 6 and np.allclose(glow.positions[seg, 1], 1 + 1.2 / 16)
+
+
+def test_canvas_toggles_numbers_and_shows_a_compass_and_a_grid(demo_session):
+    c = Canvas(demo_session.frame(), region=demo_session.region)
+    glow = c.vertex_count()["glow"]
+    c.numbers.value = True
+    wires = int((c.frame.layout.kind == G.B.WIRE).sum())
+    assert c.vertex_count()["glow"] == glow + 8 * 6 * wires
+    compass = dict(c.guides()["compass"])
+    (x0, _, z0), (x1, _, z1) = c.region
+    assert compass["N"][2] < z0 < z1 + 1 < compass["S"][2] and compass["W"][0] < x0 < x1 + 1 < compass["E"][0]
+    assert not c._grid.visible
+    c.grid.value = True
+    labels = dict(c.guides()["grid"])
+    circuit = c._circuit()
+    bx0, bz0 = circuit[:, 0].min(), circuit[:, 2].min()
+    assert c._grid.visible
+    assert {t for t in labels if t[0] == "x"} == {f"x{x}" for x in range(bx0, circuit[:, 0].max() + 1)}
+    assert {t for t in labels if t[0] == "z"} == {f"z{z}" for z in range(bz0, circuit[:, 2].max() + 1)}
+    assert labels[f"x{bx0 + 2}"][0] - labels[f"x{bx0}"][0] == pytest.approx(2)  # each label over its column
+    assert labels[f"x{bx0}"][2] < bz0 and labels[f"z{bz0}"][0] < bx0  # just outside the north and west sides

@@ -62,6 +62,10 @@ def test_notebook_runs(name):
         assert "pulse_off_window</b>: FAIL" in broken  # the broken explorer still shows the broken build
         fixed = widget_texts(nb, cell_with(nb, "fixed = Explorer"))
         assert "pulse_off_window</b>: ok" in fixed
+        assert "broken has redstone_repeater[delay=3,facing=south], reference has redstone_repeater[delay=1" in text
+        side = widget_texts(nb, cell_with(nb, "side = compare_builds"))
+        assert "1 block differ" in side and ">FAIL</b> · 8 of 8 lamps miss a window" in side
+        assert ">PASS</b> · every lamp within its windows" in side
     if name == "redstone_course":
         assert "lamps on after the press (gt): [2, 4, 6, 8]" in text
         assert "torch at (1, 2, 0) burnt out" in text

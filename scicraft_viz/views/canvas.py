@@ -138,6 +138,14 @@ def _lines(points: np.ndarray, color: str, name: str, opacity: float = 1.0):
     return P3.LineSegments(geometry=geom, material=mat, name=name)
 
 
+def _label(text: str, pos, offset, color: str, size: float):
+    """A text that always faces the camera, `size` blocks tall, at pos (world coordinates)."""
+    tex = P3.TextTexture(string=text, color=color, size=64, squareTexture=True)
+    mat = P3.SpriteMaterial(map=tex, transparent=True, depthWrite=False)
+    return P3.Sprite(material=mat, position=tuple((np.asarray(pos, float) - offset).tolist()),
+                     scale=(size, size, 1.0), name=f"label {text}")
+
+
 def look_quaternion(eye, target, up=(0.0, 1.0, 0.0)) -> tuple[float, float, float, float]:
     """Quaternion (x, y, z, w) turning a camera at `eye` to look at `target` (three.js convention:
     the camera looks along its -z axis)."""
@@ -208,8 +216,12 @@ class Canvas(W.VBox):
         # target), so every vertex is drawn shifted by -offset to put the build's centre there.
         self._offset = np.zeros(3)
         self._axes = axes
+        # the compass (N E S W beyond the region's sides) and, when asked for, a grid of the blocks with x
+        # and z written along two sides; both are placed with the first frame
+        self._compass = P3.Group(name="compass")
+        self._grid = P3.Group(name="grid", visible=False)
         self._world = P3.Group(children=[self._pickable, self._buffers["glow"].mesh, self._glass_edges, outline,
-                                         axes])
+                                         axes, self._compass, self._grid])
         self.scene = P3.Scene(children=[self._world], background=background)
         self.center = ((lo + hi) / 2).tolist()
         self.camera = P3.PerspectiveCamera(fov=35, aspect=width / height, near=0.1, far=2000,
@@ -240,13 +252,23 @@ class Canvas(W.VBox):
                                    tooltip="draw lamps translucent to see the dust and repeaters behind them",
                                    layout=W.Layout(width="170px"))
         self.xray.observe(lambda ch: self._set_xray(ch["new"]), "value")
+        self.numbers = W.ToggleButton(value=False, description="power numbers", icon="hashtag",
+                                      tooltip="write each dust's power (0-15) on its top",
+                                      layout=W.Layout(width="150px"))
+        self.numbers.observe(lambda ch: self._rebuild(), "value")
+        self.grid = W.ToggleButton(value=False, description="grid", icon="th",
+                                   tooltip="a line between blocks on the floor, with x and z along two sides",
+                                   layout=W.Layout(width="90px"))
+        self.grid.observe(lambda ch: setattr(self._grid, "visible", bool(ch["new"])), "value")
         self.hover_info = W.HTML("<span class='scv-hover' style='font-size:13px;color:#555'>hover a block to read "
                                  "its position, state and power</span>")
         # the help wraps within the canvas's width: a long line must not push the palette aside
         self.help = W.HTML(f"<span style='font-size:11px;color:#555'>{HELP}</span>",
                            layout=W.Layout(max_width=f"{width}px"))
         self.hover_info.layout = W.Layout(max_width=f"{width}px")
-        toolbar = W.HBox([self.view_buttons, self.layer, self.xray], layout=W.Layout(flex_flow="row wrap"))
+        # the toolbar wraps within the canvas's width: more buttons must not push the palette aside
+        toolbar = W.HBox([self.view_buttons, self.layer, self.xray, self.numbers, self.grid],
+                         layout=W.Layout(flex_flow="row wrap", max_width=f"{width}px"))
         super().__init__([toolbar, self.renderer, self.hover_info, self.help])
         self.add_class("scv-canvas")
         self.view("isometric")
@@ -271,6 +293,40 @@ class Canvas(W.VBox):
         self._outline.geometry = P3.BufferGeometry(attributes={"position": P3.BufferAttribute(
             array=box_outline((self._lo[0], y, self._lo[2]), self._hi) - o, normalized=False)})
         self._axes.position = tuple((np.array([self._lo[0], y, self._lo[2]]) - self._offset).tolist())
+        # a stone floor filling the lowest layer carries the grid on its top, where it can be seen
+        low = lay.pos[:, 1] == lay.pos[:, 1].min() if len(lay) else np.zeros(0, bool)
+        floor = bool(len(lay)) and int((low & (lay.kind == G.B.STONE)).sum()) >= 4
+        self._place_guides(y + 1 if floor else y)
+
+    def _place_guides(self, y: float) -> None:
+        """The compass letters and the grid (lines and coordinates) on the floor at height y."""
+        (x0, _, z0), (x1, _, z1) = self._lo, self._hi
+        cx, cz = (x0 + x1) / 2, (z0 + z1) / 2
+        self._compass.children = [_label(t, (px, y + 0.5, pz), self._offset, "#ffd54a", 1.6) for t, px, pz in (
+            ("N", cx, z0 - 1.2), ("S", cx, z1 + 1.2), ("E", x1 + 1.2, cz), ("W", x0 - 1.2, cz))]
+        xs, zs = np.arange(x0, x1 + 1), np.arange(z0, z1 + 1)
+        pts = [[(x, y + 0.01, z0), (x, y + 0.01, z1)] for x in xs] + [[(x0, y + 0.01, z), (x1, y + 0.01, z)]
+                                                                       for z in zs]
+        lines = _lines(np.asarray(pts, np.float32) - self._offset.astype(np.float32), "#eef3f8", "grid-lines", 0.5)
+        # coordinates along the build's north and west sides (the camera frames the build, not the region)
+        pos = self._circuit() if self._frame is not None and len(self._frame.layout) else None
+        bx0, bz0 = (pos[:, 0].min(), pos[:, 2].min()) if pos is not None else (x0, z0)
+        bx1, bz1 = (pos[:, 0].max() + 1, pos[:, 2].max() + 1) if pos is not None else (x1, z1)
+        step = 1 if max(bx1 - bx0, bz1 - bz0) <= 14 else 2
+        ly = float(pos[:, 1].max()) + 0.5 if pos is not None else y + 0.3  # level with the build's top layer
+        labels = [_label(f"x{int(x)}", (x + 0.5, ly, bz0 - 0.7), self._offset, "#e8edf3", 0.8)
+                  for x in range(int(bx0), int(bx1), step)]
+        labels += [_label(f"z{int(z)}", (bx0 - 0.8, ly, z + 0.5), self._offset, "#e8edf3", 0.8)
+                   for z in range(int(bz0), int(bz1), step)]
+        self._grid.children = [lines, *labels]
+
+    def guides(self) -> dict[str, list[tuple[str, tuple[float, float, float]]]]:
+        """What the compass and the grid's labels say and where (world coordinates of each label): x along
+        the build's north side, z along its west side."""
+        def read(group):
+            return [(c.material.map.string, tuple(float(v) for v in np.add(c.position, self._offset)))
+                    for c in group.children if isinstance(c, P3.Sprite)]
+        return {"compass": read(self._compass), "grid": read(self._grid)}
 
     def _quad(self, y: float):
         (x0, _, z0), (x1, _, z1) = self._lo - self._offset.astype(np.float32), self._hi - self._offset.astype(
@@ -305,7 +361,7 @@ class Canvas(W.VBox):
     def _rebuild(self) -> None:
         if self._frame is None:
             return
-        self._geom = G.build(self._frame.layout, self.visible_mask())
+        self._geom = G.build(self._frame.layout, self.visible_mask(), numbers=self.numbers.value)
         o = self._offset.astype(np.float32)
         for name, buf in self._buffers.items():
             buf.set_positions(self._geom.meshes[name].positions - o)

@@ -24,6 +24,7 @@ from scicraft_viz.views.figures import HostsFigures
 from scicraft_viz.views.heatmap import SignalHeatmap
 from scicraft_viz.views.multimeter import EventLog, Meters
 from scicraft_viz.views.palette import Palette
+from scicraft_viz.views.scrub import Scrubber, quiet
 from scicraft_viz.views.session import Outcome, Session
 from scicraft_viz.views.stepper import Stepper
 from scicraft_viz.views.timeline import LampTimeline
@@ -116,6 +117,22 @@ class Explorer(HostsFigures, W.VBox):
         self._trace: Trace | None = None
         self._contract_key = None
         self._contract_cache = None
+        self._page_drew = False  # the tick being shown was drawn by the page already (see scrub.py)
+        # the recording, sent to the page once: Step, Back, +1 rt, a timeline click and Play draw there
+        self.scrubber = Scrubber(renderer=self.canvas.renderer, counter=self.stepper.counter,
+                                 back=self.stepper.back_button, heat_fig=self.heatmap.figure,
+                                 heat_slider=self.heatmap.tick_slider, timeline_fig=self.timeline.figure,
+                                 play=self.stepper.play, speed=self.stepper.speed, step=self.stepper.step_button,
+                                 step_rt=self.stepper.step_rt_button)
+        self.scrubber.observe(self._on_page_tick, "tick")
+        self.scrubber.on_advance(self._on_advance)
+        self.stepper.client_plays = lambda: self.scrubber.client
+        for w in (self.canvas.layer, self.canvas.numbers):  # the canvas's geometry changed: new colours
+            w.observe(lambda ch: self._load_scrubber(), "value")
+        for w in (self.heatmap.layer, self.heatmap.numbers):
+            w.observe(lambda ch: self._load_scrubber(), "value")
+        for w in (self.timeline.unit, self.timeline.failing_only):
+            w.observe(lambda ch: self.scrubber.follow_timeline(self.timeline), "value")
 
         self.canvas.on_pick(self._on_pick)
         self.timeline.on_select(self._on_timeline_select)
@@ -137,6 +154,7 @@ class Explorer(HostsFigures, W.VBox):
             W.HBox([self.event_log, self.meters], layout=W.Layout(flex_flow="row wrap")),
             W.HBox([self.heatmap, self.report]),
             self.exporter,
+            self.scrubber,
         ])
         self.add_class("scv-explorer")
         self.events = key_events(self, self.on_key)
@@ -216,7 +234,38 @@ class Explorer(HostsFigures, W.VBox):
             slider.min = s.start
             slider.max = s.end
         self._drawn = (s.version, s.tick)
-        self._move_to(s.tick)
+        with self.scrubber.hold_sync():
+            self._move_to(s.tick)
+            self._load_scrubber()
+
+    def _load_scrubber(self) -> None:
+        self.scrubber.load(self.session, self.canvas, self.heatmap, self.timeline)
+
+    def _drawn_by_page(self) -> list:
+        """The widgets whose tick-by-tick state the page draws itself when it scrubs."""
+        return [*(b.col_attr for b in self.canvas._buffers.values()), self.stepper.counter,
+                self.stepper.back_button, self.heatmap.figure, self.heatmap.tick_slider]
+
+    def _on_page_tick(self, change) -> None:
+        """The page drew a tick by itself: bring the kernel's side there without sending it back."""
+        s = self.session
+        t = change["new"]
+        if t == s.tick or not s.start <= t <= s.end:
+            return
+        self._page_drew = True
+        try:
+            with quiet(*self._drawn_by_page()):
+                s.tick = t
+        finally:
+            self._page_drew = False
+
+    def _on_advance(self, tick: int) -> None:
+        """The page played up to a tick it has no recording of: simulate (or show) it here."""
+        s = self.session
+        if tick > s.end:
+            s.step(tick - s.tick)
+        else:
+            s.seek(tick)
 
     def _move_to(self, tick: int) -> None:
         s = self.session
@@ -225,11 +274,13 @@ class Explorer(HostsFigures, W.VBox):
         self.heatmap.show(frame)
         if self.heatmap.tick_slider.value != tick:
             self.heatmap.tick_slider.value = tick
-        self.timeline.move_cursor(tick)
+        self.timeline.move_cursor(tick, drawn=self._page_drew)
         self._judge(tick)
         self.event_log.refresh()
         self.meters.refresh()
         self._drawn = (s.version, tick)
+        self.scrubber.tick = tick
+        self.scrubber.follow_timeline(self.timeline)
 
     def _show_message(self) -> None:
         s = self.session

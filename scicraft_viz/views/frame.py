@@ -99,6 +99,7 @@ def layout_from_blocks(blocks: dict[Pos, str]) -> tuple[Layout, np.ndarray, np.n
     tint = np.full((n, 3), -1.0, np.float32)
     for i, (p, s) in enumerate(items):
         name, props = split_state(s)
+        name = B.ALIASES.get(name, name)  # vanilla's `repeater` is the palette's `redstone_repeater`
         pos[i] = p
         states.append(s)
         if name not in B.PALETTE:  # a vanilla full or partial block: drawn by its category, in its colour

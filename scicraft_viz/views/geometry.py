@@ -18,12 +18,24 @@ from scicraft_viz.views.frame import FULL_CUBES, Frame, Layout
  P_BUTTON, P_LEVER_BASE, P_LEVER_TIP, P_GLOW_LAMP, P_GLOW_TORCH, P_REP_PIP) = range(16)
 # comparator: its front torch (lit in subtract mode); containers: barrel and chest bodies, chest latch
 P_CMP_FRONT, P_BARREL, P_CHEST, P_LATCH, P_TARGET, P_NOTE = range(16, 22)
-N_PARTS = 22
+# Power numbers on dust: the seven segments a-g of the ones digit, then the tens digit's bar (power <= 15)
+P_SEG = tuple(range(22, 29))
+P_SEG_TEN = 29
+N_PARTS = 30
 LAMP_BOX = (1, 0.5, 1, 15, 15.5, 15)  # sixteenths: a lamp drawn a little smaller than its cell
 
 MESHES = ("solid", "glass", "glow", "lamp")
 # lamps have a mesh of their own so that the canvas can make them see-through
-_MESH_OF_PART = {P_GLASS: "glass", P_GLOW_LAMP: "glow", P_GLOW_TORCH: "glow", P_LAMP: "lamp"}
+_MESH_OF_PART = {P_GLASS: "glass", P_GLOW_LAMP: "glow", P_GLOW_TORCH: "glow", P_LAMP: "lamp",
+                 **{p: "glow" for p in (*P_SEG, P_SEG_TEN)}}
+# Segments on a dust's top, in sixteenths, read from the south (the digit's top towards north, -z); they
+# are drawn additively, so an unlit segment (black) adds nothing and only the lit ones show.
+_SEG_BOXES = {  # a top, b upper right, c lower right, d bottom, e lower left, f upper left, g middle
+    0: (6.5, 3.5, 11.5, 4.5), 1: (10.5, 3.5, 11.5, 8.5), 2: (10.5, 7.5, 11.5, 12.5), 3: (6.5, 11.5, 11.5, 12.5),
+    4: (6.5, 7.5, 7.5, 12.5), 5: (6.5, 3.5, 7.5, 8.5), 6: (6.5, 7.5, 11.5, 8.5)}
+_TEN_BOX = (3.5, 3.5, 4.5, 12.5)
+DIGIT_SEGMENTS = np.array([[c in s for c in "abcdefg"] for s in (
+    "abcdef", "bc", "abdeg", "abcdg", "bcfg", "acdfg", "acdefg", "abc", "abcdefg", "abcdfg")], bool)
 
 # Faces: +x, -x, +y, -y, +z, -z; corners as (x, y, z) picks of (lo, hi), counter-clockwise seen from
 # outside so that front-face culling keeps them. Shading is baked into vertex colours (top brightest,
@@ -69,6 +81,7 @@ _COLORS = {
     "target": (0.90, 0.80, 0.74),
     "note": (0.40, 0.26, 0.17),
     "note_on": (0.60, 0.38, 0.22),
+    "digit": (0.95, 0.95, 0.95),
 }
 
 
@@ -168,7 +181,16 @@ def _exposed(lay: Layout, rows: np.ndarray, hide_kinds: tuple[int, ...], visible
     return out
 
 
-def _boxes(lay: Layout, visible: np.ndarray):
+def _digits(bx: _Boxes, lay: Layout, rows: np.ndarray) -> None:
+    """The segments of a two-digit power number on each dust of rows, just above the dust, top faces only."""
+    org = lay.pos[rows].astype(np.float32)
+    top = np.tile(np.array([False, False, True, False, False, False]), (len(rows), 1))
+    y0, y1 = 1.1, 1.2
+    for part, (x0, z0, x1, z1) in [*zip(P_SEG, (_SEG_BOXES[k] for k in range(7))), (P_SEG_TEN, _TEN_BOX)]:
+        bx.add(rows, part, (x0, y0, z0, x1, y1, z1), org, top)
+
+
+def _boxes(lay: Layout, visible: np.ndarray, numbers: bool = False):
     bx = _Boxes()
     kind = lay.kind
     org = lay.pos.astype(np.float32)
@@ -218,6 +240,8 @@ def _boxes(lay: Layout, visible: np.ndarray):
             bx.add(r[m], P_DUST, arms[s], org[r[m]])
             m = sides[:, s] == 2
             bx.add(r[m], P_DUST, climbs[s], org[r[m]])
+        if numbers:
+            _digits(bx, lay, r)
 
     # Repeater, drawn for output towards +z: base slab, arrow, output torch, delay torch, lock bar.
     r = rows_of(B.REPEATER)
@@ -316,11 +340,12 @@ def _triangles(boxes: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.nda
             np.repeat(FACE_SHADE[fi], 6))
 
 
-def build(lay: Layout, visible: np.ndarray | None = None) -> Geometry:
-    """The canvas geometry of a layout; `visible` (bool per block) hides blocks, e.g. above a layer."""
+def build(lay: Layout, visible: np.ndarray | None = None, numbers: bool = False) -> Geometry:
+    """The canvas geometry of a layout; `visible` (bool per block) hides blocks, e.g. above a layer;
+    `numbers` writes each dust's power on its top (segments lit by the frame's power)."""
     if visible is None:
         visible = np.ones(len(lay), bool)
-    rows, parts, boxes, faces = _boxes(lay, np.asarray(visible, bool))
+    rows, parts, boxes, faces = _boxes(lay, np.asarray(visible, bool), numbers)
     meshes = {}
     mesh_of = np.array([MESHES.index(_MESH_OF_PART.get(p, "solid")) for p in range(N_PARTS)], np.int64)
     which = mesh_of[parts] if len(parts) else np.zeros(0, np.int64)
@@ -395,6 +420,10 @@ def box_colors(geom: Geometry, frame: Frame) -> np.ndarray:
         t = lay.tint[geom.block]
         m = (t[:, 0] >= 0) & ((part == P_STONE) | (part == P_GLASS))
         col[m] = t[m]
+    power = frame.power[geom.block].astype(np.int64)
+    for k, p in enumerate(P_SEG):
+        put(p, np.where(DIGIT_SEGMENTS[power % 10, k][:, None], c["digit"], 0.0))
+    put(P_SEG_TEN, np.where((power >= 10)[:, None], c["digit"], 0.0))
     return col
 
 

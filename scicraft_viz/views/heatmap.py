@@ -144,12 +144,9 @@ class SignalHeatmap(HostsFigures, W.VBox):
         z[iz[dust], ix[dust]] = frame.power[rows[dust]]
         return z
 
-    def _redraw(self, force: bool = False) -> None:
-        frame = self._frame
-        if frame is None:
-            return
+    def _markers(self, frame: Frame) -> np.ndarray:
+        """Rows drawn as markers: the layer's blocks other than dust, and lamps of other layers."""
         lay = frame.layout
-        key = (id(lay), self.layer.value)
         rows, ix, iz = self._cells(frame)
         others = rows[lay.kind[rows] != B.WIRE]
         # the lamps are what a task is about: those on other layers are drawn too (their hover names y),
@@ -160,10 +157,30 @@ class SignalHeatmap(HostsFigures, W.VBox):
                  and self.xs[0] <= lay.pos[i, 0] <= self.xs[-1] and self.zs[0] <= lay.pos[i, 2] <= self.zs[-1]]
         if lamps:
             others = np.concatenate([others, np.array(lamps, others.dtype)])
+        return others
+
+    def payload(self, frame: Frame, others: np.ndarray | None = None) -> dict:
+        """What one tick changes in the figure: the power grid ("z", None where there is no dust) and
+        each marker's hover text and colour (markers in `_markers` order)."""
+        others = self._markers(frame) if others is None else others
+        lay = frame.layout
+        grid = self.power_grid(frame)
+        return {"z": np.where(np.isnan(grid), None, grid).tolist(),
+                "text": [f"{tuple(lay.pos[i].tolist())}<br>{frame.state(i).removeprefix('minecraft:')}"
+                         for i in others],
+                "color": [self._color(frame, i) for i in others]}
+
+    def _redraw(self, force: bool = False) -> None:
+        frame = self._frame
+        if frame is None:
+            return
+        lay = frame.layout
+        key = (id(lay), self.layer.value)
+        others = self._markers(frame)
+        data = self.payload(frame, others)
         with self.figure.batch_update():
             hm, sc = self.figure.data
-            grid = self.power_grid(frame)
-            hm.z = np.where(np.isnan(grid), None, grid).tolist()
+            hm.z = data["z"]
             if force or key != self._layer_key:
                 self._layer_key = key
                 hm.hovertemplate = (f"(%{{x}}, {self.layer.value}, %{{y}})<br>redstone_wire<br>power %{{z}}"
@@ -175,9 +192,8 @@ class SignalHeatmap(HostsFigures, W.VBox):
                 sc.x = lay.pos[others, 0].tolist()
                 sc.y = lay.pos[others, 2].tolist()
                 sc.marker.symbol = sym
-            sc.text = [f"{tuple(lay.pos[i].tolist())}<br>{frame.state(i).removeprefix('minecraft:')}"
-                       for i in others]
-            sc.marker.color = [self._color(frame, i) for i in others]
+            sc.text = data["text"]
+            sc.marker.color = data["color"]
             self.figure.layout.title.text = self.title()
 
     def title(self) -> str:

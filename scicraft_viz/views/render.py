@@ -124,7 +124,7 @@ def _faces(blocks: dict[Pos, str]):
     known, unknown = {}, []
     for p, s in blocks.items():
         name, _ = split_state(s) if isinstance(s, str) else ("?", {})
-        if name in B.PALETTE:
+        if B.is_known(name):  # the redstone palette (either repeater name) and vanilla's plain blocks
             known[p] = s
         else:
             unknown.append(p)

@@ -34,6 +34,8 @@ class Stepper(W.VBox):
         self.session = session
         self._clock = clock or time.monotonic
         self._origin: tuple[float, int] | None = None
+        # True when the page plays by itself (the explorer's scrubber): the timer's beats then only tick there
+        self.client_plays: Callable[[], bool] = lambda: False
         self.step_button = W.Button(description="Step", tooltip="advance one game tick", icon="step-forward",
                                     layout=W.Layout(width="80px"))
         self.step_rt_button = W.Button(description="+1 rt", tooltip="advance one redstone tick (2 game ticks)",
@@ -80,7 +82,7 @@ class Stepper(W.VBox):
 
     def _on_beat(self, change) -> None:
         # the Play widget's stop button sets the value back to 0: that is not a step
-        if change["new"] <= change["old"]:
+        if change["new"] <= change["old"] or self.client_plays():
             return
         self.advance()
 

@@ -4,6 +4,7 @@ Clicking a cell selects that tick and that lamp."""
 
 from __future__ import annotations
 
+import contextlib
 import html
 from collections.abc import Callable
 
@@ -227,12 +228,16 @@ class LampTimeline(HostsFigures, W.VBox):
         first = [int(np.argmax(lit[:, j])) if lit[:, j].any() else len(lit) for j in range(n)]
         return sorted(range(n), key=lambda j: (first[j], trace.lamp_positions[j]))
 
-    def move_cursor(self, tick: int | None) -> None:
+    def move_cursor(self, tick: int | None, drawn: bool = False) -> None:
         """Move the tick line only (cheap: used while scrubbing); the axis follows a cursor that
-        leaves the shown span, so the current tick is always in view."""
+        leaves the shown span, so the current tick is always in view. `drawn`: the page has drawn the
+        line already (the explorer's scrubber), so only a change of the axis range is sent."""
+        from scicraft_viz.views.scrub import quiet
+
         self._cursor = tick
-        with self.figure.batch_update():
+        with quiet(self.figure) if drawn else contextlib.nullcontext(), self.figure.batch_update():
             self._draw_cursor(self.figure.data[6])
+        with self.figure.batch_update():
             if self._trace is not None and len(self._trace.ticks):
                 lo, hi = self.tick_range()
                 if tuple(self.figure.layout.xaxis.range or ()) != (self._x(lo - 0.5), self._x(hi + 0.5)):

@@ -352,3 +352,88 @@ def test_annotator_page_in_voila(browser, tmp_path):
         page.screenshot(path=str(SCREENSHOTS / "annotator.png"), full_page=True)
         files = list(runs.glob("A_simultaneous_lights_L1__P01__*.jsonl"))
         assert len(files) == 1 and files[0].read_text().count('"set-block"') == 2, placed
+
+
+SCRUB_NOTEBOOK = """import json
+import numpy as np
+from scicraft_viz.views import Explorer
+ex = Explorer(task='A_simultaneous_lights_L1', build='solution')
+s = ex.session
+s.run_test()
+s.seek(s.presses[-1])
+# the first tick after the press at which the 3D view changes (a lamp or dust), from the recorded rows
+k0 = s.presses[-1] - ex.scrubber.meta['first']
+target = next(s.presses[-1] + j for j in range(1, 60) if len(ex.scrubber._deltas[k0 + j - 1][0]))
+json.dump({'press': s.presses[-1], 'target': target}, open('scrub-plan.json', 'w'))
+ex"""
+
+KERNEL_STATE = """import json
+json.dump({'tick': ex.session.tick, 'counter': ex.stepper.counter.value, 'canvas': ex.canvas.frame.tick,
+           'heatmap': ex.heatmap.figure.layout.title.text}, open('scrub-state.json', 'w'))
+# the kernel's own colours for its tick, sent to the page (blanked first: equal arrays are not sent again)
+import numpy as np
+for b in ex.canvas._buffers.values():
+    b.col_attr.array = np.zeros_like(b.col_attr.array)
+ex.canvas._recolor()"""
+
+
+def kernel(page, code: str) -> None:
+    page.evaluate("code => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
+                  ".requestExecute({code}).done", code)
+
+
+def test_the_page_scrubs_and_the_kernel_follows(browser, lab):
+    """Step, Back and a timeline click are drawn in the page from the recording it was sent; the kernel then
+    holds the same tick, and its own colours for that tick paint the same pixels as the page's."""
+    import json
+
+    url, token, work = lab
+    nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                     "source": SCRUB_NOTEBOOK}],
+          "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    (work / "root" / "scrub.ipynb").write_text(json.dumps(nb))
+    with Page(browser, "scrub") as page:
+        open_notebook(page, url, token, "scrub.ipynb")
+        run_all(page)
+        wait_figures(page)
+        plan = json.loads((work / "root" / "scrub-plan.json").read_text())
+        ex = page.locator(".scv-explorer").first
+        canvas = ex.locator("canvas").first
+        wait_drawn(page, canvas)
+        before = canvas.screenshot()
+        for _ in range(plan["target"] - plan["press"]):
+            ex.locator("button", has_text="Step").first.click()
+        want = f"tick {plan['target']} gt"
+        shown = wait_text(page, ".scv-explorer .scv-tick", "text.startsWith(arg)", arg=want)
+        assert f"press +{plan['target'] - plan['press']} gt" in shown and "replaying" in shown, shown
+        page.wait_for_function("arg => document.querySelector('.scv-explorer .scv-heatmap .gtitle').textContent"
+                               ".endsWith(arg)", arg=want, timeout=WAIT)
+        page.wait_for_function("arg => document.querySelector('.scv-explorer .scv-timeline .scv-cursor')"
+                               ".dataset.tick === arg", arg=str(plan["target"]), timeout=WAIT)
+        painted(page)
+        by_page = canvas.screenshot()
+        assert by_page != before, "the 3D view did not change at a tick where the recording changes it"
+        kernel(page, KERNEL_STATE)
+        state = json.loads((work / "root" / "scrub-state.json").read_text())
+        assert state["tick"] == state["canvas"] == plan["target"], state
+        assert state["counter"].startswith("<span class='scv-tick'") and want in state["counter"], state
+        assert state["heatmap"].endswith(want), state
+        deadline = time.monotonic() + WAIT / 1000
+        while canvas.screenshot() != by_page and time.monotonic() < deadline:  # until the colours have arrived
+            page.wait_for_timeout(250)
+        assert canvas.screenshot() == by_page, "the kernel's colours for this tick differ from the page's"
+
+        ex.locator("button", has_text="Back").first.click()
+        wait_text(page, ".scv-explorer .scv-tick", "text.startsWith(arg)", arg=f"tick {plan['target'] - 1} gt")
+        painted(page)
+        assert canvas.screenshot() != by_page, "Back did not bring back the 3D view of the tick before"
+        # the kernel hears of the tick the page shows (asynchronously): wait for it
+        deadline = time.monotonic() + WAIT / 1000
+        while True:
+            kernel(page, KERNEL_STATE)
+            state = json.loads((work / "root" / "scrub-state.json").read_text())
+            if state["tick"] == plan["target"] - 1 or time.monotonic() > deadline:
+                break
+            page.wait_for_timeout(200)
+        assert state["tick"] == state["canvas"] == plan["target"] - 1, state

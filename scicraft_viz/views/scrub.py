@@ -1,0 +1,481 @@
+"""Scrubbing in the browser: the explorer sends its recording to the page once, and Step, Back,
++1 rt, a timeline click and Play change the tick there, without waiting for the kernel.
+
+`Scrubber` holds, for the run of recorded rows drawn with the canvas's current geometry, the 3D
+canvas's vertex colours (the first row whole, then per row the vertices that changed, old and new
+values, so the page can walk either way), the heatmap's power grid, marker colours and hover texts
+(equal consecutive rows shared), and what the counter and the timeline cursor need. The page draws a
+tick by writing those colours into the pythreejs buffers it already shows and by sending the same
+update messages plotly's own widget would; then it tells the kernel the tick, and the kernel brings its
+side up to date without sending any of it back (`quiet`): the contract verdict, the event log, the
+meters and the violation outlines follow from there. A tick outside the run (never recorded, or
+recorded with another block arrangement) goes to the kernel as before."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import anywidget
+import ipywidgets as W
+import numpy as np
+import traitlets as T
+
+from scicraft_viz.views import geometry as G
+from scicraft_viz.views.heatmap import DUST_SCALE
+
+_PLOTLY_SENDS = ("_send_restyle_msg", "_send_relayout_msg", "_send_update_msg")
+
+
+def _never(*args, **kw):
+    return False
+
+
+def _nothing(*args, **kw):
+    return None
+
+
+@contextmanager
+def quiet(*widgets):
+    """Change these widgets in Python without sending the change to the page, because the page shows it
+    already (the scrubber drew that tick there). ipywidgets' own check for a value the page just sent
+    (`_should_send_property`) answers no; a plotly FigureWidget keeps its update messages."""
+    done = []
+    try:
+        for w in widgets:
+            names = _PLOTLY_SENDS if hasattr(w, "_send_update_msg") else ("_should_send_property",)
+            for name in names:
+                done.append((w, name, w.__dict__.get(name)))
+                setattr(w, name, _nothing if name in _PLOTLY_SENDS else _never)
+        yield
+    finally:
+        for w, name, before in reversed(done):
+            if before is None:
+                w.__dict__.pop(name, None)
+            else:
+                w.__dict__[name] = before
+
+
+def canvas_colors(canvas, frame) -> np.ndarray:
+    """The canvas's colour buffers for a frame of its current geometry, end to end: (sum of
+    capacities, 3) uint8, exactly what `Canvas.show` would write into them."""
+    cols = G.vertex_colors(canvas._geom, frame)
+    bufs = canvas._buffers
+    out = np.zeros((sum(b.cap for b in bufs.values()), 3), np.uint8)
+    o = 0
+    for name, b in bufs.items():
+        c = cols[name]
+        out[o : o + len(c)] = c
+        o += b.cap
+    return out
+
+
+def _run(layout_of: np.ndarray, row: int) -> tuple[int, int]:
+    """The run of equal layout ids around `row`: first and last row."""
+    lid = layout_of[row]
+    a = row
+    while a > 0 and layout_of[a - 1] == lid:
+        a -= 1
+    b = row
+    while b + 1 < len(layout_of) and layout_of[b + 1] == lid:
+        b += 1
+    return a, b
+
+
+_REFS = ("renderer", "counter", "back", "heat_fig", "heat_slider", "timeline_fig", "play", "speed", "step",
+         "step_rt")
+
+
+def _ref():
+    return T.Instance(W.Widget, allow_none=True).tag(sync=True, **W.widget_serialization)
+
+
+class Scrubber(anywidget.AnyWidget):
+    """The page-side copy of an explorer's recording (see the module's text). `tick` is the tick the
+    page shows; `client` turns true once a page has loaded the scrubber (then Play runs in the page);
+    `load()` re-encodes what changed; `advance` requests from the page reach `on_advance` handlers."""
+
+    _esm = """
+const ref = s => (typeof s === 'string' && s.startsWith('IPY_MODEL_')) ? s.slice(10) : null;
+const bytes = v => !v ? new Uint8Array(0) : v instanceof DataView ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength)
+  : v instanceof ArrayBuffer ? new Uint8Array(v) : new Uint8Array(v.buffer, v.byteOffset || 0, v.byteLength);
+const u32 = v => { const b = bytes(v); return new Uint32Array(b.slice().buffer); };
+const plotOf = v => v && v.el && (v.el.classList.contains('js-plotly-plot') ? v.el
+                                  : v.el.querySelector('.js-plotly-plot'));
+const REFS = %REFS%;
+// Python's f"{x:g}" for the halves of a tick count
+const g = x => String(x);
+
+function initialize({ model }) {
+  const wm = model.widget_manager;
+  const M = {};
+  let attrs = [];
+  let D = null;
+  const st = { shown: model.get('tick'), playing: false, origin: null, waiting: false, sent: 0, timer: null };
+
+  function load() {  // decoded again whenever the kernel sent a new recording (a new meta object)
+    const meta = model.get('meta');
+    if (!meta || meta.first === undefined) { D = null; return; }
+    D = { meta, base: bytes(model.get('colors')), idx: u32(model.get('delta_index')),
+          old: bytes(model.get('delta_old')), nu: bytes(model.get('delta_new')),
+          start: u32(model.get('delta_start')), full: null, row: -1 };
+  }
+  function ready() {
+    if (!D || D.meta !== model.get('meta')) load();
+    if (!D || !M.renderer || attrs.length !== D.meta.caps.length) return false;
+    return attrs.every((a, i) => a.obj && a.obj.array && a.obj.array.length === 3 * D.meta.caps[i]);
+  }
+  const canShow = t => ready() && t >= D.meta.first && t <= D.meta.last;
+  function delta(r, src) {  // delta r turns row r - 1 into row r
+    const f = D.full;
+    for (let j = r > 1 ? D.start[r - 2] : 0, e = D.start[r - 1]; j < e; j++) {
+      const v = 3 * D.idx[j];
+      f[v] = src[3 * j]; f[v + 1] = src[3 * j + 1]; f[v + 2] = src[3 * j + 2];
+    }
+  }
+  function colorsAt(k) {
+    if (D.full === null) { D.full = D.base.slice(); D.row = 0; }
+    while (D.row < k) { D.row += 1; delta(D.row, D.nu); }
+    while (D.row > k) { delta(D.row, D.old); D.row -= 1; }
+    return D.full;
+  }
+  function counter(t) {
+    const m = D.meta;
+    const parts = [`<b>tick ${t} gt</b> · ${g(t / 2)} rt`];
+    let press = null;
+    for (const p of m.presses) if (p <= t) press = p;
+    if (press !== null) parts.push(`press +${t - press} gt (+${g((t - press) / 2)} rt)`);
+    parts.push(t === m.end ? 'live' : `replaying ${m.start}..${m.end}`);
+    return "<span class='scv-tick' style='font-family:monospace;white-space:nowrap'>" + parts.join(' · ') + '</span>';
+  }
+  function show(t) {
+    const k = t - D.meta.first;
+    const full = colorsAt(k);
+    let o = 0;
+    attrs.forEach((a, i) => {
+      a.obj.array.set(full.subarray(o, o + 3 * D.meta.caps[i]));  // the model's array shares this memory
+      a.obj.needsUpdate = true;
+      o += 3 * D.meta.caps[i];
+    });
+    M.renderer.trigger('rerender', M.renderer, {});
+    st.canvasAt = t;
+    // once more on the next frame: an upload made from inside a click was sometimes lost for the additive
+    // glow (seen in headless Chromium); marking the buffers again costs one more upload of a few kB
+    requestAnimationFrame(() => {
+      if (st.canvasAt !== t) return;
+      attrs.forEach(a => { a.obj.needsUpdate = true; });
+      M.renderer.trigger('rerender', M.renderer, {});
+    });
+    st.shown = t;
+    cursor();
+    heat(t, k);
+    if (M.counter) M.counter.set('value', counter(t));
+    if (M.back) M.back.set('disabled', t <= D.meta.start);
+    if (M.heat_slider) M.heat_slider.set('value', t);
+    model.set('tick', t);
+  }
+  // plotly redraws a figure in tens of milliseconds: the heatmap is drawn after the canvas, the counter and
+  // the cursor have been painted, and only for the newest tick asked for meanwhile
+  const hex = c => [1, 3, 5].map(i => parseInt(c.slice(i, i + 2), 16));
+  function scaleColor(scale, v) {  // plotly's colorscale: linear in RGB between its stops
+    let i = 1;
+    while (i < scale.length - 1 && v > scale[i][0]) i += 1;
+    const [a, ca] = scale[i - 1], [b, cb] = scale[i];
+    const f = b > a ? Math.min(1, Math.max(0, (v - a) / (b - a))) : 0;
+    const x = hex(ca), y = hex(cb);
+    return `rgb(${x.map((c, j) => Math.round(c + (y[j] - c) * f)).join(',')})`;
+  }
+  // Until plotly has redrawn the heatmap, the new tick is painted over it: the dust cells on a canvas laid
+  // over the plot area (placed from plotly's own axes), the markers' fill and the title's text.
+  function heatNow(t, p, h) {
+    for (const v of Object.values((M.heat_fig && M.heat_fig.views) || {})) Promise.resolve(v).then(view => {
+      const gd = plotOf(view), L = gd && gd._fullLayout;
+      if (!L || !L.xaxis || !L.yaxis) return;
+      const xa = L.xaxis, ya = L.yaxis;
+      let cv = gd.querySelector('canvas.scv-heat');
+      if (!cv) {
+        cv = document.createElement('canvas');
+        cv.className = 'scv-heat';
+        Object.assign(cv.style, { position: 'absolute', pointerEvents: 'none', zIndex: 5 });
+        (gd.querySelector('.svg-container') || gd).appendChild(cv);
+      }
+      Object.assign(cv.style, { left: `${xa._offset}px`, top: `${ya._offset}px`, display: 'block' });
+      if (cv.width !== Math.round(xa._length)) cv.width = xa._length;
+      if (cv.height !== Math.round(ya._length)) cv.height = ya._length;
+      cv.dataset.tick = String(t);
+      const c = cv.getContext('2d');
+      c.clearRect(0, 0, cv.width, cv.height);
+      c.font = '10px "Open Sans", verdana, arial, sans-serif'; c.textAlign = 'center'; c.textBaseline = 'middle';
+      p.z.forEach((row, iz) => row.forEach((v, ix) => {
+        if (v === null) return;
+        const x = h.x0 + ix, z = h.z0 + iz;
+        const x0 = xa.l2p(x - 0.5), x1 = xa.l2p(x + 0.5), y0 = ya.l2p(z - 0.5), y1 = ya.l2p(z + 0.5);
+        c.fillStyle = scaleColor(h.scale, v / 15);
+        c.fillRect(Math.min(x0, x1) + 0.5, Math.min(y0, y1) + 0.5, Math.abs(x1 - x0) - 1, Math.abs(y1 - y0) - 1);
+        if (h.numbers) { c.fillStyle = '#ffffff'; c.fillText(String(v), (x0 + x1) / 2, (y0 + y1) / 2); }
+      }));
+      const pts = gd.querySelectorAll('.scatterlayer .trace:first-child path.point');
+      if (pts.length === p.color.length) pts.forEach((e, i) => { e.style.fill = p.color[i]; });
+      const title = gd.querySelector('.gtitle');
+      if (title) title.textContent = `dust power on layer y=${h.y} · tick ${t} gt`;
+    });
+  }
+  function heatDone(t) {  // plotly drew tick t (null: the kernel redrew it): the painted layer is not needed
+    for (const v of Object.values((M.heat_fig && M.heat_fig.views) || {})) Promise.resolve(v).then(view => {
+      const cv = view && view.el && view.el.querySelector('canvas.scv-heat');
+      if (cv && (t === null || cv.dataset.tick === String(t))) cv.style.display = 'none';
+    });
+  }
+  function heat(t, k) {
+    st.heat = { t, k, meta: D.meta };
+    const h = D.meta.heat;
+    if (h) heatNow(t, h.payloads[h.index[k]], h);
+    // while playing, plotly's own redraw (which holds the page for tens of ms) waits for the pause
+    if (st.heatBusy || !M.heat_fig || st.playing) return;
+    st.heatBusy = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      const w = st.heat, h = w.meta.heat;
+      st.heatBusy = false;
+      if (!h) return;
+      const p = h.payloads[h.index[w.k]];
+      M.heat_fig.set('_py2js_update', {
+        style_data: { z: [p.z, undefined], text: [undefined, p.text], 'marker.color': [undefined, p.color] },
+        layout_data: { 'title.text': `dust power on layer y=${h.y} · tick ${w.t} gt` },
+        style_traces: [0, 1], trace_edit_id: -1, layout_edit_id: -1 });
+      M.heat_fig.set('_py2js_update', null);
+      if (st.heat !== w) heat(st.heat.t, st.heat.k); else heatDone(w.t);
+    }, 0));
+  }
+  // the timeline's tick line is a thin element over the plot, placed from plotly's own axis (a plotly
+  // restyle per tick would be as slow as the heatmap); plotly's own line (trace 6) is hidden once this shows
+  const lines = new Map();
+  function cursor() {
+    const c = D && D.meta.cursor;
+    for (const [gd, line] of lines) {
+      const xa = gd._fullLayout && gd._fullLayout.xaxis, ya = gd._fullLayout && gd._fullLayout.yaxis;
+      if (!c || !c.rows || !xa || !ya || st.shown === null) { line.style.display = 'none'; continue; }
+      const x = xa._offset + xa.l2p(st.shown / c.factor);
+      const inside = x >= xa._offset - 1 && x <= xa._offset + xa._length + 1;
+      Object.assign(line.style, { display: inside ? 'block' : 'none', left: `${x - 1}px`, top: `${ya._offset}px`,
+                                  height: `${ya._length}px` });
+      line.dataset.tick = String(st.shown);
+      // only once plotly has drawn the figure's traces: a restyle of trace 6 before that fails in the view
+      if (!st.hidTrace && M.timeline_fig && gd.data && gd.data.length > 6) {
+        st.hidTrace = true;
+        M.timeline_fig.set('_py2js_restyle', { restyle_data: { visible: [false] }, restyle_traces: [6],
+                                              trace_edit_id: -1, layout_edit_id: -1 });
+        M.timeline_fig.set('_py2js_restyle', null);
+      }
+    }
+  }
+  function report(now) {  // tell the kernel the tick; while playing, at most every 150 ms
+    if (now || !st.playing || performance.now() - st.sent > 150) {
+      clearTimeout(st.timer); st.timer = null; st.sent = performance.now(); model.save_changes();
+    } else if (st.timer === null) {
+      st.timer = setTimeout(() => { st.timer = null; st.sent = performance.now(); model.save_changes(); }, 150);
+    }
+  }
+  function go(t) {  // true when the page drew tick t itself
+    if (st.shown === null || !canShow(t)) return false;
+    show(t);
+    report(false);
+    if (st.playing) st.origin = { t: performance.now(), tick: t };
+    return true;
+  }
+  function loop() {
+    if (!st.playing) return;
+    const due = st.origin.tick + Math.floor((performance.now() - st.origin.t) / 1000 * M.speed.get('value') + 1e-6);
+    if (due > st.shown) {  // one tick per frame at most: every tick is drawn, late ones catch up
+      const next = st.shown + 1;
+      if (canShow(next)) { show(next); report(false); }
+      else if (!st.waiting) { st.waiting = true; report(true); model.send({ advance: next }); }
+    }
+    requestAnimationFrame(loop);
+  }
+  function intercept(m, fn) {
+    if (!m || m.__scvScrub) return;
+    m.__scvScrub = true;
+    const send = m.send.bind(m);
+    m.send = (content, ...rest) => (content && content.event === 'click' && fn()) ? undefined : send(content, ...rest);
+  }
+  function hookTimeline() {
+    const m = M.timeline_fig;
+    if (!m || !m.views) return;
+    for (const p of Object.values(m.views)) {
+      Promise.resolve(p).then(v => {
+        const gd = plotOf(v);
+        if (!gd || gd.__scvScrub || typeof gd.on !== 'function') return;
+        gd.__scvScrub = true;
+        const line = document.createElement('div');
+        line.className = 'scv-cursor';
+        Object.assign(line.style, { position: 'absolute', width: '2px', background: '#ffffff', pointerEvents: 'none',
+                                    display: 'none', zIndex: 5 });
+        (gd.querySelector('.svg-container') || gd).appendChild(line);
+        lines.set(gd, line);
+        gd.on('plotly_afterplot', cursor);
+        cursor();
+        gd.on('plotly_click', ev => {
+          const pt = ev && ev.points && ev.points[0];
+          if (pt && pt.curveNumber === 0 && D && D.meta.cursor) go(Math.round(pt.x * D.meta.cursor.factor));
+        });
+      });
+    }
+  }
+  async function resolve() {
+    for (const name of REFS) {
+      const id = ref(model.get(name));
+      M[name] = id ? await wm.get_model(id) : null;
+    }
+    const list = [];
+    for (const s of model.get('attrs') || []) {
+      const m = await wm.get_model(ref(s));
+      if (m.initPromise) await m.initPromise;
+      list.push(m);
+    }
+    attrs = list;
+    intercept(M.step, () => go(st.shown + 1));
+    intercept(M.step_rt, () => go(st.shown + 2));
+    intercept(M.back, () => go(st.shown - 1));
+    if (M.play && !M.play.__scvScrub) {
+      M.play.__scvScrub = true;
+      M.play.on('change:playing', () => {
+        st.playing = !!M.play.get('playing');
+        if (st.playing) { st.origin = { t: performance.now(), tick: st.shown }; requestAnimationFrame(loop); }
+        else { report(true); if (st.heat) heat(st.heat.t, st.heat.k); }
+      });
+      M.speed.on('change:value', () => { st.origin = { t: performance.now(), tick: st.shown }; });
+    }
+    hookTimeline();
+    if (!model.get('client')) { model.set('client', true); model.save_changes(); }
+  }
+  const poll = setInterval(hookTimeline, 500);
+  model.on('change:attrs', resolve);
+  model.on('change:meta', () => {
+    if (st.waiting) { st.waiting = false; st.origin = { t: performance.now(), tick: model.get('tick') }; }
+  });
+  model.on('change:tick', () => {  // the kernel moved the tick (a key, a seek in code, new rows)
+    const t = model.get('tick');
+    if (t === st.shown) return;
+    if (st.waiting && st.playing) { st.waiting = false; st.origin = { t: performance.now(), tick: t }; }
+    if (canShow(t)) show(t); else { st.shown = t; cursor(); heatDone(null); }
+  });
+  model.on('change:meta', () => { cursor(); heatDone(null); });
+  resolve();
+  return () => clearInterval(poll);
+}
+
+function render({ el }) { el.style.display = 'none'; }
+
+export default { initialize, render };
+""".replace("%REFS%", repr(list(_REFS)))
+
+    tick = T.Int(0).tag(sync=True)
+    client = T.Bool(False).tag(sync=True)
+    meta = T.Dict().tag(sync=True)
+    colors = T.Bytes(b"").tag(sync=True)
+    delta_index = T.Bytes(b"").tag(sync=True)
+    delta_old = T.Bytes(b"").tag(sync=True)
+    delta_new = T.Bytes(b"").tag(sync=True)
+    delta_start = T.Bytes(b"").tag(sync=True)
+    attrs = T.List(T.Instance(W.Widget)).tag(sync=True, **W.widget_serialization)
+    renderer = _ref()
+    counter = _ref()
+    back = _ref()
+    heat_fig = _ref()
+    heat_slider = _ref()
+    timeline_fig = _ref()
+    play = _ref()
+    speed = _ref()
+    step = _ref()
+    step_rt = _ref()
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self._key = None
+        self._final = 0  # rows from the run's first that were complete when encoded (reused next time)
+        self._base: np.ndarray | None = None
+        self._deltas: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self._payloads: list[dict] = []
+        self._index: list[int] = []
+        self._advance = []
+        self.on_msg(self._on_msg)
+
+    def on_advance(self, handler) -> None:
+        """handler(tick): the page played past the recording and asks the kernel to simulate to tick."""
+        self._advance.append(handler)
+
+    def _on_msg(self, widget, content, buffers) -> None:
+        if isinstance(content, dict) and isinstance(content.get("advance"), int):
+            for fn in self._advance:
+                fn(content["advance"])
+
+    def row_colors(self, k: int) -> np.ndarray:
+        """The canvas colours of the run's k-th row, decoded from the deltas as the page does it."""
+        full = self._base.copy()
+        for idx, _old, new in self._deltas[:k]:
+            full[idx] = new
+        return full
+
+    def load(self, session, canvas, heatmap, timeline) -> None:
+        """Encode the run of recorded rows drawn with the canvas's current geometry (the one holding the
+        shown tick); rows already encoded and complete then are reused."""
+        frame = canvas.frame
+        rec = session.rec
+        lid = next((i for i, lay in enumerate(rec.layouts) if frame is not None and lay is frame.layout), None)
+        if lid is None or canvas._geom is None or frame.tick is None or not 0 <= frame.tick - rec.start < rec.n:
+            self._key = None
+            self.meta = {}
+            return
+        a, b = _run(rec.layout_of[: rec.n], frame.tick - rec.start)
+        caps = [buf.cap for buf in canvas._buffers.values()]
+        key = (id(rec), lid, id(canvas._geom), tuple(caps), heatmap.layer.value, a)
+        keep = min(self._final, b - a + 1) if key == self._key else 0
+        self._key = key
+        others = heatmap._markers(rec.frame(rec.start + a))
+        if keep == 0:
+            first = rec.frame(rec.start + a)
+            self._base = canvas_colors(canvas, first)
+            self._deltas, self._payloads, self._index = [], [heatmap.payload(first, others)], [0]
+            keep = 1
+        else:
+            del self._deltas[keep - 1 :]
+            del self._index[keep:]
+            del self._payloads[self._index[-1] + 1 :]
+        prev = self.row_colors(keep - 1)
+        for r in range(a + keep, b + 1):
+            fr = rec.frame(rec.start + r)
+            cols = canvas_colors(canvas, fr)
+            idx = np.flatnonzero((cols != prev).any(1))
+            self._deltas.append((idx, prev[idx], cols[idx]))
+            prev = cols
+            p = heatmap.payload(fr, others)
+            if p != self._payloads[self._index[-1]]:
+                self._payloads.append(p)
+            self._index.append(len(self._payloads) - 1)
+        self._final = min(b + 1, rec.n - 1) - a  # the last recorded row may still be rewritten
+        d = self._deltas
+        start = np.cumsum([len(i) for i, _, _ in d], dtype=np.uint32)
+        with self.hold_sync():
+            self.colors = self._base.tobytes()
+            self.delta_index = (np.concatenate([i for i, _, _ in d]).astype(np.uint32) if d
+                                else np.zeros(0, np.uint32)).tobytes()
+            self.delta_old = (np.concatenate([o for _, o, _ in d]) if d else np.zeros((0, 3), np.uint8)).tobytes()
+            self.delta_new = (np.concatenate([n for _, _, n in d]) if d else np.zeros((0, 3), np.uint8)).tobytes()
+            self.delta_start = start.tobytes()
+            self.attrs = [buf.col_attr for buf in canvas._buffers.values()]
+            self.meta = {"first": rec.start + a, "last": rec.start + b, "start": session.start, "end": session.end,
+                         "presses": [int(p) for p in session.presses], "caps": caps,
+                         "heat": {"y": heatmap.layer.value, "index": self._index, "payloads": self._payloads,
+                                  "x0": int(heatmap.xs[0]), "z0": int(heatmap.zs[0]), "scale": DUST_SCALE,
+                                  "numbers": bool(heatmap.numbers.value)},
+                         "cursor": self.cursor_meta(timeline)}
+
+    @staticmethod
+    def cursor_meta(timeline) -> dict:
+        """What the page needs to draw the timeline's tick line: the axis unit and the number of rows."""
+        empty = timeline._trace is None or not len(timeline._trace.ticks)
+        return {"factor": timeline.factor, "rows": 0 if empty else len(timeline._rows)}
+
+    def follow_timeline(self, timeline) -> None:
+        """Keep the page's timeline cursor right after a unit change or a filter."""
+        if self.meta and self.meta.get("cursor") != (c := self.cursor_meta(timeline)):
+            self.meta = {**self.meta, "cursor": c}

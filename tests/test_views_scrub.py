@@ -1,0 +1,125 @@
+"""The explorer's scrubber: what it sends the page decodes to exactly what the kernel's views draw at each
+recorded tick, a tick the page drew moves the kernel without sending those views back, and the page's
+requests for unrecorded ticks are simulated (the page's own drawing is checked in tests/browser)."""
+
+import numpy as np
+import pytest
+
+from scicraft_viz.demo import demo_world
+from scicraft_viz.views import Explorer
+from scicraft_viz.views.scrub import canvas_colors, quiet
+from scicraft_viz.views.stepper import tick_text
+
+
+@pytest.fixture
+def ex():
+    e = Explorer(world=demo_world())
+    e.stepper.press_button.click()
+    e.session.step(12)
+    return e
+
+
+def shown_colors(ex) -> np.ndarray:
+    return np.concatenate([np.asarray(b.col_attr.array) for b in ex.canvas._buffers.values()])
+
+
+def sent(widgets, log):
+    """Record every state a widget sends to the page (plotly figures: every update message)."""
+    for w in widgets:
+        if hasattr(w, "_send_update_msg"):
+            for name in ("_send_restyle_msg", "_send_relayout_msg", "_send_update_msg"):
+                setattr(w, name, lambda *a, _w=w, **k: log.append(_w))
+        else:
+            w.send_state = lambda key=None, _w=w: log.append(_w)
+
+
+def test_every_recorded_tick_decodes_to_what_the_canvas_and_heatmap_draw(ex):
+    s, sc = ex.session, ex.scrubber
+    assert (sc.meta["first"], sc.meta["last"]) == (s.start, s.end) and s.end - s.start == 12
+    changed = 0
+    for k, t in enumerate(range(s.start, s.end + 1)):
+        s.seek(t)
+        assert np.array_equal(sc.row_colors(k), shown_colors(ex)), t
+        assert np.array_equal(sc.row_colors(k), canvas_colors(ex.canvas, s.frame(t)))
+        p = sc.meta["heat"]["payloads"][sc.meta["heat"]["index"][k]]
+        hm, marks = ex.heatmap.figure.data
+        assert [list(r) for r in hm.z] == p["z"] and list(marks.text) == p["text"]
+        assert list(marks.marker.color) == p["color"]
+        changed += k > 0 and len(sc._deltas[k - 1][0]) > 0
+    assert changed >= 3  # the demo's lamps and dust change on several ticks: deltas are not all empty
+    # the page's buffers: the first row whole, then per row the changed vertices (old and new)
+    n = sum(len(i) for i, _, _ in sc._deltas)
+    assert len(sc.colors) == 3 * sum(sc.meta["caps"]) and len(sc.delta_index) == 4 * n
+    assert len(sc.delta_old) == len(sc.delta_new) == 3 * n and len(sc.delta_start) == 4 * 12
+    assert sc.meta["presses"] == s.presses and len(ex.timeline.lamps) == 4
+    assert sc.meta["cursor"] == {"factor": 1, "rows": 4}
+
+
+def test_a_tick_drawn_by_the_page_moves_the_kernel_without_sending_it_back(ex):
+    s = ex.session
+    log: list = []
+    drawn = ex._drawn_by_page()
+    sent(drawn, log)
+    ex.scrubber.tick = s.start + 4  # what the page reports after a Back, a Step or a timeline click
+    assert s.tick == s.start + 4 and ex.canvas.frame.tick == s.start + 4
+    assert ex.stepper.counter.value == tick_text(s.tick, s.start, s.end, s.last_press(s.tick))
+    assert ex.heatmap.tick_slider.value == s.tick and f"tick {s.tick} gt" in ex.heatmap.figure.layout.title.text
+    assert list(ex.timeline.figure.data[6].x) == [s.tick, s.tick]
+    assert np.array_equal(shown_colors(ex), ex.scrubber.row_colors(4))
+    assert log == []
+    s.seek(s.start + 6)  # a tick chosen in the kernel (a key, code) is sent as before, and the page follows
+    assert {id(ex.stepper.counter), id(ex.heatmap.tick_slider), id(ex.heatmap.figure)} <= set(map(id, log))
+    assert ex.scrubber.tick == s.start + 6
+
+
+def test_quiet_keeps_a_change_from_the_page_and_restores_sending():
+    import ipywidgets as W
+
+    slider = W.IntSlider()
+    log: list = []
+    sent([slider], log)
+    with quiet(slider):
+        slider.value = 5
+    assert slider.value == 5 and log == []
+    slider.value = 6
+    assert log == [slider]
+
+
+def test_playing_past_the_recording_asks_the_kernel_to_simulate(ex):
+    s = ex.session
+    end = s.end
+    ex.scrubber._on_msg(ex.scrubber, {"advance": end + 3}, [])
+    assert s.end == end + 3 and s.tick == end + 3 and ex.scrubber.tick == end + 3
+    assert ex.scrubber.meta["last"] == end + 3
+    for k, t in enumerate(range(s.start, s.end + 1)):  # the rows kept from before still decode right
+        assert np.array_equal(ex.scrubber.row_colors(k), canvas_colors(ex.canvas, s.frame(t)))
+    ex.scrubber._on_msg(ex.scrubber, {"advance": s.start + 2}, [])
+    assert s.tick == s.start + 2 and s.end == end + 3
+
+
+def test_the_kernel_leaves_beats_to_a_page_that_plays_by_itself(ex):
+    s = ex.session
+    now = [100.0]
+    ex.stepper._clock = lambda: now[0]
+    ex.scrubber.client = True
+    ex.stepper.play.playing = True
+    now[0] += 0.5
+    tick = s.tick
+    ex.stepper.play.value = 1
+    assert s.tick == tick  # the page stepped (and reports its tick): the kernel's beat does nothing
+    ex.scrubber.client = False
+    ex.stepper.play.value = 2
+    assert s.tick == tick + 5
+
+
+def test_an_edit_starts_a_new_run_and_a_layer_change_reencodes(ex):
+    s = ex.session
+    s.place((2, 4, 3), "redstone_lamp")
+    sc = ex.scrubber
+    assert sc.meta["first"] == sc.meta["last"] == s.end  # rows of the old arrangement are the kernel's to draw
+    s.step(3)
+    assert (sc.meta["first"], sc.meta["last"]) == (s.end - 3, s.end)
+    ex.canvas.layer.value = 3
+    assert len(sc.colors) == 3 * sum(b.cap for b in ex.canvas._buffers.values())
+    for k, t in enumerate(range(s.end - 3, s.end + 1)):
+        assert np.array_equal(sc.row_colors(k), canvas_colors(ex.canvas, s.frame(t)))
