@@ -27,7 +27,7 @@ from pathlib import Path
 
 import ipywidgets as W
 
-from scicraft_viz.agents.env import SciCraftEnv, TrialRecord
+from scicraft_viz.env.environment import SciCraftEnv, TrialRecord
 from scicraft_viz.engine.blocks import split_state, static_state
 from scicraft_viz.paths import ensure_dir, is_default_runs_dir
 from scicraft_viz.tasks import Task
@@ -93,7 +93,7 @@ def previous_attempts(out_dir: str | Path, task_id: str, participant: str) -> li
     that holds no '_' (so `<task>__P07__retake__<run id>.jsonl`, participant P07__retake's, is not one),
     and a file whose header names another participant or task is not counted either. No pattern
     matching: an id or a task id is compared as text, never read as a glob."""
-    from scicraft_viz.agents.trajectory import read
+    from scicraft_viz.env.trajectory import read
 
     prefix = f"{task_id}__{participant}__"
     try:
@@ -150,7 +150,7 @@ class Annotator(W.VBox):
                  canvas_size: tuple[int, int] = (640, 450), env_kw: dict | None = None,
                  consent_text: str | None = None,
                  condition: str | None = None):
-        from scicraft_viz.agents.conditions import ConditionError, check_condition, has_scientist
+        from scicraft_viz.env.conditions import ConditionError, check_condition, has_scientist
 
         self.condition = check_condition(condition)
         if has_scientist(self.condition):
@@ -162,7 +162,7 @@ class Annotator(W.VBox):
 
             task = tasks.load(task)
         if budget is not None:
-            from scicraft_viz.agents.mcp_server import task_with_budget
+            from scicraft_viz.env.mcp_server import task_with_budget
 
             task = task_with_budget(task, budget)
         if time_limit_s is not None and not time_limit_s > 0:
@@ -264,7 +264,7 @@ class Annotator(W.VBox):
     def _instructions_html(self) -> str:
         t = self.task
         (ax, ay, az), r = t.anchor, t.radius
-        from scicraft_viz.agents.conditions import extras, statement
+        from scicraft_viz.env.conditions import extras, statement
 
         desc = _esc("\n".join([statement(t), *extras(t, self.condition)]))
         reqs = "".join(f"<li>{_esc(q)}</li>" for q in t.doc.get("requirements", []))
