@@ -27,8 +27,8 @@ from pathlib import Path
 
 import ipywidgets as W
 
-from scicraft_viz.env.environment import SciCraftEnv, TrialRecord
 from scicraft_viz.engine.blocks import split_state, static_state
+from scicraft_viz.env.environment import SciCraftEnv, TrialRecord
 from scicraft_viz.paths import ensure_dir, is_default_runs_dir
 from scicraft_viz.tasks import Task
 from scicraft_viz.views.canvas import Canvas, Pick

@@ -21,10 +21,10 @@ import textwrap
 import ipywidgets as W
 import numpy as np
 
-from scicraft_viz.env.replay import Replay, replay_file
-from scicraft_viz.env.trajectory import Trajectory
 from scicraft_viz.diagnose import Diagnosis, Finding, diagnose
 from scicraft_viz.engine.trace import Trace
+from scicraft_viz.env.replay import Replay, replay_file
+from scicraft_viz.env.trajectory import Trajectory
 from scicraft_viz.views.canvas import Canvas
 from scicraft_viz.views.contract import contract_view
 from scicraft_viz.views.export import ExportBar
