@@ -81,7 +81,12 @@ def browser():
 @pytest.fixture(scope="module")
 def lab(browser, tmp_path_factory):
     """JupyterLab serving a copy of notebooks/ (running a notebook must not write into the repository), next to
-    links to the repository's tasks and example runs, which the notebooks read."""
+    links to the repository's tasks and example runs, which the notebooks read. The engine's kernels are
+    compiled into numba's cache first, as `scicraft-viz warmup` does: these tests time out on the pages, and
+    a fresh clone's first notebook would otherwise spend minutes of its budget in numba's compiler."""
+    from scicraft_viz.tasks.warmup import warmup
+
+    warmup()
     work = tmp_path_factory.mktemp("lab")
     root = work / "root"
     shutil.copytree(ROOT / "notebooks", root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
