@@ -94,7 +94,7 @@ def test_condition_is_written_in_the_trajectory_header(tmp_path):
     with SciCraftEnv.recording(t, tmp_path / "b.jsonl") as env:
         env.set_block((0, 4, 0), "stone")
     h, b = read(tmp_path / "h.jsonl"), read(tmp_path / "b.jsonl")
-    assert (h.ok, h.header["condition"], h.condition, h.header["version"]) == (True, "hint", "hint", 3)
+    assert (h.ok, h.header["condition"], h.condition, h.header["version"]) == (True, "hint", "hint", 5)
     assert (b.ok, b.header["condition"], b.condition) == (True, "baseline", "baseline")
 
 
