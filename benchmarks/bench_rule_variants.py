@@ -3,7 +3,8 @@
 Run: python benchmarks/bench_rule_variants.py [--random N]
 Evaluates the 25 reference solutions (tasks/solutions/*.mcfunction, built for vanilla) under every
 listed variant and under N random rulesets (random:0 .. random:N-1), and prints the pass rate per
-ruleset and family, then for each listed variant the tasks it breaks with the evaluator's first reason.
+ruleset and family, then for each listed variant the tasks it breaks with the evaluator's first reason
+and the failure modes the diagnosis finds (scicraft_viz.diagnose, run under the variant).
 Prints figures only; nothing here is asserted by the test suite (tests/test_rules_variants.py pins the
 behaviour each parameter changes).
 """
@@ -14,6 +15,7 @@ import argparse
 from pathlib import Path
 
 from scicraft_viz import tasks
+from scicraft_viz.diagnose import diagnose
 from scicraft_viz.engine.rules import VARIANTS, random_ruleset
 from scicraft_viz.tasks.evaluator import evaluate
 
@@ -33,8 +35,17 @@ def run(rulesets) -> list[tuple[str, dict[str, list[bool]], dict[str, str]]]:
             per[task.family].append(res.passed)
             if not res.passed:
                 why[task.id] = next((f"{c.name}: {c.reason}" for c in res.failures), "failed")
+                if not rs.name.startswith("random:"):
+                    modes = diagnose(evaluate_world(task, path), task).modes()
+                    why[task.id] = f"[{', '.join(modes) or 'no finding'}] " + why[task.id]
         out.append((rs.name, per, why))
     return out
+
+
+def evaluate_world(task, path):
+    from scicraft_viz.tasks.evaluator import build_world
+
+    return build_world(task, path.read_text(), source=path.name)
 
 
 def main() -> None:
@@ -53,7 +64,7 @@ def main() -> None:
     print()
     for name, _, why in rows[: len(VARIANTS)]:
         for tid, reason in why.items():
-            print(f"{name:<17}{tid:<34}{reason[:110]}")
+            print(f"{name:<17}{tid:<31}{reason[:140]}")
 
 
 if __name__ == "__main__":

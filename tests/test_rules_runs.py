@@ -197,3 +197,17 @@ def test_serve_mcp_refuses_an_unknown_ruleset_in_one_line(tmp_path):
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("error: --rules: unknown ruleset 'sideways'; use one of vanilla, slow-torches")
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
+
+
+def test_a_ruleset_drawn_from_a_seed_breaks_the_memorised_solutions_it_should():
+    rs = random_ruleset(2)
+    assert rs.repeater_step == 4 and rs.dust_decay == 2  # repeaters twice as slow, dust half as far
+    verdicts = {}
+    for tid in ("A_simultaneous_lights_L1", "B_branch_reach_L1", "C_sequential_activation_L1"):
+        task = tasks.load(tid)
+        text = (SOL / f"{tid}.mcfunction").read_text()
+        assert evaluate(task, text).passed
+        verdicts[tid] = [c.name for c in evaluate(task.with_rules("random:2"), text).failures]
+    assert verdicts == {"A_simultaneous_lights_L1": [],
+                        "B_branch_reach_L1": ["t_junction", "all_lamps_activate", "simultaneity"],
+                        "C_sequential_activation_L1": ["sequence"]}

@@ -8,7 +8,10 @@ may name one (`rules:` in its YAML) and a run may draw one from a seed (`random:
 
 Every parameter has a range. The ranges keep the engines exact (every delay stays below the compiled
 engine's 256-tick timing wheel, and a torch keeps the 8-entry toggle history it burns out from) and keep
-the canonical tasks solvable: no range removes a mechanism a task needs.
+every mechanism the canonical tasks build on: dust still carries at least 4 blocks, repeaters still
+regenerate and delay, torches still invert, lamps still light at once and buttons still pulse (only
+locking can be switched off, and no reference solution uses it). Whether every canonical task stays
+solvable under every ruleset is not checked: the reference-solution builders do not adapt to a ruleset.
 """
 
 from __future__ import annotations

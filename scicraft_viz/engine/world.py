@@ -665,9 +665,11 @@ class World:
         return errors
 
     @classmethod
-    def from_blocks(cls, items: Iterable, replay: bool = False, jit: bool = True, log_events: bool = True) -> World:
-        """A new World holding the given (pos, state) pairs, placed in order (see set_blocks)."""
-        w = cls(replay=replay, jit=jit, log_events=log_events)
+    def from_blocks(cls, items: Iterable, replay: bool = False, jit: bool = True, log_events: bool = True,
+                    rules: object = None) -> World:
+        """A new World (under `rules`, vanilla by default) holding the given (pos, state) pairs, placed in
+        order (see set_blocks)."""
+        w = cls(replay=replay, jit=jit, log_events=log_events, rules=rules)
         w.set_blocks(items)
         return w
 

@@ -209,8 +209,8 @@ def _template(task: Task) -> World:
     if tpl is None:
         from scicraft_viz.engine.world import World
 
-        tpl = World(rules=task.rules)  # task.initial_world(replay=False), placed in one call
-        tpl.set_blocks(task.initial_blocks().items())
+        # task.initial_world(replay=False), in one call
+        tpl = World.from_blocks(task.initial_blocks().items(), rules=task.rules)
         tpl._reserve_cells(_BUILD_ROOM)  # copies keep the room, so a typical build is placed without a regrid
         with _TEMPLATES_LOCK:
             while len(_TEMPLATES) >= _TEMPLATES_MAX:
