@@ -211,3 +211,19 @@ def test_a_ruleset_drawn_from_a_seed_breaks_the_memorised_solutions_it_should():
     assert verdicts == {"A_simultaneous_lights_L1": [],
                         "B_branch_reach_L1": ["t_junction", "all_lamps_activate", "simultaneity"],
                         "C_sequential_activation_L1": ["sequence"]}
+
+
+def test_no_briefing_changes_under_a_variant_but_the_withheld_phrase():
+    """Every canonical task under every listed variant, hint condition: the briefing (hint included: each
+    names a mechanism every variant keeps) is the vanilla one, but for the one phrase a dust variant makes
+    false."""
+    phrase = " (reach beyond the 15-block dust budget)"
+    changed = set()
+    for task in tasks.load_all():
+        base = briefing(task, "hint")
+        for name, rs in VARIANTS.items():
+            text = briefing(task.with_rules(rs), "hint")
+            if text != base:
+                assert text == base.replace(phrase, ""), (task.id, name)
+                changed.add((task.id, name))
+    assert changed == {("B_branch_reach_L4", "short-dust"), ("B_branch_reach_L5", "short-dust")}
