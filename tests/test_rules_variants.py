@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scicraft_viz import World, evaluator, tasks
+from scicraft_viz.engine.blocks import is_attached
 from scicraft_viz.engine.compiled import CompileRefused, compile_world
 from scicraft_viz.engine.rules import (
     PARAMS,
@@ -239,3 +240,24 @@ def _rebuilt(w: World, rs: Ruleset) -> World:
     out.set_blocks(sorted(w.blocks().items(), key=lambda kv: (kv[0][1], kv[0])))
     out.step(random.Random(rs.name).randint(0, 40))
     return out
+
+
+def test_pure_python_kernels_follow_the_ruleset_as_the_jit_does():
+    import numpy as np
+
+    rs = random_ruleset(2)  # every parameter but the burn-out count changed
+    path = next(p for p in SOLUTIONS if p.stem == "C_sequential_activation_L2")
+    task = tasks.load(path.stem).with_rules(rs)
+    items = evaluator.parse_build(path.read_text())
+    traces = []
+    for jit in (True, False):
+        w = World(jit=jit, rules=rs)
+        w.set_blocks(task.initial_blocks().items())
+        w.set_blocks(sorted(items, key=lambda it: (is_attached(it[1]), it[0][1], it[0])))
+        w.step(task.settle_game_ticks)
+        (button,) = [p for p, s in w.blocks().items() if s.startswith("minecraft:stone_button")]
+        w.use(button)
+        traces.append(w.record(80))
+    assert np.array_equal(traces[0].lamp_lit, traces[1].lamp_lit)
+    assert np.array_equal(traces[0].component_on, traces[1].component_on)
+    assert traces[0].lamp_lit.any() and not traces[0].lamp_lit[0].any()
