@@ -320,6 +320,10 @@ def serve_mcp_command(
         "text", "--observation",
         help="text (block lists), image (render-view pictures in place of scan-redstone-area) or both",
     ),
+    rules: str = typer.Option(
+        None, "--rules", help="the ruleset to run under, never told to the agent: a listed variant (see "
+        "docs/redstone.md) or random:SEED [default: the task's, vanilla]; recorded in the trajectory header",
+    ),
 ) -> None:
     """Serve the task's environment over the Model Context Protocol, recording every call.
 
@@ -336,6 +340,10 @@ def serve_mcp_command(
         return
     try:
         t = load(task)
+        if rules is not None:
+            from scicraft_viz.engine.rules import ruleset_from
+
+            t = t.with_rules(ruleset_from(rules, "--rules"))
         if transport != "stdio":
             mcp_server.check_port(port)
         if trajectory is None:  # the default folder runs/ is created on first use, with its parents

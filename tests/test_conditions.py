@@ -7,8 +7,8 @@ import pytest
 import yaml
 
 from scicraft_viz import tasks
-from scicraft_viz.env import conditions, mcp_server
-from scicraft_viz.env.conditions import (
+from scicraft_viz.agents import conditions, mcp_server
+from scicraft_viz.agents.conditions import (
     PUBLIC_FIELDS,
     ConditionError,
     briefing,
@@ -16,8 +16,8 @@ from scicraft_viz.env.conditions import (
     task_document,
     task_yaml,
 )
-from scicraft_viz.env.environment import SciCraftEnv
-from scicraft_viz.env.trajectory import read
+from scicraft_viz.agents.env import SciCraftEnv
+from scicraft_viz.agents.trajectory import read
 
 ALL = tasks.task_ids()
 
@@ -94,7 +94,7 @@ def test_condition_is_written_in_the_trajectory_header(tmp_path):
     with SciCraftEnv.recording(t, tmp_path / "b.jsonl") as env:
         env.set_block((0, 4, 0), "stone")
     h, b = read(tmp_path / "h.jsonl"), read(tmp_path / "b.jsonl")
-    assert (h.ok, h.header["condition"], h.condition, h.header["version"]) == (True, "hint", "hint", 4)
+    assert (h.ok, h.header["condition"], h.condition, h.header["version"]) == (True, "hint", "hint", 5)
     assert (b.ok, b.header["condition"], b.condition) == (True, "baseline", "baseline")
 
 

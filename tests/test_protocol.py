@@ -111,7 +111,7 @@ def test_the_scientist_works_in_its_own_world_on_the_shared_budget(tmp_path):
         assert env.call("read-knowledge-book")["entries"] == 2
     traj = trajectory.read(path)
     h = traj.header
-    assert (h["version"], traj.condition, traj.setting, traj.consolidation) == (4, "hint+scientist", "curriculum",
+    assert (h["version"], traj.condition, traj.setting, traj.consolidation) == (5, "hint+scientist", "curriculum",
                                                                                 "cpce")
     assert traj.curriculum == {"family": "A", "position": 2, "levels": ["x", TASK], "epoch": 1}
     assert traj.book_in == cpce("Carried")

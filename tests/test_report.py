@@ -349,7 +349,7 @@ def test_report_command_prints_tables_1_2_6_and_writes_every_format(written, tab
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
     assert lines[-1] == (f"79 run(s) counted, 1 left out -> {out}/report.html, {out}/report.json, "
-                         f"{out}/report.<table>.csv (19 tables)")
+                         f"{out}/report.<table>.csv (20 tables)")
     assert "reading runs" in res.stderr  # the progress bar
     for name in ("table1", "table2", "table6"):
         text = report.render_text(tabs[name])

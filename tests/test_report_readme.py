@@ -89,7 +89,7 @@ def test_the_worked_example_runs_as_written(tmp_path):
     assert res.returncode == 0, res.stderr[-3000:]
     assert "Table 1: gap decomposition (curriculum setting), success %" in res.stdout
     assert res.stdout.strip().splitlines()[-1] == ("12 run(s) counted, 0 left out -> report.html, report.json, "
-                                                   "report.<table>.csv (19 tables)")
+                                                   "report.<table>.csv (20 tables)")
     expected = blocks("text")[0]
     assert (tmp_path / "report.table1.csv").read_text(encoding="utf-8") == expected
     for name in ("report.html", "report.json", "report.runs.csv", "report.failure_modes.csv"):

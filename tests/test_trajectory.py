@@ -293,7 +293,7 @@ def test_usage_is_written_per_model_turn_and_summed(tmp_path):
         w.step("get-block-state", {"pos": [0, 4, 0]}, {"ok": True, "tick": 20},
                {"model": "m", "input_tokens": 200, "output_tokens": 8, "total_tokens": None, "latency_s": 0.5})
     t = read(path)
-    assert t.ok and t.header["version"] == 4 and t.condition == "hint" and t.observation == "text"
+    assert t.ok and t.header["version"] == 5 and t.condition == "hint" and t.observation == "text"
     assert t.steps[1].usage == {"model": "m", "input_tokens": 200, "output_tokens": 8, "latency_s": 0.5}
     assert t.steps[0].usage is None and t.reasoning[0].usage["input_tokens"] == 120
     assert t.usage_totals() == {"input_tokens": 320, "output_tokens": 38, "latency_s": 1.75, "turns": 2}

@@ -100,7 +100,7 @@ def test_render_view_is_recorded_by_hash_with_the_picture_beside_and_replays(tmp
         with Image.open(folder / f"{s}.png") as im:
             assert im.format == "PNG" and pixel_hash(im) == s
     traj = trajectory.read(path)
-    assert traj.ok and traj.header["version"] == 4 and traj.header["observation"] == "both"
+    assert traj.ok and traj.header["version"] == 5 and traj.header["observation"] == "both"
     assert traj.observation == "both" and traj.passed is True
     [view] = [s for s in traj.steps if s.tool == "render-view" and "timeline" not in s.args]
     assert view.args == {"camera": "iso", "width": 320, "height": 240} and view.result == first

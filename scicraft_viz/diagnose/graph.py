@@ -70,6 +70,13 @@ class Circuit:
         self.dust = sorted(p for p, k in self.kind.items() if k == "redstone_wire")
         self.lamps = sorted(p for p, k in self.kind.items() if k == "redstone_lamp")
 
+    @property
+    def rules(self):
+        """The ruleset the build runs under (its world's; vanilla without a world)."""
+        from scicraft_viz.engine.rules import VANILLA
+
+        return self.world.rules if self.world is not None else VANILLA
+
     # ----------------------------------------------------------- basic queries
     def name(self, p: Pos) -> str:
         return self.kind.get(p, "air")
@@ -505,10 +512,11 @@ def repeater_spots(c: Circuit, path: list[Pos]) -> list[tuple[Pos, str]]:
 
     spots: list[int] = []
     strength = {0: 15}
+    decay = c.rules.dust_decay
     i = 1
     while i < len(path):
         prev = i - 1
-        strength[i] = 15 if prev in spots else strength[prev] - 1
+        strength[i] = 15 if prev in spots else strength[prev] - decay
         if strength[i] < 2:
             last = spots[-1] if spots else 0
             cands = [j for j in range(i - 1, last, -1) if eligible(j) and strength[j - 1] >= 1]

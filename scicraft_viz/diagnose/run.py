@@ -111,7 +111,8 @@ def _public_timing(ctx: Context) -> dict[Pos, dict]:
             "off_window": None if v.get("off_window_gt") is None else [conv(x) for x in v["off_window_gt"]],
             "path": [{"pos": list(s["pos"]), "block": s["block"], "at": conv(s["at"]), "delay": conv(s["delay"]),
                       **({"setting": s["setting"]} if "setting" in s else {})} for s in v["path_gt"]],
-            "budget": [[k, T._num(x)] for k, x in T.budget(v["path_gt"], u, v["off_gt"], v["on_gt"])],
+            "budget": [[k, T._num(x)] for k, x in T.budget(v["path_gt"], u, v["off_gt"], v["on_gt"],
+                                                            ctx.c.rules.lamp_off_delay)],
             "unit": ctx.task.unit,
         }
     return out

@@ -12,8 +12,8 @@ import numpy as np
 
 from scicraft_viz.diagnose.graph import CONDUCTORS, DOWN, SIX, UP, Circuit, H, Pos, add, fmt
 
-LAMP_OFF_DELAY = 4  # game ticks from losing power to going dark
-BUTTON_PULSE = 20  # game ticks a stone button stays pressed
+LAMP_OFF_DELAY = 4  # game ticks from losing power to going dark (vanilla; a ruleset may change it)
+BUTTON_PULSE = 20  # game ticks a stone button stays pressed (vanilla; a ruleset may change it)
 
 
 def change_ticks(c: Circuit) -> dict[Pos, int]:
@@ -167,9 +167,11 @@ def _extra(c: Circuit, p: Pos) -> dict:
     return {}
 
 
-def budget(path: list[dict], unit: float = 2, off: int | None = None, on: int | None = None) -> list[tuple[str, float]]:
+def budget(path: list[dict], unit: float = 2, off: int | None = None, on: int | None = None,
+           lamp_off: int = LAMP_OFF_DELAY) -> list[tuple[str, float]]:
     """Where the ticks went, grouped by component kind, in the task's unit: [(label, amount)],
-    plus the lamp's off-delay and the time it stayed powered when it went dark (`off`)."""
+    plus the lamp's off-delay (`lamp_off` game ticks, the ruleset's) and the time it stayed powered when
+    it went dark (`off`)."""
     groups: dict[str, float] = {}
     for s in path:
         if s["delay"] <= 0:
@@ -179,8 +181,8 @@ def budget(path: list[dict], unit: float = 2, off: int | None = None, on: int | 
         groups[k] = groups.get(k, 0) + s["delay"] / unit
     out = [(k, _num(x)) for k, x in groups.items()]
     if off is not None and on is not None:
-        out.append(("held", _num((off - on - LAMP_OFF_DELAY) / unit)))
-        out.append(("lamp off-delay", _num(LAMP_OFF_DELAY / unit)))
+        out.append(("held", _num((off - on - lamp_off) / unit)))
+        out.append(("lamp off-delay", _num(lamp_off / unit)))
     return out
 
 

@@ -24,12 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scicraft_viz.engine.blocks import split_state
+from scicraft_viz.engine.rules import VANILLA, ruleset_from
 
 Pos = tuple[int, int, int]
 _DIRS = {"north": (0, 0, -1), "east": (1, 0, 0), "south": (0, 0, 1), "west": (-1, 0, 0)}
-_BUTTON_GT = 20
-_TORCH_GT = 2
-_LAMP_OFF_GT = 4
 _COMPARATOR_GT = 2
 _BURNOUT_GT = 160
 
@@ -83,21 +81,21 @@ def what_happened(e) -> str:
     return f"{where} {e.kind}"
 
 
-def _delay_of(e, state: str | None) -> int | None:
-    """Game ticks between a change of this kind and what scheduled it (None: it happens at once)."""
+def _delay_of(e, state: str | None, rules=VANILLA) -> int | None:
+    """Game ticks between a change of this kind and what scheduled it under `rules` (None: at once)."""
     name = _short(e.block)
     if name == "comparator" and e.kind in ("state", "power"):
         return _COMPARATOR_GT  # a tick's change; the one a mode switch makes at once is not told apart
     if e.kind == "state":
         if name == "repeater":
             props = split_state(state)[1] if state else {}
-            return 2 * int(props.get("delay", 1))
+            return rules.repeater_step * int(props.get("delay", 1))
         if name in ("torch", "wall torch"):
-            return _TORCH_GT
+            return rules.torch_delay
         if name == "lamp" and not e.new:
-            return _LAMP_OFF_GT
+            return rules.lamp_off_delay
         if name == "button" and not e.new:
-            return _BUTTON_GT
+            return rules.button_ticks
     return None
 
 
@@ -122,16 +120,18 @@ def _feeders(pos: Pos, state: str | None) -> list[Pos]:
     return first + [p for p in near if p not in first]
 
 
-def explain(events: list, blocks: dict[Pos, str] | None = None) -> list[Cause]:
+def explain(events: list, blocks: dict[Pos, str] | None = None, rules=None) -> list[Cause]:
     """A Cause for every event, in the same order. `blocks` ({pos: state}, e.g. `world.blocks()`)
-    gives repeater delays and facings; without it a repeater is taken to have delay 1."""
+    gives repeater delays and facings; without it a repeater is taken to have delay 1. `rules` (e.g.
+    `world.rules`; vanilla when None) gives the delays."""
     blocks = blocks or {}
+    rules = ruleset_from(rules)
     by_pos: dict[Pos, list[int]] = {}
     out: list[Cause] = []
     for i, e in enumerate(events):
         pos = tuple(e.pos)
         state = blocks.get(pos)
-        want = _delay_of(e, state)
+        want = _delay_of(e, state, rules)
         what = what_happened(e)
         found, delay = _find(events, by_pos, i, pos, state, want)
         if found is None:
@@ -139,12 +139,12 @@ def explain(events: list, blocks: dict[Pos, str] | None = None) -> list[Cause]:
             if e.kind in ("placed", "removed", "delay"):
                 who = "the player"
             if e.kind == "state" and _short(e.block) == "button" and not e.new:
-                who = f"its press ran out after {_BUTTON_GT // 2} rt"
+                who = f"its press ran out after {_rt(rules.button_ticks)}"
             text = f"{what}: {who or 'nothing logged before it explains it (it may predate the log)'}"
         else:
             f = events[found]
             if e.kind == "burnout":
-                text = f"{what}: it turned off 8 times within 3 s (last when {what_happened(f)})"
+                text = f"{what}: it turned off {rules.burnout_count} times within 3 s (last when {what_happened(f)})"
             elif want is not None and delay == want:
                 text = f"{what}: scheduled {_rt(delay)} ago when {what_happened(f)}"
             elif delay == 0:

@@ -31,13 +31,13 @@ from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine.blocks import split_state
 from scicraft_viz.engine.jitcache import announce_compiles
 from scicraft_viz.engine.kernels import NEAR
+from scicraft_viz.engine.rules import VANILLA, Ruleset
 
 announce_compiles()  # one line on stderr if a kernel is not in numba's cache and must be compiled
 
 Pos = tuple[int, int, int]
 
-BUTTON_TICKS, TORCH_DELAY, LAMP_OFF_DELAY = 20, 2, 4
-BURNOUT_WINDOW, BURNOUT_COUNT, BURNOUT_RECHECK = 60, 8, 160
+BURNOUT_WINDOW, BURNOUT_SLOTS, BURNOUT_RECHECK = 60, 8, 160
 P_EXTREMELY_HIGH, P_VERY_HIGH, P_HIGH, P_NORMAL = 0, 1, 2, 3
 WHEEL = 256  # > the longest delay (160 gt), so a slot never holds two different due ticks
 CONST = -1  # source id of a redstone block: always on
@@ -48,8 +48,9 @@ _COMPONENTS = (REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER)
 _ANALOG = (B.COMPARATOR, *B.CONTAINERS)  # refused: see CompiledWorld
 _CONDUCTORS = (B.STONE, LAMP, B.TARGET)
 
-# meta slots at the head of the state array
-M_TICK, M_NPEND, M_STATUS, M_SEQ = range(4)
+# meta slots at the head of the state array; the M_R* slots hold the world's ruleset (engine/rules.py) where
+# the kernels read it at run time. Its repeater step, dust decay and locking are folded into the graph.
+M_TICK, M_NPEND, M_STATUS, M_SEQ, M_RBUTTON, M_RTORCH, M_RLAMP, M_RBURNOUT = range(8)
 NMETA = 8
 # state arrays (views of one int64 array, so a call from Python passes two arrays, not twenty)
 (S_ON, S_LOCK, S_CNT, S_LCNT, S_PEND, S_PRANK, S_PTIME, S_NXT, S_TOGI, S_PSEQ, S_CONSTC) = range(11)
@@ -149,7 +150,7 @@ def _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c):
                 if st[S_ON, x]:
                     if not p and not st[S_PEND, x]:
                         st[S_PEND, x] = 1
-                        st[S_PTIME, x] = t + LAMP_OFF_DELAY
+                        st[S_PTIME, x] = t + meta[M_RLAMP]
                         st[S_PRANK, x] = P_NORMAL
                         st[S_PSEQ, x] = meta[M_SEQ]
                         meta[M_SEQ] += 1
@@ -157,7 +158,7 @@ def _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c):
                     st[S_ON, x] = 1
             elif st[S_ON, x]:
                 if not p:
-                    _schedule(meta, st, head, tail, slot, x, LAMP_OFF_DELAY, P_NORMAL)
+                    _schedule(meta, st, head, tail, slot, x, meta[M_RLAMP], P_NORMAL)
             elif p:
                 st[S_ON, x] = 1
         elif b == REPEATER:
@@ -174,13 +175,13 @@ def _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c):
                     rank = P_HIGH
                 _schedule(meta, st, head, tail, slot, x, node[G_DELAY2, x], rank)
         elif (st[S_ON, x] != 0) == p:  # a torch
-            _schedule(meta, st, head, tail, slot, x, TORCH_DELAY, P_NORMAL)
+            _schedule(meta, st, head, tail, slot, x, meta[M_RTORCH], P_NORMAL)
 
 
 @_inline
 def _recent(tog, c, t):
     n = 0
-    for i in range(BURNOUT_COUNT):
+    for i in range(BURNOUT_SLOTS):
         if t - tog[c, i] <= BURNOUT_WINDOW:
             n += 1
     return n
@@ -219,9 +220,9 @@ def _tick_one(node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot, c, t):
                 st[S_ON, c] = 0
                 i = st[S_TOGI, c]
                 tog[c, i] = t
-                st[S_TOGI, c] = (i + 1) % BURNOUT_COUNT
+                st[S_TOGI, c] = (i + 1) % BURNOUT_SLOTS
                 _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c)
-                if _recent(tog, c, t) >= BURNOUT_COUNT:
+                if _recent(tog, c, t) >= meta[M_RBURNOUT]:
                     _schedule(meta, st, head, tail, slot, c, BURNOUT_RECHECK, P_NORMAL)
         elif not powered:  # burnt-out torches with no input never get here (see _run_tick)
             st[S_ON, c] = 1
@@ -242,7 +243,7 @@ def _run_tick(node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot, t):
             x = head[q]
             b = node[G_NTYPE, x]
             if (b == TORCH or b == WALL_TORCH) and not st[S_ON, x] and st[S_CNT, x] == 0:
-                if _recent(tog, x, t) >= BURNOUT_COUNT:
+                if _recent(tog, x, t) >= meta[M_RBURNOUT]:
                     # burnt out, it stays dark with nothing pending, and from then on any update that
                     # reaches it matters, which the graph does not see: leave the rest to the reference
                     return False
@@ -263,7 +264,7 @@ def _use(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c):
         if st[S_ON, c]:
             return 0
         st[S_ON, c] = 1
-        _schedule(meta, st, head, tail, slot, c, BUTTON_TICKS, P_NORMAL)
+        _schedule(meta, st, head, tail, slot, c, meta[M_RBUTTON], P_NORMAL)
     elif b == LEVER:
         st[S_ON, c] = 0 if st[S_ON, c] else 1
     else:
@@ -522,7 +523,8 @@ def _signal_sources(s: _Structure, reach: dict, src: Pos, k: int) -> set:
 class CompiledWorld:
     """A world compiled into a component graph (see the module docstring). Build with `compile_world`."""
 
-    def __init__(self, states: dict[Pos, str], tick: int, pending, toggles, seq: int):
+    def __init__(self, states: dict[Pos, str], tick: int, pending, toggles, seq: int, rules: Ruleset = VANILLA):
+        self.rules = rules
         s = _Structure(states)
         for p, blk in s.b.items():
             if blk.id in _ANALOG:
@@ -541,7 +543,8 @@ class CompiledWorld:
         idx = {p: i for i, p in enumerate(comps)}
         n = len(comps)
         dust = sorted(p for p, blk in s.b.items() if blk.id == B.WIRE)
-        # dust reach: for every source, the dust within 14 links of the dust it feeds, at the least distance
+        # dust reach: for every source, the dust within the ruleset's reach (14 links in vanilla) of the dust
+        # it feeds, at the least distance
         feeds: dict = {}
         for d in dust:
             for src in s.dust_sources(d):
@@ -551,7 +554,7 @@ class CompiledWorld:
         for src, seeds in feeds.items():
             seen = {d: 0 for d in seeds}
             frontier = list(seeds)
-            for depth in range(1, 15):
+            for depth in range(1, rules.dust_reach + 1):
                 nxt = []
                 for x in frontier:
                     for y in links[x]:
@@ -577,7 +580,7 @@ class CompiledWorld:
                 behind = _add(p, f)
                 inputs[p] = set(reach[behind]) if s.id(behind) == B.WIRE else _signal_sources(s, reach, behind, f)
                 locks[p] = set()
-                for side in ((f + 1) % 4, (f + 3) % 4):
+                for side in ((f + 1) % 4, (f + 3) % 4) if rules.repeater_lockable else ():
                     q = _add(p, side)
                     if s.id(q) == REPEATER and s.b[q].facing == side:
                         locks[p].add(q)
@@ -660,7 +663,7 @@ class CompiledWorld:
         for i, p in enumerate(nodes):
             blk = s.b[p]
             if blk.id == REPEATER:
-                node[G_DELAY2, i] = 2 * blk.delay
+                node[G_DELAY2, i] = rules.repeater_step * blk.delay
                 front = _add(p, _opp(blk.facing))
                 node[G_PRIO, i] = s.id(front) == REPEATER and s.b[front].facing != _opp(blk.facing)
             elif blk.id == LAMP:
@@ -685,7 +688,7 @@ class CompiledWorld:
         for j, d in enumerate(dust):
             for src, v in dist[d].items():
                 dnode.append(CONST if src == CONST else self.node_of[src])
-                ddist.append(v)
+                ddist.append(v * rules.dust_decay)  # the power lost on the way
             dptr[j + 1] = len(dnode)
         header = np.zeros(16, np.int64)
         header[:4] = (n, nd, len(ltgt), len(dnode))
@@ -717,6 +720,9 @@ class CompiledWorld:
         state must be one the reference engine could continue from without a stray update mattering."""
         meta, st, tog, head, tail, slot = self._views()
         meta[M_TICK], meta[M_SEQ] = tick, seq
+        r = self.rules
+        meta[M_RBUTTON], meta[M_RTORCH], meta[M_RLAMP], meta[M_RBURNOUT] = (
+            r.button_ticks, r.torch_delay, r.lamp_off_delay, r.burnout_count)
         head[:] = -1
         tail[:] = -1
         tog[:] = -(10**9)
@@ -831,7 +837,7 @@ def compile_world(world) -> CompiledWorld:
     """Compile a World's current blocks and dynamic state. Raises CompileRefused with the reason when
     the graph could not follow the reference engine exactly."""
     tick, pending, toggles, seq = world_dynamic_state(world)
-    return CompiledWorld(world.blocks(), tick, pending, toggles, seq)
+    return CompiledWorld(world.blocks(), tick, pending, toggles, seq, world.rules)
 
 
 def world_dynamic_state(world):
@@ -867,7 +873,7 @@ class Runner:
         self.buttons = cw.buttons
         self.act = -1
         self.tick = cw.tick
-        # a button is released by its own tick, 20 gt after the press: known without asking the graph
+        # a button is released by its own tick, button_ticks after the press: known without asking the graph
         _, st, *_ = cw._views()
         never = -(1 << 62)
         self.release = [

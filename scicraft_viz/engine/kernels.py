@@ -71,16 +71,21 @@ M_HEAP, M_SEQ, M_TICK, M_EVN, M_LOG, M_OVERFLOW, M_NCHG, M_NCELL, M_LIVE = range
 # M_LIVE counts dust with power > 0. While it is 0, no dust has a source, so a change whose dust seeds
 # all have no source leaves every network at 0 and settle_dust skips the walk over them: placing an
 # unpowered build no longer costs a walk over its whole dust network per block.
+# Rule slots (engine/rules.py, Ruleset.meta_values): the parameters a ruleset varies, read at run time so
+# that every ruleset shares one compiled kernel. World writes them when it is made.
+R_BUTTON, R_TORCH, R_LAMP_OFF, R_REPEATER_STEP, R_DUST_DECAY, R_BURNOUT, R_LOCKABLE = range(9, 16)
 NMETA = 16
 # Overflow codes: the event buffer, the changed list or the tick heap ran out of room (a world bug).
 OV_EVENTS, OV_CHANGED, OV_HEAP = 1, 2, 3
 
+# Vanilla values of the rule slots (the kernels read the slots; these stay for callers and docs).
 BUTTON_TICKS = 20
 TORCH_DELAY = 2
 COMPARATOR_DELAY = 2
 LAMP_OFF_DELAY = 4
 BURNOUT_WINDOW = 60
 BURNOUT_COUNT = 8
+BURNOUT_SLOTS = 8  # toggle times a torch remembers (a ruleset's burn-out count is at most this)
 BURNOUT_RECHECK = 160
 NEVER = -(10**9)  # toggle time of a torch that never toggled
 
@@ -772,7 +777,8 @@ def settle_dust(g, seeds, nseeds):
             lm >>= 1
             j += 1
     unmark(U, g.comp, m)
-    # sources, then spread (power - 1 per dust) along links, SPFA style
+    # sources, then spread (power - decay per dust, 1 in vanilla) along links, SPFA style
+    decay = g.meta[R_DUST_DECAY]
     cap = g.queue.shape[0]
     head = 0
     tail = 0
@@ -780,7 +786,7 @@ def settle_dust(g, seeds, nseeds):
         d = g.comp[i]
         p = dust_source(U, N, d)
         U[d, NEWP] = p
-        if p > 1:
+        if p > decay:
             g.queue[tail] = d
             tail += 1
             if tail == cap:
@@ -792,7 +798,7 @@ def settle_dust(g, seeds, nseeds):
         if head == cap:
             head = 0
         U[d, INQ] = 0
-        v = U[d, NEWP] - 1
+        v = U[d, NEWP] - decay
         if v <= 0:
             continue
         om = omask(U, d)
@@ -925,14 +931,14 @@ def check(g, c, exempt):
     if b == LAMP:
         p = lamp_powered(U, N, c)
         if U[c, ON] and not p:
-            schedule(g, c, LAMP_OFF_DELAY, P_NORMAL)
+            schedule(g, c, g.meta[R_LAMP_OFF], P_NORMAL)
         elif not U[c, ON] and p:
             set_on(g, c, 1)
     elif b == TORCH or b == WALL_TORCH:
         if (U[c, ON] != 0) == torch_powered(U, N, c):
-            schedule(g, c, TORCH_DELAY, P_NORMAL)
+            schedule(g, c, g.meta[R_TORCH], P_NORMAL)
     elif b == REPEATER:
-        lk = 1 if repeater_locked(U, N, c) else 0
+        lk = 1 if g.meta[R_LOCKABLE] and repeater_locked(U, N, c) else 0
         if lk != U[c, LOCKED]:
             log_event(g, c, EV_LOCKED, U[c, LOCKED], lk)
             U[c, LOCKED] = lk
@@ -945,7 +951,7 @@ def check(g, c, exempt):
                     rank = P_VERY_HIGH
                 else:
                     rank = P_HIGH
-                schedule(g, c, 2 * U[c, DELAY], rank)
+                schedule(g, c, g.meta[R_REPEATER_STEP] * U[c, DELAY], rank)
     elif b == NOTE_BLOCK:
         # vanilla NoteBlock.neighborChanged: powered follows the neighbours at once, a rising edge plays
         p = lamp_powered(U, N, c)
@@ -1116,7 +1122,7 @@ def changed(g, c):
 @jit
 def recent_toggles(g, c, t):
     n = 0
-    for i in range(BURNOUT_COUNT):
+    for i in range(BURNOUT_SLOTS):
         if t - g.T[c, TOG0 + i] <= BURNOUT_WINDOW:
             n += 1
     return n
@@ -1129,7 +1135,7 @@ def run_tick(g, c):
     b = U[c, BT]
     t = g.meta[M_TICK]
     if b == REPEATER:
-        if repeater_locked(U, N, c):
+        if g.meta[R_LOCKABLE] and repeater_locked(U, N, c):
             return
         should = repeater_input(U, N, c)
         if U[c, ON] and not should:
@@ -1139,7 +1145,7 @@ def run_tick(g, c):
             set_on(g, c, 1)
             changed(g, c)
             if not should:
-                schedule(g, c, 2 * U[c, DELAY], P_VERY_HIGH)
+                schedule(g, c, g.meta[R_REPEATER_STEP] * U[c, DELAY], P_VERY_HIGH)
     elif b == TORCH or b == WALL_TORCH:
         powered = torch_powered(U, N, c)
         if U[c, ON]:
@@ -1147,12 +1153,12 @@ def run_tick(g, c):
                 set_on(g, c, 0)
                 i = U[c, TOGI]
                 g.T[c, TOG0 + i] = t
-                U[c, TOGI] = (i + 1) % BURNOUT_COUNT
+                U[c, TOGI] = (i + 1) % BURNOUT_SLOTS
                 changed(g, c)
-                if recent_toggles(g, c, t) >= BURNOUT_COUNT:
+                if recent_toggles(g, c, t) >= g.meta[R_BURNOUT]:
                     log_event(g, c, EV_BURNOUT, 0, 1)
                     schedule(g, c, BURNOUT_RECHECK, P_NORMAL)
-        elif not powered and recent_toggles(g, c, t) < BURNOUT_COUNT:
+        elif not powered and recent_toggles(g, c, t) < g.meta[R_BURNOUT]:
             set_on(g, c, 1)
             changed(g, c)
     elif b == LAMP:
@@ -1253,7 +1259,7 @@ def place(g, c, old_type, exempt, player):
         g.T[c, PTIME] = -1
     reshape_near(g, c)
     if b == REPEATER:
-        U[c, LOCKED] = 1 if repeater_locked(U, N, c) else 0
+        U[c, LOCKED] = 1 if g.meta[R_LOCKABLE] and repeater_locked(U, N, c) else 0
         if player and not U[c, LOCKED] and repeater_input(U, N, c):
             schedule(g, c, 1, P_NORMAL)
     elif b == COMPARATOR:
@@ -1390,7 +1396,7 @@ def click(g, c):
         if U[c, ON]:
             return 0
         set_on(g, c, 1)
-        schedule(g, c, BUTTON_TICKS, P_NORMAL)
+        schedule(g, c, g.meta[R_BUTTON], P_NORMAL)
         changed(g, c)
         return 1
     if b == LEVER:

@@ -15,6 +15,7 @@ import numpy as np
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine import kernels as sim
 from scicraft_viz.engine.blocks import BlockState, parse_state
+from scicraft_viz.engine.rules import Ruleset, ruleset_from
 from scicraft_viz.errors import InputError, PlacementError, PositionError
 
 Pos = tuple[int, int, int]
@@ -265,8 +266,9 @@ class World:
         return self._cg is not None
     # --- end of the compiled-engine hook
 
-    def __init__(self, replay: bool = False, jit: bool = True, log_events: bool = True):
+    def __init__(self, replay: bool = False, jit: bool = True, log_events: bool = True, rules: object = None):
         self.replay = replay
+        self._rules = ruleset_from(rules)
         self._k = sim if jit else _python_kernels()
         self.jit = jit and self._k.JIT
         # Events wait in the engine's buffer (two int64s each) until something reads them or the buffer
@@ -280,6 +282,7 @@ class World:
         self.g: sim.Grid = self._grid(64, 128)
         self.g.meta[sim.M_NCELL] = 1  # cell 0 is the shared air that stands for every position without a cell
         self.g.meta[sim.M_LOG] = 1 if log_events else 0
+        self.g.meta[sim.R_BUTTON : sim.R_LOCKABLE + 1] = self._rules.meta_values()
 
     # ------------------------------------------------------------------ storage
     @staticmethod
@@ -318,6 +321,11 @@ class World:
         else:
             self._k.rehash(new.HT, new.P, n)
         return new
+
+    @property
+    def rules(self) -> Ruleset:
+        """The ruleset this world runs under (engine/rules.py; vanilla unless given to World())."""
+        return self._rules
 
     @property
     def _ncell(self) -> int:
@@ -684,9 +692,11 @@ class World:
         return errors
 
     @classmethod
-    def from_blocks(cls, items: Iterable, replay: bool = False, jit: bool = True, log_events: bool = True) -> World:
-        """A new World holding the given (pos, state) pairs, placed in order (see set_blocks)."""
-        w = cls(replay=replay, jit=jit, log_events=log_events)
+    def from_blocks(cls, items: Iterable, replay: bool = False, jit: bool = True, log_events: bool = True,
+                    rules: object = None) -> World:
+        """A new World (under `rules`, vanilla by default) holding the given (pos, state) pairs, placed in
+        order (see set_blocks)."""
+        w = cls(replay=replay, jit=jit, log_events=log_events, rules=rules)
         w.set_blocks(items)
         return w
 
@@ -802,7 +812,7 @@ class World:
                 if release is not None:
                     if cg.tick < release:
                         return False  # still pressed
-                    cg.release[i] = cg.tick + sim.BUTTON_TICKS
+                    cg.release[i] = cg.tick + self._rules.button_ticks
                 cg.act = i
                 return True
         c = self._find(pos)

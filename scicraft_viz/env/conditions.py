@@ -127,12 +127,34 @@ def extras(task: Task, condition: str) -> list[str]:
     return []
 
 
+# Phrases of the public task text that state a vanilla value of a rule parameter (engine/rules.py), by the
+# parameter: under a ruleset that changes it the phrase would be false, so it is withheld (the agent is never
+# told the ruleset, nor handed a claim it contradicts). The hints name mechanisms only and stay true.
+VANILLA_CLAIMS = {" (reach beyond the 15-block dust budget)": "dust_decay"}
+
+
+def requirements(task: Task) -> list[str]:
+    """The task's requirements as an agent reads them: a phrase stating a vanilla value the task's ruleset
+    changes is left out (VANILLA_CLAIMS)."""
+    changed = task.rules.changes()
+    out = []
+    for r in task.doc.get("requirements", []):
+        r = str(r)
+        for phrase, param in VANILLA_CLAIMS.items():
+            if param in changed:
+                r = r.replace(phrase, "")
+        out.append(r)
+    return out
+
+
 def task_document(task: Task, condition: str = DEFAULT_CONDITION) -> dict:
     """The task document an agent may read under `condition`: the public fields, the statement
     without the relaxation argument, and under `hint` a top-level `hint`."""
     condition = check_condition(condition)
     doc = {k: copy.deepcopy(task.doc[k]) for k in PUBLIC_FIELDS if k in task.doc}
     doc["task_description"] = statement(task) + "\n"
+    if "requirements" in doc:
+        doc["requirements"] = requirements(task)
     more = extras(task, condition)
     if more:
         doc["hint"] = " ".join(more)
@@ -166,7 +188,7 @@ def briefing(task: Task, condition: str = DEFAULT_CONDITION, *, budget: int | No
     consolidation = check_consolidation(consolidation)
     budget = task.trial_budget if budget is None else budget
     observe = task.record_game_ticks if observe_ticks is None else observe_ticks
-    req = "\n".join(f"- {r}" for r in task.doc.get("requirements", []))
+    req = "\n".join(f"- {r}" for r in requirements(task))
     parts = []
     if has_scientist(condition):
         parts.append("You are the engineer: you build redstone devices that meet an exact timing specification. "

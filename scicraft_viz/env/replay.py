@@ -185,6 +185,8 @@ class Replay:
         self._initial: dict[Pos, str] = {}
         self._checkpoints: dict[int, dict[Pos, str]] = {}
         self._held: OrderedDict[int, TrialRecord] = OrderedDict()
+        if self.task is not None and traj.header and "rules" in traj.header:
+            self.task = self.task.with_rules(traj.rules)  # the run's ruleset, so the replay is exact
         if self.task is None:
             try:
                 self.task = traj.task()

@@ -34,11 +34,11 @@ if TYPE_CHECKING:
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "trajectory.schema.json"
 FORMAT = "scicraft-trajectory"
-VERSION = 4
+VERSION = 5
 # 2 added header.condition and step.usage; 3 the protocol (header.setting as a name, consolidation,
 # curriculum, book, session) and step.agent, with the book and scientist calls; 4 header.observation and
-# the render-view call. Older files still load.
-VERSIONS = (1, 2, 3, 4)
+# the render-view call; 5 header.rules (the ruleset, engine/rules.py). Older files still load (as vanilla).
+VERSIONS = (1, 2, 3, 4, 5)
 TOOLS = ("set-block", "get-block-state", "get-event-stream", "scan-redstone-area", "activate-button", "submit",
          "read-knowledge-book", "update-knowledge-book", "ask-scientist", "archive-experiment-report",
          "end-experiment", "render-view", "unknown-tool")
@@ -225,8 +225,18 @@ class Trajectory:
         if self.header is None:
             raise tasks.TaskError(f"{self.source}: no header, so the task is unknown")
         if isinstance(self.header.get("task"), dict):
-            return tasks.from_dict(self.header["task"], f"{self.source}: header.task")
-        return tasks.load_by_id(self.header["task_id"])
+            task = tasks.from_dict(self.header["task"], f"{self.source}: header.task")
+        else:
+            task = tasks.load_by_id(self.header["task_id"])
+        return task.with_rules(self.rules) if "rules" in self.header else task
+
+    @property
+    def rules(self):
+        """The ruleset the run was made under (header.rules; vanilla for files before version 5).
+        Raises InputError for a ruleset this version does not know."""
+        from scicraft_viz.engine.rules import ruleset_from
+
+        return ruleset_from(self.header.get("rules") if self.header else None, f"{self.source}: header.rules")
 
     def report(self) -> str:
         head = f"{self.source}: {len(self.steps)} step(s)"
@@ -490,6 +500,7 @@ def make_header(task, *, actor_kind: str = "model", actor_name: str | None = Non
     h["setting"] = check_setting(setting)
     h["consolidation"] = check_consolidation(consolidation)
     h["observation"] = check_observation(observation)
+    h["rules"] = task.rules.to_json()
     if curriculum:
         h["curriculum"] = dict(curriculum)
     if book:
@@ -511,7 +522,8 @@ def _needs_embedding(task) -> bool:
     from scicraft_viz import tasks
 
     try:
-        return tasks.load(task.id).doc != task.doc
+        doc = {k: v for k, v in task.doc.items() if k != "rules"}  # the ruleset travels as header.rules
+        return tasks.load(task.id).doc != doc
     except Exception:  # unknown id, unreadable file: the document has to be embedded
         return True
 

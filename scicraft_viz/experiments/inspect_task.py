@@ -333,6 +333,8 @@ def scicraft_agent(trajectories: str = DEFAULT_DIR, max_turns: int = 200, max_nu
         ids = md["task_ids"]
         for position, tid in enumerate(ids, 1):
             t = load_by_id(tid)
+            if md.get("rules") is not None:  # -T rules=...: the run's ruleset, in the header, never in the briefing
+                t = t.with_rules(md["rules"])
             path = trajectory_file(directory, t.id, model_name, md["condition"], state.epoch, md["setting"],
                                    md.get("observation", "text"))
             curriculum = ({"family": t.family, "position": position, "levels": list(ids), "epoch": state.epoch}
@@ -437,7 +439,7 @@ def scicraft_scorer():
 
 
 def samples(family, level, condition: str, budget: int | None = None, setting: str = "independent",
-            consolidation: str = "cpce", observation: str = "text") -> list[Sample]:
+            consolidation: str = "cpce", observation: str = "text", rules: str | None = None) -> list[Sample]:
     """One sample per task (independent) or per family, its levels in order (curriculum)."""
     ids = task_ids_for(family, level)
     if not ids:
@@ -456,19 +458,26 @@ def samples(family, level, condition: str, budget: int | None = None, setting: s
         out.append(Sample(id=sid, input=[ChatMessageSystem(content=text), ChatMessageUser(content=START)],
                           target="passed", metadata={"task_ids": group, "task_id": group[0], "condition": condition,
                                                      "setting": setting, "consolidation": consolidation,
-                                                     "budget": b, "observation": observation}))
+                                                     "budget": b, "observation": observation, "rules": rules}))
     return out
 
 
 @task
 def scicraft(family: str | list = "A", level: str | list = "L1", condition: str = "baseline",
              setting: str = "independent", consolidation: str = "cpce", budget: int | None = None,
-             trajectories: str = DEFAULT_DIR, max_turns: int = 200, observation: str = "text") -> Task:
+             trajectories: str = DEFAULT_DIR, max_turns: int = 200, observation: str = "text",
+             rules: str | None = None) -> Task:
     """SciCrafter tasks of `family` and `level` (comma-separated, lists, or 'all') under `condition`
     (baseline, hint, scientist, hint+scientist) and `setting` (independent, curriculum), the knowledge
     book in `consolidation` format (summary, fee, cpce), `budget` verification trials (default: the
-    task's, 50); the agent observes the world through `observation` (text, image or both)."""
+    task's, 50); the agent observes the world through `observation` (text, image or both); `rules` (a listed
+    variant or random:SEED, engine/rules.py) replaces each task's ruleset and is never told to the agent."""
+    from scicraft_viz.engine.rules import ruleset_from
     from scicraft_viz.env.environment import check_observation
+
+    if rules is not None:
+        rules = str(rules)
+        ruleset_from(rules, "-T rules")  # a bad name fails here, before any sample runs
 
     observation = check_observation(observation)
     condition = check_condition(condition)
@@ -477,12 +486,12 @@ def scicraft(family: str | list = "A", level: str | list = "L1", condition: str 
     if budget is not None:
         budget = int(budget)
     name = f"scicraft-{condition}-{setting}" + ("" if observation == "text" else f"-{observation}")
-    return Task(dataset=MemoryDataset(samples(family, level, condition, budget, setting, consolidation, observation),
-                                      name=name),
+    return Task(dataset=MemoryDataset(samples(family, level, condition, budget, setting, consolidation, observation,
+                                              rules), name=name),
                 solver=scicraft_agent(trajectories=str(trajectories), max_turns=int(max_turns)),
                 scorer=scicraft_scorer(),
                 metadata={"condition": condition, "setting": setting, "consolidation": consolidation,
-                          "observation": observation, "conditions": list(CONDITIONS)})
+                          "observation": observation, "rules": rules, "conditions": list(CONDITIONS)})
 
 
 # ---------------------------------------------------------------------------------------- failures are loud
@@ -581,6 +590,9 @@ def import_log(log_path: str | Path, out_dir: str | Path, overwrite: bool = Fals
             setting = check_setting(md.get("setting", args.get("setting", "independent")))
             consolidation = check_consolidation(md.get("consolidation", args.get("consolidation", "cpce")))
             observation = check_observation(md.get("observation", args.get("observation", "text")))
+            rules = md.get("rules", args.get("rules"))
+            if rules is not None:
+                t = t.with_rules(rules)
         except ValueError as e:
             raise ValueError(f"{where}: {e}") from None
         budget = md.get("budget")

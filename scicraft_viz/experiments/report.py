@@ -118,6 +118,7 @@ class RunRecord:
     condition: str | None = None
     consolidation: str | None = None  # None where the protocol keeps no knowledge book
     observation: str | None = None  # text, image or both (what the agent saw the world through)
+    rules: str | None = None  # the ruleset's name (engine/rules.py; runs before trajectory version 5: vanilla)
     recorded_epoch: int | None = None
     epoch: int | None = None  # the epoch the run is paired on (see assign_epochs)
     run_id: str | None = None
@@ -327,6 +328,10 @@ def _header_fields(rec: RunRecord, t: Trajectory) -> list[str]:
         rec.condition = cond
     rec.setting = t.setting  # a version 1-2 object means an independent run
     rec.observation = t.observation  # files before version 4: text (the schema checked the value)
+    try:
+        rec.rules = t.rules.name  # files before version 5: vanilla
+    except ValueError as e:
+        out.append(f"{src}:1: {e}")
     cons = h.get("consolidation") or DEFAULT_CONSOLIDATION
     if cons not in CONSOLIDATIONS:
         out.append(f"{src}:1: header.consolidation {str(cons)[:40]!r} is not one of {', '.join(CONSOLIDATIONS)}")
@@ -508,7 +513,7 @@ _INT_FIELDS = ("steps", "trials_used", "scientist_trials", "input_tokens", "outp
                "unknown_tool_calls")
 _OPT_INT_FIELDS = ("recorded_epoch", "first_success_trial", "mismatch_step", "mismatch_line")
 _OPT_STR_FIELDS = ("reason", "task_id", "family", "level", "model", "setting", "condition", "consolidation", "run_id",
-                   "started", "interface", "primary_mode", "observation")
+                   "started", "interface", "primary_mode", "observation", "rules")
 
 
 def _str_ok(v, n: int = 4000) -> bool:
@@ -882,9 +887,9 @@ def build_tables(runs: list[RunRecord], setting: str = DEFAULT_REPORT_SETTING) -
     if setting not in SETTINGS:
         raise ValueError(f"unknown setting {str(setting)[:40]!r}; choose one of {', '.join(SETTINGS)}")
     every = [r for r in runs if r.counted]
-    # the paper's tables (and the per-cell ones) hold the paper's setting, text observations; the
-    # observation table splits success by observation mode
-    counted = [r for r in every if r.observation in (None, "text")]
+    # the paper's tables (and the per-cell ones) hold the paper's setting: text observations under the
+    # vanilla ruleset; the observation and rules tables split success by observation mode and by ruleset
+    counted = [r for r in every if r.observation in (None, "text") and r.rules in (None, "vanilla")]
     by_cell: dict[tuple, list[RunRecord]] = defaultdict(list)
     for r in counted:
         by_cell[r.cell].append(r)
@@ -912,7 +917,8 @@ def build_tables(runs: list[RunRecord], setting: str = DEFAULT_REPORT_SETTING) -
     out["trials"] = _trials(cells_in_order, by_cell)
     out["tokens"] = _tokens(cells_in_order, by_cell)
     out["partial_credit"] = _partial(cells_in_order, by_cell, fams)
-    out["observation"] = _observation_table(every)
+    out["observation"] = _observation_table([r for r in every if r.rules in (None, "vanilla")])
+    out["rules"] = _rules_table(every)
     out["validity"] = _validity(_order([r.model for r in every], ()), every)
     out["refusals"] = _refusals(_order([r.model for r in every], ()), every)
     out["runs"] = _runs_table(runs)
@@ -1253,10 +1259,31 @@ def _observation_table(counted: list[RunRecord]) -> Table:
     notes = ["observation: what the agent saw the world through: text (block lists, the paper's setting), image "
              "(render-view pictures in place of scan-redstone-area) or both. Runs recorded before observation modes "
              "existed are text runs.",
-             "Tables 1-10 and the per-cell tables count text runs only; this table and the validity and refusal "
-             "tables count every counted run.", WILSON_NOTE]
+             "Tables 1-10 and the per-cell tables count text runs under the vanilla ruleset only; this table counts "
+             "the vanilla runs; the validity and refusal tables count every counted run.", WILSON_NOTE]
     return Table("observation", "Success per observation mode (text, image, both) and protocol cell", cols, rows,
                  notes)
+
+
+def _rules_table(counted: list[RunRecord]) -> Table:
+    """Success per protocol cell, observation mode and ruleset (engine/rules.py), every counted run."""
+    cols = [*_cell_key_cols(), "observation", "rules", "runs", "tasks", "passed", "success %", "95% CI low",
+            "95% CI high"]
+    groups: dict[tuple, list[RunRecord]] = defaultdict(list)
+    for r in counted:
+        groups[(*r.cell, r.observation or "text", r.rules or "vanilla")].append(r)
+    models = _order([r.model for r in counted], ())
+    keys = sorted(groups, key=lambda k: (models.index(k[0]), SETTINGS.index(k[1]), CONDITIONS.index(k[2]),
+                                         _cons_key(k[3]), _index(OBSERVATIONS, k[4]), k[5] != "vanilla", k[5]))
+    rows = []
+    for key in keys:
+        c = Cell(groups[key])
+        w = wilson(c.k, c.n)
+        rows.append([*key, c.n, len(c.per_task()), c.k, _r1(c.pct()), _r1(w[0]), _r1(w[1])])
+    notes = ["rules: the ruleset the run was made under (docs/redstone.md, Rule variants; the agent is not told "
+             "it). Runs recorded before rulesets existed ran under vanilla. Tables 1-10 and the per-cell tables "
+             "count vanilla runs only.", WILSON_NOTE]
+    return Table("rules", "Success per ruleset, observation mode and protocol cell", cols, rows, notes)
 
 
 def _validity(models, counted) -> Table:
@@ -1291,7 +1318,8 @@ def _refusals(models, counted) -> Table:
 
 
 RUN_COLUMNS = ["source", "status", "reason", "sha256", "task_id", "family", "level", "model", "setting", "condition",
-               "consolidation", "observation", "epoch", "recorded_epoch", "run_id", "started", "interface", "steps",
+               "consolidation", "observation", "rules", "epoch", "recorded_epoch", "run_id", "started", "interface",
+               "steps",
                "submitted", "passed", "partial_credit", "trials_used", "scientist_trials", "first_success_trial",
                "input_tokens", "output_tokens", "latency_s", "turns_with_usage", "unknown_tool_calls",
                "refused_calls", "failure_modes", "primary_mode", "mismatch_step", "mismatch_line"]
@@ -1316,7 +1344,8 @@ def _excluded(runs: list[RunRecord]) -> Table:
 
 # ---------------------------------------------------------------------------------------- output
 ORDER = ("table1", "table2", "table6", "table7", "table8", "table9", "table10", "failure_modes", "cells", "tasks",
-         "observation", "repeats", "trials", "tokens", "partial_credit", "validity", "refusals", "excluded", "runs")
+         "observation", "rules", "repeats", "trials", "tokens", "partial_credit", "validity", "refusals", "excluded",
+         "runs")
 
 
 def counts(runs: list[RunRecord]) -> dict[str, int]:

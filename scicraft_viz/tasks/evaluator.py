@@ -209,7 +209,8 @@ def _template(task: Task) -> World:
     if tpl is None:
         from scicraft_viz.engine.world import World
 
-        tpl = World.from_blocks(task.initial_blocks().items())  # task.initial_world(replay=False), in one call
+        # task.initial_world(replay=False), in one call
+        tpl = World.from_blocks(task.initial_blocks().items(), rules=task.rules)
         tpl._reserve_cells(_BUILD_ROOM)  # copies keep the room, so a typical build is placed without a regrid
         with _TEMPLATES_LOCK:
             while len(_TEMPLATES) >= _TEMPLATES_MAX:
@@ -565,6 +566,9 @@ def evaluate(task: Task, build, *, source: str | None = None, attempt: Attempt |
     warnings: list[str] = []
     popped = "{} at {} had no support and popped off"
     if isinstance(build, World):
+        if build.rules != task.rules:
+            raise BuildError(f"the build's world runs under the ruleset {build.rules.name}, the task under "
+                             f"{task.rules.name}: build it with World(rules=task.rules)")
         world = build.copy()
         world.step(task.settle_game_ticks)
         # every pop the world remembers (world.events), picked out before decoding: a long history of

@@ -316,9 +316,27 @@ class Task:
 
     @functools.cached_property
     def world_key(self) -> str:
-        """The world spec as canonical text: tasks with the same key start from the same world. (A
-        task's document is not changed once loaded; `id`, `family` and `contract` are read once too.)"""
-        return json.dumps(self.doc["world"], sort_keys=True)
+        """The world spec and ruleset as canonical text: tasks with the same key start from the same world.
+        (A task's document is not changed once loaded; `id`, `family` and `contract` are read once too.)"""
+        return json.dumps([self.doc["world"], self.rules.to_json()], sort_keys=True)
+
+    @functools.cached_property
+    def rules(self):
+        """The task's ruleset (engine/rules.py): its `rules:` field, vanilla when absent."""
+        from scicraft_viz.engine.rules import ruleset_from
+
+        return ruleset_from(self.doc.get("rules"))
+
+    def with_rules(self, rules) -> Task:
+        """This task under another ruleset (a Ruleset or anything `ruleset_from` takes)."""
+        from scicraft_viz.engine.rules import ruleset_from
+
+        rs = ruleset_from(rules)
+        doc = copy.deepcopy(self.doc)
+        doc["rules"] = rs.to_json()
+        t = Task(doc, self.source)
+        t.__dict__["rules"] = rs
+        return t
 
     def initial_blocks(self) -> dict[Pos, str]:
         """The world before the build: the floor layer across the region, air elsewhere."""
@@ -330,7 +348,7 @@ class Task:
     def initial_world(self, replay: bool = True):
         from scicraft_viz.engine.world import World
 
-        w = World(replay=replay)
+        w = World(replay=replay, rules=self.rules)
         for pos, state in self.initial_blocks().items():
             w.set_block(pos, state)
         return w
@@ -523,6 +541,14 @@ def _consistency_problems(doc: dict, source: str) -> list[str]:
         ay, r = doc["world"]["anchor"][1], doc["world"]["radius"]
         if abs(floor["y"] - ay) > r:
             bad("world.initial.floor.y", f"{floor['y']} is outside the build region (anchor y {ay}, radius {r})")
+    if "rules" in doc:
+        from scicraft_viz.engine.rules import ruleset_from
+        from scicraft_viz.errors import InputError
+
+        try:
+            ruleset_from(doc["rules"])
+        except InputError as e:
+            bad("rules", str(e).removeprefix("rules: "))
     if "relaxation" in doc and not doc["relaxation"]["field"].startswith("contract."):
         bad("relaxation.field", "must name a contract field, e.g. contract.on_window_ticks")
     record = doc["harness"]["record_game_ticks"]

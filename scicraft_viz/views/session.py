@@ -414,7 +414,7 @@ class Session(T.HasTraits):
         if self._causes is None:
             from scicraft_viz.engine.causes import explain
 
-            self._causes = explain(self.events, self.world.blocks())
+            self._causes = explain(self.events, self.world.blocks(), self.world.rules)
         if tick is None:
             return list(self._causes)
         return [c for c in self._causes if c.event.tick == tick]

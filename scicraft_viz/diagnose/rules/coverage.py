@@ -28,7 +28,7 @@ def coverage_finding(mode: str, a, key, lamps: list, info: dict) -> Finding:
         tips = sorted(p for p in c.dust if p[0] in (x0, x1) or p[2] in (z0, z1))
         expl = (f"the wiring only spans x {x0}..{x1}, z {z0}..{z1}: {len(lamps)} lamp(s) lie beyond its reach "
                 f"(e.g. {fmt(ex)}, {gap} blocks from the nearest wire at {fmt(near[ex])}).")
-        fix = "extend the wiring out to the far lamps (with repeaters beyond 15 wires)"
+        fix = f"extend the wiring out to the far lamps (with repeaters beyond {c.rules.dust_reach + 1} wires)"
         positions = tips or sorted({near[lp] for lp in lamps})
     else:
         expl = (f"{len(lamps)} lamp(s) inside the layout have no wire coming to them (e.g. {fmt(ex)}, {gap} "

@@ -31,8 +31,10 @@ def finding(a, cid, lamps, info) -> Finding:
                "receives no signal (signal does not step down from wire on glass)"
         return Finding("long_snake", [near], lamps, expl + ".", "route the wire on solid blocks")
     far = max(dist.get(q, 0) for q in feeders)
+    rules = c.rules
+    lasts = rules.dust_reach + 1
     expl = (f"lamp at {fmt(nearest_lamp)} is {n} dust from the nearest source: signal reaches 0 "
-            f"(strength falls by 1 per wire and lasts 15)")
+            f"(strength falls by {rules.dust_decay} per wire and lasts {lasts})")
     if len(lamps) > 1:
         expl += f"; {len(lamps) - 1} more lamp(s) on this wire are up to {far} dust away"
     spots = repeater_spots(c, trace_path(prev, far_feeder))
@@ -42,7 +44,7 @@ def finding(a, cid, lamps, info) -> Finding:
         fix = (f"regenerate the signal: put a repeater at {fmt(p)} (input from the {facing}) in place of the "
                f"wire" + (f", and {len(spots) - 1} more along the path (fix_blocks)" if len(spots) > 1 else ""))
     else:
-        fix = "shorten the path or insert repeaters every 15 wires"
+        fix = f"shorten the path or insert repeaters every {lasts} wires"
     return Finding("long_snake", dead or [near], lamps, expl + ".", fix, fix_blocks,
                    {"distance": n, "farthest": far, "entries": [list(e) for e in entries]})
 

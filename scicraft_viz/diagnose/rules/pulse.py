@@ -27,7 +27,7 @@ def classify(ctx) -> dict[str, list]:
             out["pulse_start"].append(p)
         if off is None or not olo <= off <= ohi or p in relit:
             shaped = any(s["block"] in TORCHES for s in v["path_gt"])
-            if not shaped and (off is None or off >= T.BUTTON_PULSE):
+            if not shaped and (off is None or off >= ctx.c.rules.button_ticks):
                 out["no_shaper"].append(p)
             else:
                 out["pulse_width"].append(p)
@@ -64,14 +64,15 @@ def pulse_findings(ctx, mode: str) -> list[Finding]:
              + (ctx.rt(off - on) if off is not None else "the rest of the recording")
              + f"; the contract wants on within [{T._num(lo / u)}, {T._num(hi / u)}] {unit} and dark within "
                f"[{T._num(olo / u)}, {T._num(ohi / u)}] {unit}")
-    budget = ", ".join(f"{k} {x} {unit}" for k, x in T.budget(path, u, off, on))
+    rules = ctx.c.rules
+    budget = ", ".join(f"{k} {x} {unit}" for k, x in T.budget(path, u, off, on, rules.lamp_off_delay))
     if mode == "pulse_start":
         expl = (f"the pulse starts too late: {facts}. On the way: {T.describe_path(path, u, unit)}.")
         first = T.repeaters(path)
     elif mode == "no_shaper":
         expl = (f"nothing shapes the pulse: {facts}. No torch is on the lamp's path, so it stays lit for the "
-                f"button's whole {T._num(T.BUTTON_PULSE / u)} {unit} press plus the lamp's "
-                f"{T._num(T.LAMP_OFF_DELAY / u)} {unit} off-delay ({budget}).")
+                f"button's whole {T._num(rules.button_ticks / u)} {unit} press plus the lamp's "
+                f"{T._num(rules.lamp_off_delay / u)} {unit} off-delay ({budget}).")
         first = T.repeaters(path)
     else:
         long = off is None or off > ohi
