@@ -223,3 +223,27 @@ def test_copy_a_box_and_paste_it_elsewhere_block_by_block_with_one_undo(tmp_path
                               "(x -10..10, y -6..14, z -10..10)")
     assert len(set_blocks(a)) == calls + 6 and a.env.world.get_block((10, 4, 0)) == "minecraft:air"
     assert a.on_key({"key": "Escape"}) == "paste off" and not a.paste_button.value
+
+
+def test_r_turns_the_copy_while_pasting_positions_and_facings_alike(tmp_path):
+    a = started(tmp_path)
+    a.palette.choose("repeater", facing="west", delay=2)  # output to the east, into the dust
+    a.canvas.click_face((0, 3, 0), (0, 1, 0))
+    a.palette.choose("dust")
+    a.canvas.click_face((1, 3, 0), (0, 1, 0))
+    a.copy((0, 4, 0), (1, 4, 0))
+    a.on_key({"key": "v"})
+    assert a.on_key({"key": "r"}) == "paste turned" and a.palette.facing.value == "west"  # not the palette's
+    # a quarter turn clockwise: the output points south, into the dust now south of the repeater
+    assert a.clipboard == {(0, 0, 0): "minecraft:redstone_repeater[delay=2,facing=north]",
+                           (0, 0, 1): "minecraft:redstone_wire"}
+    calls = len(set_blocks(a))
+    a.canvas.click_face((-3, 3, 2), (0, 1, 0))
+    assert set_blocks(a)[calls:] == [((-3, 4, 2), "redstone_repeater[delay=2,facing=north]"),
+                                     ((-3, 4, 3), "redstone_wire")]
+    a.on_key({"key": "R"})  # back a quarter turn: as copied
+    assert a.clipboard == {(0, 0, 0): "minecraft:redstone_repeater[delay=2,facing=west]",
+                           (1, 0, 0): "minecraft:redstone_wire"}
+    a.turn_clipboard(2)  # half a turn: output to the west, the dust on the west
+    assert a.clipboard == {(1, 0, 0): "minecraft:redstone_repeater[delay=2,facing=east]",
+                           (0, 0, 0): "minecraft:redstone_wire"}

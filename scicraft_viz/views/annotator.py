@@ -59,7 +59,8 @@ OK_COLOR = "#555"
 FILL_LIMIT = 125  # most blocks one fill may place (a 5x5x5 box): a bigger one is refused before placing any
 HOTKEYS = ("keys, with the mouse over the canvas: 1-9 and 0 choose the palette's blocks in order · R / shift+R turn "
            "the facing (auto follows the camera) · D the repeater's delay · F the face · T the tool · "
-           "L fill a line or box · C copy a box · V paste · Z undo · Esc cancel a fill, copy or paste")
+           "L fill a line or box · C copy a box · V paste (R turns the copy) · Z undo · Esc cancel a fill, copy or "
+           "paste")
 GHOST_COLOR = {"place": "#7fdcff", "fill": "#ffd43b", "copy": "#b197fc", "paste": "#8ce99a"}
 
 
@@ -317,7 +318,8 @@ class Annotator(W.VBox):
             "comparator's output points the way you look; D changes the delay, F the face, T the tool; L starts a "
             "fill (double-click two corners to fill the line or box between them with the chosen block, at most "
             f"{FILL_LIMIT} blocks; Esc cancels); C copies a box (double-click two blocks at opposite corners) and V "
-            "pastes it (double-click a face: the copy's lowest north-west corner goes in front of it); Z undoes the "
+            "pastes it (double-click a face: the copy's lowest north-west corner goes in front of it; R turns "
+            "the copy while pasting); Z undoes the "
             "last edit (a whole fill or paste at once). A translucent box "
             "shows where a double-click would place.</li>"
             f"<li><b>Run trial</b> presses your button and shows what your circuit did. You have {budget} "
@@ -690,6 +692,9 @@ class Annotator(W.VBox):
                 return None
             button.value = not button.value
             return f"{name} " + ("on" if button.value else "off")
+        if key in ("r", "R") and self.paste_button.value:
+            self.turn_clipboard(1 if key == "r" else 3)
+            return "paste turned"
         if key == "Escape":
             on = [name for name, b in modes.items() if b.value]
             for name in on:
@@ -764,6 +769,23 @@ class Annotator(W.VBox):
         else:
             self._say(True, f"copied {len(self.clipboard)} block(s) from {lo} to {hi}: press V (or Paste) and "
                             "double-click where the copy goes")
+        return self.clipboard
+
+    def turn_clipboard(self, quarters: int = 1) -> dict[Pos, str]:
+        """Turn the copy a quarter turn clockwise (seen from above) `quarters` times: positions and facings."""
+        turn = {"north": "east", "east": "south", "south": "west", "west": "north"}
+        for _ in range(quarters % 4):
+            turned = {}
+            for (x, y, z), st in self.clipboard.items():
+                name, props = split_state(st)
+                if props.get("facing") in turn:
+                    props["facing"] = turn[props["facing"]]
+                    st = f"minecraft:{name}[" + ",".join(f"{k}={v}" for k, v in sorted(props.items())) + "]"
+                turned[(-z, y, x)] = st  # clockwise from above: north (-z) becomes east (+x)
+            lo_x, lo_z = min(p[0] for p in turned), min(p[2] for p in turned)
+            self.clipboard = {(x - lo_x, y, z - lo_z): st for (x, y, z), st in turned.items()}
+        if quarters % 4:
+            self._say(True, f"the copy is turned a quarter turn clockwise {quarters % 4} time(s)")
         return self.clipboard
 
     def paste(self, at) -> dict | None:
