@@ -30,6 +30,14 @@ def test_double_click_places_the_palette_block_on_the_clicked_face(ex):
     assert not ex.undo_button.disabled
 
 
+def test_facing_auto_takes_the_camera_s_look_as_the_game_takes_the_player_s(ex):
+    ex.palette.choose("repeater", facing="auto", delay=1)
+    ex.canvas.camera.position = (-12.0, 6.0, 1.0)  # west of the build, looking east
+    ex.canvas.click_face((2, 3, 3), (0, 1, 0))
+    # input on the viewer's side (west), output pointing the way the camera looks (east)
+    assert ex.session.world.get_block((2, 4, 3)).startswith("minecraft:redstone_repeater[delay=1,facing=west")
+
+
 def test_shift_double_click_removes_and_ctrl_double_click_uses(ex):
     ex.canvas.click_face((2, 3, 3), (0, 1, 0), shift=True)
     assert ex.session.world.get_block((2, 3, 3)) == "minecraft:air"

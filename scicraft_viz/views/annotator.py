@@ -56,6 +56,12 @@ you want the file of an unfinished session deleted.
 Ticking the consent box below confirms that you have read this, and the instructions, and agree.
 The experimenter may also ask you to sign a written form under their institution's rules."""
 OK_COLOR = "#555"
+FILL_LIMIT = 125  # most blocks one fill may place (a 5x5x5 box): a bigger one is refused before placing any
+HOTKEYS = ("keys, with the mouse over the canvas: 1-9 and 0 choose the palette's blocks in order · R / shift+R turn "
+           "the facing (auto follows the camera) · D the repeater's delay · F the face · T the tool · "
+           "L fill a line or box · C copy a box · V paste (R turns the copy) · Z undo · Esc cancel a fill, copy or "
+           "paste")
+GHOST_COLOR = {"place": "#7fdcff", "fill": "#ffd43b", "copy": "#b197fc", "paste": "#8ce99a"}
 
 
 def _esc(s) -> str:
@@ -210,11 +216,36 @@ class Annotator(W.VBox):
                                  layout=W.Layout(display="none"))
         self.clock_tick.observe(lambda ch: self.refresh_clock(), "value")
         self.canvas = Canvas(region=build_region(task), width=canvas_size[0], height=canvas_size[1])
-        self.canvas.help.value = ("<span style='font-size:11px;color:#888'>drag: orbit · right-drag: pan · wheel: "
-                                  "zoom · <b>double-click: place</b> · shift+double-click: remove · ctrl+double-click: "
-                                  "a repeater's next delay</span>")
+        self.canvas.help.value = ("<span class='scv-annot-help' style='font-size:11px;color:#888'>drag: orbit · "
+                                  "right-drag: pan · wheel: zoom · <b>double-click: place</b> · shift+double-click: "
+                                  "remove · ctrl+double-click: a repeater's next delay<br>"
+                                  f"{_esc(HOTKEYS)}</span>")
         self.canvas.on_pick(self._on_pick)
+        self.canvas.on_hover(self._on_hover)
         self.palette = Palette(blocks=task.allowed_blocks)
+        self.palette.facing.value = "auto"  # as in the game: from the way the camera looks
+        # keys count only over the canvas (ipyevents listens there), so typing in the notes box never fires them
+        from scicraft_viz.views.explorer import key_events
+
+        self._keys = key_events(self.canvas, self.on_key)
+        self.fill_button = W.ToggleButton(value=False, description="Fill line/box", icon="th-large",
+                                          layout=W.Layout(width="130px"),
+                                          tooltip="double-click two corners: the chosen block goes in every cell "
+                                                  f"between them (at most {FILL_LIMIT}), one set-block call each")
+        self.fill_button.observe(lambda ch: self._mode_toggled(self.fill_button), "value")
+        self._corner: tuple[Pos, str] | None = None  # a fill's first corner and the state it places
+        self.copy_button = W.ToggleButton(value=False, description="Copy box", icon="copy",
+                                          layout=W.Layout(width="110px"),
+                                          tooltip="double-click two blocks at opposite corners: the blocks of the box "
+                                                  "between them are copied")
+        self.paste_button = W.ToggleButton(value=False, description="Paste", icon="paste", disabled=True,
+                                           layout=W.Layout(width="90px"),
+                                           tooltip="double-click a face: the copied blocks go there (its lowest "
+                                                   "north-west corner in front of the face), one set-block call each")
+        self.copy_button.observe(lambda ch: self._mode_toggled(self.copy_button), "value")
+        self.paste_button.observe(lambda ch: self._mode_toggled(self.paste_button), "value")
+        self._copy_corner: Pos | None = None
+        self.clipboard: dict[Pos, str] = {}  # copied blocks by offset from the copied box's lowest corner
         self.trial_button = W.Button(description="Run trial", button_style="warning", icon="hand-pointer-o",
                                      tooltip="press the button and watch what happens (uses one trial)")
         self.trial_button.on_click(lambda _: self.run_trial())
@@ -237,6 +268,7 @@ class Annotator(W.VBox):
         self.note_button.on_click(lambda _: self.save_note())
         side = W.VBox([W.HTML("<b>Palette</b>"), self.palette,
                        W.HBox([self.trial_button, self.submit_button, self.undo_button]),
+                       W.HBox([self.fill_button, self.copy_button, self.paste_button]),
                        W.HBox([self.confirm_button, self.cancel_button]), self.message, self.notes,
                        self.note_button], layout=W.Layout(width="330px", margin="0 0 0 8px"))
 
@@ -281,6 +313,15 @@ class Annotator(W.VBox):
             "<li>Double-click a block face to place the palette's block against it; shift+double-click removes a "
             "block; ctrl+double-click on a repeater changes its delay. Drag to orbit, right-drag to pan, wheel to "
             "zoom.</li>"
+            f"<li>Keys (with the mouse over the canvas): 1-9 and 0 choose the palette's blocks in order; R turns "
+            "the facing (shift+R back), and facing auto takes it from the camera as the game does: a repeater's or "
+            "comparator's output points the way you look; D changes the delay, F the face, T the tool; L starts a "
+            "fill (double-click two corners to fill the line or box between them with the chosen block, at most "
+            f"{FILL_LIMIT} blocks; Esc cancels); C copies a box (double-click two blocks at opposite corners) and V "
+            "pastes it (double-click a face: the copy's lowest north-west corner goes in front of it; R turns "
+            "the copy while pasting); Z undoes the "
+            "last edit (a whole fill or paste at once). A translucent box "
+            "shows where a double-click would place.</li>"
             f"<li><b>Run trial</b> presses your button and shows what your circuit did. You have {budget} "
             "trials.</li>"
             "<li>Each placement lets one second of game time pass (20 game ticks); 1 redstone tick = 2 game "
@@ -560,7 +601,9 @@ class Annotator(W.VBox):
         self.finished = True
         self.submit_result = r
         self.clock_tick.playing = False
-        for w in (self.trial_button, self.submit_button, self.note_button, self.notes, self.undo_button):
+        self.fill_button.value = self.copy_button.value = self.paste_button.value = False
+        for w in (self.trial_button, self.submit_button, self.note_button, self.notes, self.undo_button,
+                  self.fill_button, self.copy_button, self.paste_button):
             w.disabled = True
         self.env.close()
         verdict = ""
@@ -580,6 +623,19 @@ class Annotator(W.VBox):
         if pick is None:
             self._say(False, "nothing there: double-click on a block or on the floor")
             return
+        if self.copy_button.value:
+            if self._copy_corner is None:
+                self._copy_corner = pick.hit
+                self.canvas.highlight([pick.hit], GHOST_COLOR["copy"], name="fill-corner")
+                self._say(True, f"copy from {pick.hit}: double-click the block at the opposite corner (Esc cancels)")
+            else:
+                first = self._copy_corner
+                self.copy_button.value = False
+                self.copy(first, pick.hit)
+            return
+        if self.paste_button.value:
+            self.paste(pick.target)
+            return
         tool = self.palette.tool_for(pick)
         if tool == "remove":
             self.remove(pick.hit)
@@ -587,11 +643,191 @@ class Annotator(W.VBox):
             self.use(pick.hit)
         else:
             try:
-                state = self.palette.state_for(pick)
+                state = self.palette.state_for(pick, self.canvas.look_direction())
             except ValueError as e:
                 self._say(False, str(e))
                 return
-            self.place(pick.target, state)
+            if not self.fill_button.value:
+                self.place(pick.target, state)
+            elif self._corner is None:
+                if self._ready():
+                    self._corner = (pick.target, state)
+                    self.canvas.highlight([pick.target], GHOST_COLOR["fill"], name="fill-corner")
+                    self._say(True, f"fill from {pick.target}: double-click the opposite corner (Esc cancels)")
+            else:
+                first, state = self._corner
+                self._end_fill()
+                self.fill(first, pick.target, state)
+
+    def _on_hover(self, pick: Pick | None) -> None:
+        """The ghost: a translucent box where a double-click would place (nothing for remove or use)."""
+        if pick is None or self.env is None or self.finished:
+            self.canvas.ghost(None)
+        elif self.copy_button.value:
+            self.canvas.ghost(pick.hit, GHOST_COLOR["copy"])
+        elif self.paste_button.value:
+            self.canvas.ghost(pick.target, GHOST_COLOR["paste"])
+        elif self.palette.tool.value == "place":
+            self.canvas.ghost(pick.target, GHOST_COLOR["fill" if self.fill_button.value else "place"])
+        else:
+            self.canvas.ghost(None)
+
+    def on_key(self, event: dict) -> str | None:
+        """A key pressed with the mouse over the canvas (an ipyevents keydown event); returns what it did."""
+        key = event.get("key")
+        if self.env is None or self.finished or not isinstance(key, str):
+            return None
+        if event.get("ctrlKey") or event.get("metaKey") or event.get("altKey"):
+            return None  # the browser's and the system's own shortcuts
+        if key in ("z", "Z"):
+            self.undo()
+            return "undo"
+        modes = {"fill": self.fill_button, "copy": self.copy_button, "paste": self.paste_button}
+        by_key = {"l": "fill", "c": "copy", "v": "paste"}
+        if key.lower() in by_key:
+            name = by_key[key.lower()]
+            button = modes[name]
+            if button.disabled:
+                self._say(False, "nothing to paste: copy a box first (C)")
+                return None
+            button.value = not button.value
+            return f"{name} " + ("on" if button.value else "off")
+        if key in ("r", "R") and self.paste_button.value:
+            self.turn_clipboard(1 if key == "r" else 3)
+            return "paste turned"
+        if key == "Escape":
+            on = [name for name, b in modes.items() if b.value]
+            for name in on:
+                modes[name].value = False
+            return f"{on[0]} off" if on else None
+        done = self.palette.on_key(key)
+        if done is not None:
+            self._say(True, done)
+        return done
+
+    def _mode_toggled(self, button: W.ToggleButton) -> None:
+        """Fill, copy and paste exclude each other; turning one on or off drops a half-chosen box."""
+        self._end_fill()
+        if button.value:
+            for other in (self.fill_button, self.copy_button, self.paste_button):
+                if other is not button:
+                    other.value = False
+            self._say(True, {self.fill_button: "fill: double-click the first corner, then the opposite one",
+                             self.copy_button: "copy: double-click the block at one corner, then at the opposite one",
+                             self.paste_button: f"paste: double-click a face to put the {len(self.clipboard)} copied "
+                                                "block(s) there"}[button])
+        elif self.env is not None and not self.finished and not any(
+                b.value for b in (self.fill_button, self.copy_button, self.paste_button)):
+            self._say(True, f"{button.description.lower()} off")
+
+    def _end_fill(self) -> None:
+        self._corner = None
+        self._copy_corner = None
+        self.canvas.clear_highlight("fill-corner")
+
+    def _box_refusal(self, what: str, cells: list[Pos]) -> str | None:
+        """Why `what` may not place into these cells (too many, or outside the build region), or None."""
+        if len(cells) > FILL_LIMIT:
+            return f"{what} refused: {len(cells)} blocks, more than the {FILL_LIMIT} one edit may place"
+        outside = [p for p in cells if not self.task.in_region(p)]
+        if outside:
+            (ax, ay, az), r = self.task.anchor, self.task.radius
+            return (f"{what} refused: {outside[0]} is outside the build region (x {ax - r}..{ax + r}, "
+                    f"y {ay - r}..{ay + r}, z {az - r}..{az + r})")
+        return None
+
+    def _put(self, states: dict[Pos, str], text: str) -> dict:
+        """set-block for each cell whose block differs, in placement order; one undo step for all."""
+        before = self._static()
+        result: dict = {"ok": True}
+        placed = 0
+        for p, st in placement_order(states):
+            if before.get(p, AIR) == st:
+                continue
+            result = self.env.set_block(p, st.removeprefix("minecraft:"))
+            if not result.get("ok"):
+                break
+            placed += 1
+        self._record_edit(before)
+        text = text.format(placed=placed)
+        if not result.get("ok"):
+            result = dict(result, error=f"{text}, then stopped: {result.get('error', 'refused')}")
+        return self._after(result, text)
+
+    def copy(self, a, b) -> dict[Pos, str] | None:
+        """Copy the blocks of the box with corners a and b (air is not copied) as the clipboard for paste."""
+        if not self._ready():
+            return None
+        lo = tuple(min(u, v) for u, v in zip(a, b))
+        hi = tuple(max(u, v) for u, v in zip(a, b))
+        blocks = self._static()
+        self.clipboard = {tuple(q - o for q, o in zip(p, lo)): st for p, st in blocks.items()
+                          if all(o <= q <= h for q, o, h in zip(p, lo, hi))}
+        self.paste_button.disabled = not self.clipboard
+        if not self.clipboard:
+            self._say(False, f"nothing to copy between {lo} and {hi}: only air")
+        else:
+            self._say(True, f"copied {len(self.clipboard)} block(s) from {lo} to {hi}: press V (or Paste) and "
+                            "double-click where the copy goes")
+        return self.clipboard
+
+    def turn_clipboard(self, quarters: int = 1) -> dict[Pos, str]:
+        """Turn the copy a quarter turn clockwise (seen from above) `quarters` times: positions and facings."""
+        turn = {"north": "east", "east": "south", "south": "west", "west": "north"}
+        for _ in range(quarters % 4):
+            turned = {}
+            for (x, y, z), st in self.clipboard.items():
+                name, props = split_state(st)
+                if props.get("facing") in turn:
+                    props["facing"] = turn[props["facing"]]
+                    st = f"minecraft:{name}[" + ",".join(f"{k}={v}" for k, v in sorted(props.items())) + "]"
+                turned[(-z, y, x)] = st  # clockwise from above: north (-z) becomes east (+x)
+            lo_x, lo_z = min(p[0] for p in turned), min(p[2] for p in turned)
+            self.clipboard = {(x - lo_x, y, z - lo_z): st for (x, y, z), st in turned.items()}
+        if quarters % 4:
+            self._say(True, f"the copy is turned a quarter turn clockwise {quarters % 4} time(s)")
+        return self.clipboard
+
+    def paste(self, at) -> dict | None:
+        """Put the clipboard's blocks with its lowest corner at `at`: one set-block call per block that
+        differs, in the order a build is placed, refused as a whole (before anything is placed) when it
+        reaches outside the build region. Undo takes the whole paste back as one step."""
+        if not self._ready():
+            return None
+        if not self.clipboard:
+            self._say(False, "nothing to paste: copy a box first")
+            return None
+        at = tuple(int(v) for v in at)
+        states = {tuple(o + d for o, d in zip(at, rel)): st for rel, st in self.clipboard.items()}
+        refusal = self._box_refusal(f"paste at {at}", sorted(states))
+        if refusal:
+            self._say(False, refusal)
+            return None
+        return self._put(states, f"pasted {{placed}} block(s) of {len(states)} at {at}")
+
+    def fill(self, a, b, state: str) -> dict | None:
+        """Place `state` in every cell of the box with corners a and b (a line when they share two
+        coordinates): one set-block call per cell, in the order a build is placed (bottom up, then by x
+        and z, what hangs on others last), skipping cells that hold that block already. A box larger
+        than FILL_LIMIT or reaching outside the build region is refused before anything is placed.
+        Undo takes the whole fill back as one step."""
+        if not self._ready():
+            return None
+        lo = tuple(min(u, v) for u, v in zip(a, b))
+        hi = tuple(max(u, v) for u, v in zip(a, b))
+        what = f"fill from {tuple(a)} to {tuple(b)}"
+        if math.prod(h - lo_ + 1 for lo_, h in zip(lo, hi)) > FILL_LIMIT:  # refused before listing the cells
+            n = math.prod(h - lo_ + 1 for lo_, h in zip(lo, hi))
+            self._say(False, f"{what} refused: {n} blocks, more than the {FILL_LIMIT} one edit may place")
+            return None
+        cells = [(x, y, z) for x in range(lo[0], hi[0] + 1) for y in range(lo[1], hi[1] + 1)
+                 for z in range(lo[2], hi[2] + 1)]
+        refusal = self._box_refusal(what, cells)
+        if refusal:
+            self._say(False, refusal)
+            return None
+        want = "minecraft:redstone_wire" if _name(state) == "redstone_wire" else static_state(state)
+        return self._put({p: want for p in cells}, f"filled {{placed}} cell(s) from {lo} to {hi} with {_name(state)}")
 
     # ------------------------------------------------------------------ drawing
     def show_live(self) -> None:

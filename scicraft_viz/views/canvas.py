@@ -192,6 +192,7 @@ class Canvas(W.VBox):
         self._frame: Frame | None = None
         self._geom: G.Geometry | None = None
         self._pick_handlers: list[Callable[[Pick], None]] = []
+        self._hover_handlers: list[Callable[[Pick | None], None]] = []
         self._highlights: dict[str, P3.LineSegments] = {}
 
         vc = "VertexColors"
@@ -220,8 +221,13 @@ class Canvas(W.VBox):
         # and z written along two sides; both are placed with the first frame
         self._compass = P3.Group(name="compass")
         self._grid = P3.Group(name="grid", visible=False)
+        # the ghost: a translucent box where a double-click would place a block (outside the pickable group,
+        # so the mouse never hits it)
+        self._ghost = P3.Mesh(P3.BoxGeometry(width=0.98, height=0.98, depth=0.98), P3.MeshBasicMaterial(
+            color="#ffffff", transparent=True, opacity=0.35, depthWrite=False), name="ghost", visible=False)
+        self._ghost_pos: Pos | None = None
         self._world = P3.Group(children=[self._pickable, self._buffers["glow"].mesh, self._glass_edges, outline,
-                                         axes, self._compass, self._grid])
+                                         axes, self._compass, self._grid, self._ghost])
         self.scene = P3.Scene(children=[self._world], background=background)
         self.center = ((lo + hi) / 2).tolist()
         self.camera = P3.PerspectiveCamera(fov=35, aspect=width / height, near=0.1, far=2000,
@@ -408,7 +414,32 @@ class Canvas(W.VBox):
             if name is None or key == name:
                 obj.visible = False
 
+    def ghost(self, pos: Pos | None, color: str = "#ffffff") -> None:
+        """Show a translucent box at `pos` (None hides it): where a double-click would place a block."""
+        self._ghost_pos = None if pos is None else tuple(int(v) for v in pos)
+        if pos is None:
+            self._ghost.visible = False
+            return
+        self._ghost.position = tuple((np.asarray(pos, float) + 0.5 - self._offset).tolist())
+        self._ghost.material.color = color
+        self._ghost.visible = True
+
+    @property
+    def ghost_at(self) -> Pos | None:
+        """Where the ghost box is shown (None: hidden)."""
+        return self._ghost_pos if self._ghost.visible else None
+
     # ------------------------------------------------------------------ camera
+    def look_direction(self) -> str:
+        """The horizontal direction the camera looks (north, east, south or west), as a player's facing
+        is read in the game: the larger of the look vector's x and z parts (north is -z, east is +x).
+        Straight down (the top view) counts as north, the top of the picture."""
+        d = np.asarray(self.controls.target, float) - np.asarray(self.camera.position, float)
+        dx, dz = float(d[0]), float(d[2])
+        if abs(dx) > abs(dz):
+            return "east" if dx > 0 else "west"
+        return "south" if dz > 0 else "north"
+
     def view(self, preset: str) -> None:
         """Camera preset: 'isometric', 'top' (north up) or 'front' (from the south)."""
         if preset not in PRESETS:
@@ -464,13 +495,20 @@ class Canvas(W.VBox):
         self.picker.point = _NO_POINT
         self.click(pick)
 
+    def on_hover(self, handler: Callable[[Pick | None], None]) -> None:
+        """Call handler(pick) whenever the face under the mouse changes (None: the mouse is over nothing)."""
+        self._hover_handlers.append(handler)
+
     def _on_hover(self, change) -> None:
         obj = self.hover_picker.object
         point = tuple(change["new"])
         if obj is None or self.hover_picker.distance is None or point == _NO_POINT:
-            self.hover(None)
-            return
-        self.hover(pick_from_point(np.asarray(point) + self._offset, self.hover_picker.faceNormal))
+            pick = None
+        else:
+            pick = pick_from_point(np.asarray(point) + self._offset, self.hover_picker.faceNormal)
+        self.hover(pick)
+        for fn in self._hover_handlers:
+            fn(pick)
 
     def hover(self, pick: Pick | None) -> str:
         """Describe the block under the mouse (`pick.hit`) in `hover_info`; returns the text."""

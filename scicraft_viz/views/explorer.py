@@ -343,7 +343,7 @@ class Explorer(HostsFigures, W.VBox):
         if tool == "use":
             return s.use(pick.hit)
         try:
-            state = self.palette.state_for(pick)
+            state = self.palette.state_for(pick, self.canvas.look_direction())
         except ValueError as e:
             return s._say(False, str(e))
         return s.place(pick.target, state)
