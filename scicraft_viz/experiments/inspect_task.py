@@ -515,7 +515,8 @@ def scicraft(family: str | list = "A", level: str | list = "L1", condition: str 
     (baseline, hint, scientist, hint+scientist) and `setting` (independent, curriculum), the knowledge
     book in `consolidation` format (summary, fee, cpce), `budget` verification trials (default: the
     task's, 50); the agent observes the world through `observation` (text, image or both); `rules` (a listed
-    variant or random:SEED, engine/rules.py) replaces each task's ruleset and is never told to the agent."""
+    variant or random:SEED, engine/rules.py) replaces each task's ruleset and is never told to the agent; only
+    the pairs the reference builders can solve are offered (see `_offered`)."""
     from scicraft_viz.engine.rules import ruleset_from
     from scicraft_viz.env.environment import check_observation
 
