@@ -120,3 +120,12 @@ def test_the_oracle_solves_a_seeded_random_ruleset_the_vanilla_solution_fails(tm
     score = next(iter(sample.scores.values()))
     assert score.value == 1.0
     assert trajectory.read(score.metadata["trajectory"]).rules == rs
+
+
+def test_a_listed_variant_with_no_solvable_task_is_refused_with_the_reason():
+    from scicraft_viz.experiments.inspect_task import samples
+    from scicraft_viz.tasks import TaskError
+
+    with pytest.raises(TaskError, match=r"-T rules=slow-torches: no selected task has a reference design under it "
+                                        r"\(E_pulse_shaping_L1: family E: no reference pulse design lights within 4"):
+        samples("E", "L1", "baseline", rules="slow-torches")
