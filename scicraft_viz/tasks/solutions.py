@@ -24,6 +24,12 @@ All designs sit on the task's stone floor (anchor y - 1) and are built relative 
   delayed copy; shorter pulses use a two-torch monostable (torch T1 on the button's block drops
   1 rt after the press, so torch T2 on block X lights 1 rt later; a repeater line re-powers X
   and ends the pulse; for tau = 4 a feedback dust from T2 back onto X cuts the pulse to 1 rt).
+
+The above is vanilla. Every builder follows the task's ruleset (task.rules): with a dust decay over 1 the
+comb's teeth start behind their own delay-1 repeater and B's trunk regenerates half-way; C's repeater
+settings are counted in repeater steps; E's pulse timings come from the torch delay, repeater step, button
+pulse and lamp off-delay (`pulse_designs`). Where no design of the kind meets the contract the builder
+raises NoReferenceDesign with the reason (docs/rule_variants.md lists those pairs).
 """
 
 from __future__ import annotations
