@@ -4,7 +4,9 @@ Run: python benchmarks/bench_rule_variants.py [--random N]
 Evaluates the 25 reference solutions (tasks/solutions/*.mcfunction, built for vanilla) under every
 listed variant and under N random rulesets (random:0 .. random:N-1), and prints the pass rate per
 ruleset and family, then for each listed variant the tasks it breaks with the evaluator's first reason
-and the failure modes the diagnosis finds (scicraft_viz.diagnose, run under the variant).
+and the failure modes the diagnosis finds (scicraft_viz.diagnose, run under the variant). Then the
+generator's solutions built for each ruleset (scicraft_viz.tasks.solutions, what scicraft/oracle plays):
+per family, how many pass of those the builders have a design for, and how many pairs have none.
 Prints figures only; nothing here is asserted by the test suite (tests/test_rules_variants.py pins the
 behaviour each parameter changes).
 """
@@ -42,6 +44,23 @@ def run(rulesets) -> list[tuple[str, dict[str, list[bool]], dict[str, str]]]:
     return out
 
 
+def run_builders(rulesets) -> list[tuple[str, dict[str, list[bool]], dict[str, int]]]:
+    from scicraft_viz.tasks.solutions import reference_problem, solution_blocks
+
+    out = []
+    for rs in rulesets:
+        per: dict[str, list[bool]] = {f: [] for f in FAMILIES}
+        none: dict[str, int] = dict.fromkeys(FAMILIES, 0)
+        for task in tasks.load_all():
+            v = task.with_rules(rs)
+            if reference_problem(v) is not None:
+                none[v.family] += 1
+                continue
+            per[v.family].append(evaluate(v, solution_blocks(v)).passed)
+        out.append((rs.name, per, none))
+    return out
+
+
 def evaluate_world(task, path):
     from scicraft_viz.tasks.evaluator import build_world
 
@@ -65,6 +84,12 @@ def main() -> None:
     for name, _, why in rows[: len(VARIANTS)]:
         for tid, reason in why.items():
             print(f"{name:<17}{tid:<31}{reason[:140]}")
+    print("\nThe generator's solutions for each ruleset: passed/designed per family (no design)")
+    print(f"{'ruleset':<17}" + "".join(f"{f:>10}" for f in FAMILIES) + f"{'all':>12}")
+    for name, per, none in run_builders(rulesets):
+        cells = [f"{sum(v)}/{len(v)}" + (f" ({none[f]})" if none[f] else "") for f, v in per.items()]
+        total = f"{sum(sum(v) for v in per.values())}/{sum(len(v) for v in per.values())}"
+        print(f"{name:<17}" + "".join(c.rjust(10) for c in cells) + (total + f" ({sum(none.values())})").rjust(12))
 
 
 if __name__ == "__main__":

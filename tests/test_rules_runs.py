@@ -41,10 +41,12 @@ def test_task_with_rules_keeps_everything_else():
 
 
 def _run(task, path: Path) -> None:
+    """Build the vanilla reference design under the task's ruleset and submit it."""
     from scicraft_viz.engine.blocks import is_attached
     from scicraft_viz.tasks.solutions import solution_blocks
 
-    design = sorted(solution_blocks(task).items(), key=lambda it: (is_attached(it[1]), it[0][1], it[0][0], it[0][2]))
+    design = sorted(solution_blocks(task.with_rules("vanilla")).items(),
+                    key=lambda it: (is_attached(it[1]), it[0][1], it[0][0], it[0][2]))
     with SciCraftEnv.recording(task, path, actor_kind="script", run_id="r1", started="2026-01-01T00:00:00Z") as env:
         assert env.world.rules == task.rules
         for p, state in design:
@@ -165,14 +167,19 @@ def _inspect_run(tmp_path: Path, **task_args):
     return log, next(iter(sample.scores.values()))
 
 
-def test_an_inspect_run_under_a_variant_records_it_and_the_vanilla_design_fails(tmp_path):
+def test_an_inspect_run_under_a_variant_records_it_and_the_oracle_builds_for_it(tmp_path):
     from scicraft_viz.env import trajectory
 
     log, score = _inspect_run(tmp_path, rules="slow-repeaters")
     assert log.eval.task_args["rules"] == "slow-repeaters"
     traj = trajectory.read(score.metadata["trajectory"])
     assert traj.rules == VARIANTS["slow-repeaters"]
-    assert score.value == 0.0  # the oracle builds the vanilla design: every repeater now waits twice as long
+    # the oracle reads the run's ruleset and builds the generator's design for it; the vanilla design,
+    # whose every repeater now waits twice as long, fails the same task
+    assert score.value == 1.0
+    task = tasks.load("C_sequential_activation_L1")
+    vanilla = (SOL / "C_sequential_activation_L1.mcfunction").read_text()
+    assert [c.name for c in evaluate(task.with_rules("slow-repeaters"), vanilla).failures] == ["sequence"]
     assert replay_file(score.metadata["trajectory"]).matches
     # without the option the same agent passes, and its header says vanilla
     _, vanilla = _inspect_run(tmp_path / "v")

@@ -450,6 +450,9 @@ def samples(family, level, condition: str, budget: int | None = None, setting: s
         groups = [(f"{f}_curriculum", [i for i in ids if load_by_id(i).family == f]) for f in fams]
     else:
         groups = [(i, [i]) for i in ids]
+    sample_rules: dict[str, str | None] = {sid: rules for sid, _ in groups}
+    if rules is not None:
+        groups, sample_rules = _offered(groups, rules)
     out = []
     for sid, group in groups:
         first = load_by_id(group[0])
@@ -458,8 +461,49 @@ def samples(family, level, condition: str, budget: int | None = None, setting: s
         out.append(Sample(id=sid, input=[ChatMessageSystem(content=text), ChatMessageUser(content=START)],
                           target="passed", metadata={"task_ids": group, "task_id": group[0], "condition": condition,
                                                      "setting": setting, "consolidation": consolidation,
-                                                     "budget": b, "observation": observation, "rules": rules}))
+                                                     "budget": b, "observation": observation,
+                                                     "rules": sample_rules[sid]}))
     return out
+
+
+def _offered(groups: list[tuple[str, list[str]]], rules: str) -> tuple[list[tuple[str, list[str]]], dict]:
+    """Only task and ruleset pairs the generator can solve are offered (scicraft/oracle passes every sample).
+    Under random:SEED a sample whose tasks are not all solvable under the drawn ruleset runs under the first of
+    random:SEED+1, SEED+2, ... that they are (the header records the one drawn); under a listed or given
+    ruleset the tasks without a reference design are left out, and none left is an error."""
+    import re
+
+    from scicraft_viz.tasks.solutions import reference_problem
+
+    def problems(ids: list[str], spec: str) -> dict[str, str]:
+        out = {}
+        for i in ids:
+            why = reference_problem(load_by_id(i).with_rules(spec))
+            if why:
+                out[i] = why
+        return out
+
+    kept, chosen = [], {}
+    m = re.fullmatch(r"random:(\d+)", rules.strip())
+    for sid, ids in groups:
+        if m:
+            seed = int(m.group(1))
+            spec = next((f"random:{seed + k}" for k in range(1000) if not problems(ids, f"random:{seed + k}")), None)
+            if spec is None:
+                raise TaskError(f"-T rules={rules}: no ruleset drawn from seeds {seed} to {seed + 999} leaves "
+                                f"every task of {sid} solvable")
+            kept.append((sid, ids))
+            chosen[sid] = spec
+        else:
+            bad = problems(ids, rules)
+            left = [i for i in ids if i not in bad]
+            if left:
+                kept.append((sid, left))
+                chosen[sid] = rules
+    if not kept:
+        raise TaskError(f"-T rules={rules}: no selected task has a reference design under it ("
+                        + "; ".join(f"{i}: {w}" for i, w in problems(groups[0][1], rules).items()) + ")")
+    return kept, chosen
 
 
 @task
@@ -471,7 +515,8 @@ def scicraft(family: str | list = "A", level: str | list = "L1", condition: str 
     (baseline, hint, scientist, hint+scientist) and `setting` (independent, curriculum), the knowledge
     book in `consolidation` format (summary, fee, cpce), `budget` verification trials (default: the
     task's, 50); the agent observes the world through `observation` (text, image or both); `rules` (a listed
-    variant or random:SEED, engine/rules.py) replaces each task's ruleset and is never told to the agent."""
+    variant or random:SEED, engine/rules.py) replaces each task's ruleset and is never told to the agent; only
+    the pairs the reference builders can solve are offered (see `_offered`)."""
     from scicraft_viz.engine.rules import ruleset_from
     from scicraft_viz.env.environment import check_observation
 

@@ -6,7 +6,9 @@
         -T family=C -T level=L1
 
 - `scicraft/oracle` plays the task's reference solution through the tools and submits, so it scores 1
-  on every canonical task under every condition and setting. Where the protocol has them it uses
+  on every canonical task under every condition and setting. Under a rule variant (`-T rules=...`) it
+  plays the generator's solution for that ruleset, which it reads from the sample (a reference agent
+  may; an agent under test is never told the ruleset). Where the protocol has them it uses
   every part: it reads the book, asks the scientist one question; the scientist builds a small
   experiment in its scratch world, presses it three times, archives a report with the numbers it
   measured, adds an entry to the book in the run's format and answers; where the engineer keeps the
@@ -147,6 +149,14 @@ def _lamp_ticks(trial: dict) -> tuple[list[int], list[int]]:
 Turn = tuple[str, list[tuple[str, dict]]]  # text, calls
 
 
+def _run_rules() -> str | None:
+    """The ruleset of the sample being run (-T rules=...), from its metadata; None outside a sample."""
+    from inspect_ai.solver._task_state import sample_state  # Inspect exposes the running sample only here
+
+    state = sample_state()
+    return None if state is None else (state.metadata or {}).get("rules")
+
+
 def _oracle_engineer(messages: list[ChatMessage], tools: set[str]) -> Turn:
     from scicraft_viz.engine.blocks import is_attached
     from scicraft_viz.tasks import load_by_id, solutions
@@ -156,6 +166,9 @@ def _oracle_engineer(messages: list[ChatMessage], tools: set[str]) -> Turn:
     if not m:
         return "The briefing names no SciCrafter task; submitting.", [("submit", {})]
     task = load_by_id(m.group(1))
+    rules = _run_rules()
+    if rules is not None:  # a reference agent may read the run's ruleset (agents under test are never told it)
+        task = task.with_rules(rules)
     done = [c.function for c in _calls(messages)]
     if "read-knowledge-book" in tools and "read-knowledge-book" not in done:
         return "First, what the knowledge book holds.", [("read-knowledge-book", {})]

@@ -24,6 +24,12 @@ All designs sit on the task's stone floor (anchor y - 1) and are built relative 
   delayed copy; shorter pulses use a two-torch monostable (torch T1 on the button's block drops
   1 rt after the press, so torch T2 on block X lights 1 rt later; a repeater line re-powers X
   and ends the pulse; for tau = 4 a feedback dust from T2 back onto X cuts the pulse to 1 rt).
+
+The above is vanilla. Every builder follows the task's ruleset (task.rules): with a dust decay over 1 the
+comb's teeth start behind their own delay-1 repeater and B's trunk regenerates half-way; C's repeater
+settings are counted in repeater steps; E's pulse timings come from the torch delay, repeater step, button
+pulse and lamp off-delay (`pulse_designs`). Where no design of the kind meets the contract the builder
+raises NoReferenceDesign with the reason (docs/rule_variants.md lists those pairs).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import os
 from pathlib import Path
 
 from scicraft_viz.engine.blocks import VANILLA_NAME, is_attached
+from scicraft_viz.engine.rules import VANILLA, Ruleset
 from scicraft_viz.tasks import Task
 
 Pos = tuple[int, int, int]
@@ -91,7 +98,8 @@ def _require(task: Task, *blocks: str) -> None:
         raise NoReferenceDesign(f"this design needs {', '.join(missing)}, which the task does not allow")
 
 
-def _comb_candidates(r: int, power_at: int, z_at: int, east_only: bool) -> list[Pos]:
+def _comb_candidates(r: int, power_at: int, z_at: int, east_only: bool, decay: int = 1,
+                     tooth_repeaters: bool = False) -> list[Pos]:
     """Lamp positions (y = 0) the comb can light: rows next to a tooth, inside radius r, with the
     tooth dust above the lamp's stone still carrying power >= 1. The spine dust at |z| = z_at has
     power `power_at`; dust loses 1 per block along the spine and then along the tooth."""
@@ -102,7 +110,12 @@ def _comb_candidates(r: int, power_at: int, z_at: int, east_only: bool) -> list[
         for x in range(-r, r + 1):
             if x == 0 or (east_only and x < 0):
                 continue
-            power = power_at - (abs(zt) - z_at) - abs(x)
+            if tooth_repeaters:  # the spine must reach the tooth's repeater, which restarts at 15 past it
+                if abs(x) < 2 or power_at - decay * (abs(zt) - z_at) < 1:
+                    continue
+                power = 15 - decay * (abs(x) - 2)
+            else:
+                power = power_at - decay * ((abs(zt) - z_at) + abs(x))
             if power >= 1:
                 out.append((x, 0, z))
     return out
@@ -117,7 +130,7 @@ def _split_feed(b: Build) -> None:
     b.put((0, 1, -1), "redstone_repeater[delay=1,facing=south]")
 
 
-def _build_comb(b: Build, lamps: list[Pos], spine_from: int) -> None:
+def _build_comb(b: Build, lamps: list[Pos], spine_from: int, tooth_repeaters: bool = False) -> None:
     """Spine dust at (0,1,z) for |z| >= spine_from up to the outermost tooth used, teeth of dust at
     (x,1,zt) out to the farthest lamp of their rows, and the lamps (y = 0)."""
     reach: dict[int, tuple[int, int]] = {}
@@ -132,7 +145,12 @@ def _build_comb(b: Build, lamps: list[Pos], spine_from: int) -> None:
             b.dust((0, 1, z))
     for zt, (lo, hi) in reach.items():
         for x in range(lo, hi + 1):
-            if x != 0:
+            if x == 0:
+                continue
+            if tooth_repeaters and abs(x) == 1:  # a delay-1 repeater fed by the spine starts each tooth
+                b.stone((x, 0, zt))
+                b.put((x, 1, zt), f"redstone_repeater[delay=1,facing={'west' if x > 0 else 'east'}]")
+            else:
                 b.dust((x, 1, zt))
     for p in lamps:
         b.lamp(p)
@@ -145,22 +163,23 @@ def _take(cands: list[Pos], n: int, what: str) -> list[Pos]:
 
 
 # ---------------------------------------------------------------------------------------- families
-def build_a(n: int, radius: int = 10) -> Build:
+def build_a(n: int, radius: int = 10, rules: Ruleset = VANILLA) -> Build:
     """Family A: full comb around a central button, each spine half behind its own delay-1
     repeater; every lamp lights 1 rt after the press (skew 0)."""
     b = Build()
     b.stone((0, 0, 0))
     b.put((0, 1, 0), "stone_button[face=floor,facing=north]")
     _split_feed(b)
-    cands = _comb_candidates(radius, 15, 2, east_only=False)
+    teeth = rules.dust_decay > 1
+    cands = _comb_candidates(radius, 15, 2, east_only=False, decay=rules.dust_decay, tooth_repeaters=teeth)
     cands.sort(key=lambda p: (abs(p[0]) + abs(p[2]), abs(p[2]), abs(p[0]), p[0] < 0, p[2] < 0))
-    _build_comb(b, _take(cands, n, "family A"), spine_from=2)
+    _build_comb(b, _take(cands, n, "family A"), spine_from=2, tooth_repeaters=teeth)
     b.notes.append("button on a stone at the anchor; a delay-1 repeater north and south into a comb of dust on "
                    "stones; lamps beside the powered stones")
     return b
 
 
-def build_b(n: int, max_reach: int, radius: int = 10) -> Build:
+def build_b(n: int, max_reach: int, radius: int = 10, rules: Ruleset = VANILLA) -> Build:
     """Family B: trunk from a button 9 blocks west, a delay-1 repeater, T-junction at the anchor,
     east-side comb. Lamps are off-axis (z != 0, x >= 1); the farthest is placed first."""
     if radius < 10:
@@ -169,10 +188,17 @@ def build_b(n: int, max_reach: int, radius: int = 10) -> Build:
     bx = -9
     b.stone((bx, 0, 0))
     b.put((bx, 1, 0), "stone_button[face=floor,facing=east]")
+    # the trunk regenerates half-way when dust runs out before the junction (a dust decay over 1)
+    mid = bx // 2 if 15 - rules.dust_decay * -bx < 1 else None
     for x in range(bx + 1, 1):
-        b.dust((x, 1, 0))  # trunk; (0,1,0) is the T-junction: trunk west, repeaters north and south
+        if x == mid:
+            b.stone((x, 0, 0))
+            b.put((x, 1, 0), "redstone_repeater[delay=1,facing=west]")
+        else:
+            b.dust((x, 1, 0))  # trunk; (0,1,0) is the T-junction: trunk west, repeaters north and south
     _split_feed(b)
-    cands = _comb_candidates(radius, 15, 2, east_only=True)
+    teeth = rules.dust_decay > 1
+    cands = _comb_candidates(radius, 15, 2, east_only=True, decay=rules.dust_decay, tooth_repeaters=teeth)
     button = (bx, 1, 0)
 
     def reach(p: Pos) -> int:
@@ -185,13 +211,13 @@ def build_b(n: int, max_reach: int, radius: int = 10) -> Build:
     rank = {z: i // 2 for i, z in enumerate(ROW_ORDER)}
     rest = sorted((p for p in cands if p != far), key=lambda p: (rank[p[2]], -p[0], (p[2] > 0) == (far[2] > 0)))
     lamps = _take([far] + rest, n, "family B")
-    _build_comb(b, lamps, spine_from=2)
+    _build_comb(b, lamps, spine_from=2, tooth_repeaters=teeth)
     b.notes.append(f"dust trunk into a T-junction, a delay-1 repeater on each branch, east-side comb; farthest lamp "
                    f"{reach(far)} blocks away")
     return b
 
 
-def build_c(delays_gt: list[int], tol_gt: int, radius: int = 10) -> Build:
+def build_c(delays_gt: list[int], tol_gt: int, radius: int = 10, rules: Ruleset = VANILLA) -> Build:
     """Family C: serpentine delay line on the floor, lamps relaying strong power to the next repeater."""
     r = radius
     if r < 2:
@@ -199,13 +225,14 @@ def build_c(delays_gt: list[int], tol_gt: int, radius: int = 10) -> Build:
     stages: list[list[int]] = [[1]]  # button -> delay-1 repeater -> first lamp
     for i, d in enumerate(delays_gt):
         best = None
+        step = rules.repeater_step  # a repeater set to s waits s x step game ticks
         for rt in range(1, 64):
-            if abs(2 * rt - d) <= tol_gt and (best is None or abs(2 * rt - d) < abs(2 * best - d)):
+            if abs(step * rt - d) <= tol_gt and (best is None or abs(step * rt - d) < abs(step * best - d)):
                 best = rt
         if best is None:
             raise NoReferenceDesign(
-                f"family C: delay {i + 1} = {d} game ticks cannot be made from repeaters (multiples of 2 game "
-                f"ticks, at least 2) within the tolerance of {tol_gt} game ticks")
+                f"family C: delay {i + 1} = {d} game ticks cannot be made from repeaters (multiples of {step} game "
+                f"ticks, at least {step}) within the tolerance of {tol_gt} game ticks")
         parts = [4] * (best // 4) + ([best % 4] if best % 4 else [])
         stages.append(parts)
     tokens: list[tuple[str, int]] = []
@@ -249,14 +276,16 @@ def build_c(delays_gt: list[int], tol_gt: int, radius: int = 10) -> Build:
     return b
 
 
-def build_d(n: int, targets: list[int], per: list[int], tol: int, radius: int = 10) -> Build:
+def build_d(n: int, targets: list[int], per: list[int], tol: int, radius: int = 10,
+            rules: Ruleset = VANILLA) -> Build:
     """Family D: the A comb, lamps chosen at the requested Manhattan distances from the button."""
     b = Build()
     b.stone((0, 0, 0))
     button = (0, 1, 0)
     b.put(button, "stone_button[face=floor,facing=north]")
     _split_feed(b)
-    cands = _comb_candidates(radius, 15, 2, east_only=False)
+    teeth = rules.dust_decay > 1
+    cands = _comb_candidates(radius, 15, 2, east_only=False, decay=rules.dust_decay, tooth_repeaters=teeth)
 
     def dist(p: Pos) -> int:
         return sum(abs(u - v) for u, v in zip(p, button))
@@ -274,18 +303,26 @@ def build_d(n: int, targets: list[int], per: list[int], tol: int, radius: int = 
         used.update(pool[:k])
     if len(chosen) != n:
         raise NoReferenceDesign(f"family D: lamps_per_distance gives {len(chosen)} lamps, N = {n}")
-    _build_comb(b, chosen, spine_from=2)
+    _build_comb(b, chosen, spine_from=2, tooth_repeaters=teeth)
     b.notes.append("comb around the button behind a delay-1 repeater per half; lamps picked by Manhattan "
                    "distance bucket")
     return b
 
 
 # pulse designs: (name, parameter, on-tick, off-tick) in game ticks after the press
-def pulse_designs() -> list[tuple[str, int, int, int]]:
-    out = [("monostable_feedback", 6, 4, 10)]
-    out += [("monostable", dd, 4, dd + 6) for dd in range(6, 17, 2)]
-    out += [("button", 0, 0, 24), ("extended", 0, 2, 26)]
-    out += [("extended", dd, 2, 26 + dd) for dd in range(4, 17, 2)]
+def pulse_designs(rules: Ruleset = VANILLA) -> list[tuple[str, int, int, int]]:
+    """The pulse shapers and when their lamps light and go dark under `rules`. The parameter is the delay of
+    the shaper's repeater line, k repeater settings (2 <= k <= 8, two repeaters) of repeater_step ticks each.
+    With torch delay t, lamp off-delay l, button pulse p and repeater step s: the two-torch monostable lights
+    at 2t (T1 drops, then T2 lights) and ends t after the line re-powers X, so the line must arrive after T2
+    lit (k s > 2t) and before the button's release re-lights T1 (k s <= p); with the feedback dust T2 is
+    lit for t only, and the line must hold X before T2 would light again (k s < 4t). The button's own pulse
+    lasts p; the extended one passes a delay-1 repeater (s) and ORs in a copy delayed by k s."""
+    t, s, p, lo = rules.torch_delay, rules.repeater_step, rules.button_ticks, rules.lamp_off_delay
+    out = [("monostable_feedback", k * s, 2 * t, 3 * t + lo) for k in range(2, 9) if 3 * t <= k * s < 4 * t][:1]
+    out += [("monostable", k * s, 2 * t, k * s + t + lo) for k in range(2, 9) if 2 * t < k * s <= p]
+    out += [("button", 0, 0, p + lo), ("extended", 0, s, p + s + lo)]
+    out += [("extended", k * s, s, p + s + k * s + lo) for k in range(2, 9)]
     return out
 
 
@@ -294,24 +331,35 @@ def _split2(total_rt: int) -> tuple[int, int]:
     return a, total_rt - a
 
 
-def build_e(n: int, tau_gt: float, on_window_gt: float, tol_gt: float, radius: int = 10) -> Build:
+def build_e(n: int, tau_gt: float, on_window_gt: float, tol_gt: float, radius: int = 10,
+            rules: Ruleset = VANILLA) -> Build:
     """Family E: a pulse shaper at the anchor's west side feeding the east half-comb."""
     if radius < 10:
         raise NoReferenceDesign("the family E reference layout needs a radius of at least 10")
-    fits = [d for d in pulse_designs() if d[2] <= on_window_gt and abs(d[3] - tau_gt) <= tol_gt]
+    designs = pulse_designs(rules)
+    fits = [d for d in designs if d[2] <= on_window_gt and abs(d[3] - tau_gt) <= tol_gt]
     if not fits:
         why = ""
-        if on_window_gt < 4 and tau_gt + tol_gt < 24:
+        if not rules.is_vanilla():
+            soon = [d[3] for d in designs if d[2] <= on_window_gt]
+            why = (f" Under it the two-torch monostables light {2 * rules.torch_delay} game ticks after the press "
+                   "(two torch delays); " + (f"the designs lighting in time go dark at +{min(soon)} to +{max(soon)}"
+                                             if soon else "no design lights in time")
+                   + f" (repeater step {rules.repeater_step}, button pulse {rules.button_ticks}, lamp off-delay "
+                   f"{rules.lamp_off_delay} game ticks).")
+        if rules.is_vanilla() and on_window_gt < 4 and tau_gt + tol_gt < 24:
             why = (" With an on-window under 4 game ticks (2 rt) a lamp can only be fed by the button's own pulse "
                    "(or it delayed by one 1 rt repeater), which lasts until the button releases at +20 game ticks, "
                    "so the lamp goes dark at +24 game ticks at the earliest (2 rt lamp off-delay).")
         raise NoReferenceDesign(
             f"family E: no reference pulse design lights within {on_window_gt:g} game ticks and goes dark at "
-            f"{tau_gt:g}+/-{tol_gt:g} game ticks." + why)
+            f"{tau_gt:g}+/-{tol_gt:g} game ticks" + ("" if rules.is_vanilla() else f" under the ruleset {rules.name}")
+            + "." + why)
     name, dd, on, off = min(fits, key=lambda d: (abs(d[3] - tau_gt), d[2]))
     b = Build()
     b.dust((0, 1, 0))  # the junction feeding the spine, and the east half-comb
-    cands = _comb_candidates(radius, 15, 0, east_only=True)  # no repeater: the pulse must arrive at once
+    # no repeater: the pulse must arrive at once
+    cands = _comb_candidates(radius, 15, 0, east_only=True, decay=rules.dust_decay)
     cands.sort(key=lambda p: (abs(p[0]) + abs(p[2]), abs(p[2]), p[2] < 0, p[0]))
     _build_comb(b, _take(cands, n, "family E"), spine_from=1)
     if name == "button":
@@ -326,7 +374,7 @@ def build_e(n: int, tau_gt: float, on_window_gt: float, tol_gt: float, radius: i
         b.stone((-1, 0, 0))
         b.put((-1, 1, 0), "redstone_repeater[delay=1,facing=west]")
         if dd:
-            d1, d2 = _split2(dd // 2)
+            d1, d2 = _split2(dd // rules.repeater_step)
             b.stone((-5, 0, -1))
             b.put((-5, 1, -1), f"redstone_repeater[delay={d1},facing=south]")
             for x in (-5, -4, -3):
@@ -341,7 +389,7 @@ def build_e(n: int, tau_gt: float, on_window_gt: float, tol_gt: float, radius: i
         b.put((-2, 0, 0), "redstone_wall_torch[facing=east]")
         b.stone((-2, 1, 0))
         b.put((-1, 1, 0), "redstone_wall_torch[facing=east]")
-        d1, d2 = _split2(dd // 2)
+        d1, d2 = _split2(dd // rules.repeater_step)
         b.stone((-3, 0, -1))
         b.put((-3, 1, -1), f"redstone_repeater[delay={d1},facing=south]")
         b.dust((-3, 1, -2))
@@ -357,30 +405,44 @@ def build_e(n: int, tau_gt: float, on_window_gt: float, tol_gt: float, radius: i
 
 # ---------------------------------------------------------------------------------------- entry points
 def build_for(task: Task) -> Build:
-    """The reference design for any task (canonical or generated)."""
+    """The reference design for any task (canonical or generated) under the task's ruleset: dust reach from
+    its dust decay (teeth behind their own repeater when dust decays faster), repeater settings from its
+    repeater step, pulse shapers from its torch delay, button pulse and lamp off-delay. Raises
+    NoReferenceDesign, naming why, where no design of the builder's kind meets the contract."""
     _check_world(task)
     c = task.contract
     f = task.game_ticks_per_unit
     r = task.radius
     fam = task.family
+    rules = task.rules
     if fam == "A":
-        b = build_a(task.n, r)
+        b = build_a(task.n, r, rules)
     elif fam == "B":
         _require(task, "redstone_repeater")
-        b = build_b(task.n, c["max_reach_blocks"], r)
+        b = build_b(task.n, c["max_reach_blocks"], r, rules)
     elif fam == "C":
         _require(task, "redstone_repeater")
-        b = build_c([round(d * f) for d in c["delays_ticks"]], int(c["tolerance_ticks"] * f), r)
+        b = build_c([round(d * f) for d in c["delays_ticks"]], int(c["tolerance_ticks"] * f), r, rules)
     elif fam == "D":
-        b = build_d(task.n, c["target_distances"], c["lamps_per_distance"], c["distance_tolerance_blocks"], r)
+        b = build_d(task.n, c["target_distances"], c["lamps_per_distance"], c["distance_tolerance_blocks"], r,
+                    rules)
     else:
-        b = build_e(task.n, c["tau_ticks"] * f, c["on_window_ticks"] * f, c["tolerance_ticks"] * f, r)
+        b = build_e(task.n, c["tau_ticks"] * f, c["on_window_ticks"] * f, c["tolerance_ticks"] * f, r, rules)
     used = {("minecraft:" + ("redstone_torch" if s.startswith("redstone_wall_torch") else s.split("[")[0]))
             for s in b.blocks.values()}
     missing = used - set(task.allowed_blocks)
     if missing:
         raise NoReferenceDesign(f"the reference design uses {', '.join(sorted(missing))}, not allowed by the task")
     return b
+
+
+def reference_problem(task: Task) -> str | None:
+    """Why the builders have no design for `task` under its ruleset, or None when they have one."""
+    try:
+        build_for(task)
+    except NoReferenceDesign as e:
+        return str(e)
+    return None
 
 
 def solution_blocks(task: Task) -> dict[Pos, str]:
