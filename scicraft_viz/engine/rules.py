@@ -10,8 +10,9 @@ Every parameter has a range. The ranges keep the engines exact (every delay stay
 engine's 256-tick timing wheel, and a torch keeps the 8-entry toggle history it burns out from) and keep
 every mechanism the canonical tasks build on: dust still carries at least 4 blocks, repeaters still
 regenerate and delay, torches still invert, lamps still light at once and buttons still pulse (only
-locking can be switched off, and no reference solution uses it). Whether every canonical task stays
-solvable under every ruleset is not checked: the reference-solution builders do not adapt to a ruleset.
+locking can be switched off, and no reference solution uses it). The reference-solution builders
+(`tasks/solutions.py`) follow the ruleset; where they have no design for a task under a ruleset they say
+why (`reference_problem`), and a run leaves such a pair out (docs/rule_variants.md lists them).
 """
 
 from __future__ import annotations
