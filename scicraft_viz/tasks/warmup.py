@@ -43,6 +43,9 @@ def warmup(progress=None) -> float:
     trace.first_on((3, 1, 0))
     w.record(10, dust=[(1, 1, 0)])
     w.record(10, lamps_only=True)
+    for p in ((0, 0, 0), (3, 1, 0), (1, 1, 0), (5, 1, 0)):  # a conductor, a lamp, dust and glass
+        w.power(p)
+    w.scheduled()
     w.use((7, 1, 0))
     w.use((2, 1, 0))
     w.use((1, 1, 0))
@@ -60,6 +63,11 @@ def warmup(progress=None) -> float:
     c.set_items((0, 1, 0), 64)
     c.use((1, 1, 0))
     c.step(4)
+    c.set_items((0, 1, 0), [("ender_pearl", 20)])
+    c.copy().step(2)
+    for p in ((0, 1, 0), (1, 1, 0), (2, 0, 0)):
+        c.power(p)
+    c.output_signal((1, 1, 0)), c.fill_level((0, 1, 0)), c.items((0, 1, 0))
 
     say("replay worlds (blocks that pop off)")
     r = World(replay=True)
