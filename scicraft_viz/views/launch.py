@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -114,7 +115,15 @@ def _server_info(pid: int, env: dict[str, str]) -> dict | None:
         info = json.loads((runtime / f"jpserver-{pid}.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return info if isinstance(info, dict) and "url" in info else None
+    if not isinstance(info, dict) or "url" not in info:
+        return None
+    # the record can be read a moment before the socket accepts (or be left by a server that failed to
+    # bind): the address is announced only once a connection to it succeeds
+    try:
+        socket.create_connection((str(info.get("hostname") or "127.0.0.1"), int(info["port"])), timeout=1).close()
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return info
 
 
 def notebook_url(info: dict, url_path: str) -> str:
