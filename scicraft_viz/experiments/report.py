@@ -1242,20 +1242,27 @@ def _partial(keys, by_cell, fams) -> Table:
                  rows, ["From the evaluator's measurement at the replayed submit."])
 
 
-def _observation_table(counted: list[RunRecord]) -> Table:
-    """Success per protocol cell and observation mode (text, image, both), every counted run."""
-    cols = [*_cell_key_cols(), "observation", "runs", "tasks", "passed", "success %", "95% CI low", "95% CI high"]
+def _success_rows(counted: list[RunRecord], extra, extra_order) -> list[list]:
+    """Success with its Wilson interval per protocol cell and `extra(run)` (a tuple of further columns),
+    sorted by model, setting, condition, consolidation, then `extra_order(extra)`."""
     groups: dict[tuple, list[RunRecord]] = defaultdict(list)
     for r in counted:
-        groups[(*r.cell, r.observation or "text")].append(r)
+        groups[(*r.cell, *extra(r))].append(r)
     models = _order([r.model for r in counted], ())
     keys = sorted(groups, key=lambda k: (models.index(k[0]), SETTINGS.index(k[1]), CONDITIONS.index(k[2]),
-                                         _cons_key(k[3]), _index(OBSERVATIONS, k[4])))
+                                         _cons_key(k[3]), extra_order(k[4:])))
     rows = []
     for key in keys:
         c = Cell(groups[key])
         w = wilson(c.k, c.n)
         rows.append([*key, c.n, len(c.per_task()), c.k, _r1(c.pct()), _r1(w[0]), _r1(w[1])])
+    return rows
+
+
+def _observation_table(counted: list[RunRecord]) -> Table:
+    """Success per protocol cell and observation mode (text, image, both), every counted run."""
+    cols = [*_cell_key_cols(), "observation", "runs", "tasks", "passed", "success %", "95% CI low", "95% CI high"]
+    rows = _success_rows(counted, lambda r: (r.observation or "text",), lambda e: _index(OBSERVATIONS, e[0]))
     notes = ["observation: what the agent saw the world through: text (block lists, the paper's setting), image "
              "(render-view pictures in place of scan-redstone-area) or both. Runs recorded before observation modes "
              "existed are text runs.",
@@ -1269,17 +1276,8 @@ def _rules_table(counted: list[RunRecord]) -> Table:
     """Success per protocol cell, observation mode and ruleset (engine/rules.py), every counted run."""
     cols = [*_cell_key_cols(), "observation", "rules", "runs", "tasks", "passed", "success %", "95% CI low",
             "95% CI high"]
-    groups: dict[tuple, list[RunRecord]] = defaultdict(list)
-    for r in counted:
-        groups[(*r.cell, r.observation or "text", r.rules or "vanilla")].append(r)
-    models = _order([r.model for r in counted], ())
-    keys = sorted(groups, key=lambda k: (models.index(k[0]), SETTINGS.index(k[1]), CONDITIONS.index(k[2]),
-                                         _cons_key(k[3]), _index(OBSERVATIONS, k[4]), k[5] != "vanilla", k[5]))
-    rows = []
-    for key in keys:
-        c = Cell(groups[key])
-        w = wilson(c.k, c.n)
-        rows.append([*key, c.n, len(c.per_task()), c.k, _r1(c.pct()), _r1(w[0]), _r1(w[1])])
+    rows = _success_rows(counted, lambda r: (r.observation or "text", r.rules or "vanilla"),
+                         lambda e: (_index(OBSERVATIONS, e[0]), e[1] != "vanilla", e[1]))
     notes = ["rules: the ruleset the run was made under (docs/redstone.md, Rule variants; the agent is not told "
              "it). Runs recorded before rulesets existed ran under vanilla. Tables 1-10 and the per-cell tables "
              "count vanilla runs only.", WILSON_NOTE]
