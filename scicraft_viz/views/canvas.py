@@ -275,9 +275,7 @@ class Canvas(W.VBox):
         # the toolbar wraps within the canvas's width: more buttons must not push the palette aside
         toolbar = W.HBox([self.view_buttons, self.layer, self.xray, self.numbers, self.grid],
                          layout=W.Layout(flex_flow="row wrap", max_width=f"{width}px"))
-        # the canvas keeps its width beside other boxes (a replay's side panel, the palette): they shrink,
-        # not the 3D view, which would otherwise spill out of a box narrower than its renderer
-        super().__init__([toolbar, self.renderer, self.hover_info, self.help], layout=W.Layout(flex="0 0 auto"))
+        super().__init__([toolbar, self.renderer, self.hover_info, self.help])
         self.add_class("scv-canvas")
         self.view("isometric")
         if frame is not None:

@@ -177,7 +177,8 @@ class DiagnosisPanel(W.VBox):
 class ReplayViewer(W.VBox):
     """A replayed trajectory: `source` is a path, a Trajectory or a Replay."""
 
-    def __init__(self, source, task=None, canvas_size: tuple[int, int] = (620, 430)):
+    # 600 px: the canvas fits beside the 368 px side panel in a notebook's output area
+    def __init__(self, source, task=None, canvas_size: tuple[int, int] = (600, 420)):
         self.replay = self._load(source, task)
         rp = self.replay
         self.task = rp.task
