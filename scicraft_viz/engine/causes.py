@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine.blocks import split_state
 from scicraft_viz.engine.rules import VANILLA, ruleset_from
 
@@ -76,7 +77,7 @@ def what_happened(e) -> str:
     if e.kind == "note":
         return f"{where} played note {e.new}"
     if e.kind == "mode":
-        modes = ("compare", "subtract")
+        modes = B.COMPARATOR_MODES
         return f"{where} switched from {modes[e.old]} to {modes[e.new]}"
     return f"{where} {e.kind}"
 
