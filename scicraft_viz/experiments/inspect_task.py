@@ -58,7 +58,7 @@ from scicraft_viz.env.conditions import (
     check_setting,
 )
 from scicraft_viz.env.environment import ALL_TOOLS, SciCraftEnv
-from scicraft_viz.experiments import offline  # noqa: F401  # registers the offline model providers (scicraft/...)
+from scicraft_viz.experiments import offline  # registers the offline model providers (scicraft/...)
 from scicraft_viz.tasks import FAMILIES, LEVELS, TaskError, load_by_id
 
 DEFAULT_DIR = "runs/inspect"
@@ -331,6 +331,8 @@ def scicraft_agent(trajectories: str = DEFAULT_DIR, max_turns: int = 200, max_nu
         else:
             directory = Path(trajectories)
         ids = md["task_ids"]
+        # the ruleset, where a reference agent may read it (offline.RULES_KEY); agents under test see no store
+        state.store.set(offline.RULES_KEY, md.get("rules"))
         for position, tid in enumerate(ids, 1):
             t = load_by_id(tid)
             if md.get("rules") is not None:  # -T rules=...: the run's ruleset, in the header, never in the briefing

@@ -149,12 +149,18 @@ def _lamp_ticks(trial: dict) -> tuple[list[int], list[int]]:
 Turn = tuple[str, list[tuple[str, dict]]]  # text, calls
 
 
-def _run_rules() -> str | None:
-    """The ruleset of the sample being run (-T rules=...), from its metadata; None outside a sample."""
-    from inspect_ai.solver._task_state import sample_state  # Inspect exposes the running sample only here
+RULES_KEY = "scicraft:rules"  # the sample's store entry the runner fills with -T rules=...
 
-    state = sample_state()
-    return None if state is None else (state.metadata or {}).get("rules")
+
+def _run_rules() -> str | None:
+    """The ruleset of the sample being run (-T rules=...), which the runner keeps in the sample's store;
+    None outside a sample or without -T rules."""
+    from inspect_ai.util import store
+
+    try:
+        return store().get(RULES_KEY)
+    except (LookupError, RuntimeError):  # no sample is running (the model called directly)
+        return None
 
 
 def _oracle_engineer(messages: list[ChatMessage], tools: set[str]) -> Turn:
