@@ -28,8 +28,11 @@ All designs sit on the task's stone floor (anchor y - 1) and are built relative 
 The above is vanilla. Every builder follows the task's ruleset (task.rules): with a dust decay over 1 the
 comb's teeth start behind their own delay-1 repeater and B's trunk regenerates half-way; C's repeater
 settings are counted in repeater steps; E's pulse timings come from the torch delay, repeater step, button
-pulse and lamp off-delay (`pulse_designs`). Where no design of the kind meets the contract the builder
-raises NoReferenceDesign with the reason (docs/rule_variants.md lists those pairs).
+pulse and lamp off-delay (`pulse_designs`). Where dust runs out, lamps that light one repeater step early
+join when the skew allows it (D), and E's comb grows a second quadrant or, where the pulse's timing allows
+one more repeater step, restarts each tooth behind a repeater. Every canonical task has a design under every
+listed variant; where none of the builders' kind meets the contract (a random or custom ruleset) the builder
+raises NoReferenceDesign with the reason.
 """
 
 from __future__ import annotations
@@ -342,7 +345,9 @@ def pulse_designs(rules: Ruleset = VANILLA) -> list[tuple[str, int, int, int]]:
     With torch delay t, lamp off-delay l, button pulse p and repeater step s: the two-torch monostable lights
     at 2t (T1 drops, then T2 lights) and ends t after the line re-powers X, so the line must arrive after T2
     lit (k s > 2t) and before the button's release re-lights T1 (k s <= p); with the feedback dust T2 is
-    lit for t only, and the line must hold X before T2 would light again (k s < 4t). The button's own pulse
+    lit for t only, and the line must hold X by the tick T2 would light again (k s <= 4t: a repeater's tick
+    runs before a torch's scheduled for the same game tick, so a line arriving at 4t keeps T2 dark; the
+    smallest such line is built). The button's own pulse
     lasts p; the extended one passes a delay-1 repeater (s) and ORs in a copy delayed by k s."""
     t, s, p, lo = rules.torch_delay, rules.repeater_step, rules.button_ticks, rules.lamp_off_delay
     out = [("monostable_feedback", k * s, 2 * t, 3 * t + lo) for k in range(2, 9) if 3 * t <= k * s <= 4 * t][:1]
@@ -447,14 +452,15 @@ def build_e(n: int, tau_gt: float, on_window_gt: float, tol_gt: float, radius: i
             f"{tau_gt:g}+/-{tol_gt:g} game ticks" + ("" if rules.is_vanilla() else f" under the ruleset {rules.name}")
             + "." + why)
     room = 0
-    for (name, dd, on, off), teeth in plans:
-        shaper = _shaper(name, dd, rules)
+    for design, teeth in plans:
+        shaper = _shaper(design[0], design[1], rules)
         cands = _e_lamps(shaper, radius, rules, teeth)
         room = max(room, len(cands))
         if len(cands) >= n:
             break
     else:
         raise NoReferenceDesign(f"family E: the reference layout has room for {room} lamps, {n} requested")
+    name, dd, on, off = design
     b = Build()
     b.dust((0, 1, 0))  # the junction feeding the spine and the comb
     _build_comb(b, cands[:n], spine_from=1, tooth_repeaters=teeth)
