@@ -52,6 +52,9 @@ def test_inline_parameters_over_a_base():
     assert (rs.name, rs.torch_delay, rs.button_ticks, rs.dust_decay) == ("custom", 1, 12, 1)
     assert ruleset_from({"name": "mine", "dust_decay": 2}).name == "mine"
     assert ruleset_from({"base": "short-dust"}) == VARIANTS["short-dust"]
+    # a trajectory header from when slow-torches was listed (torch delay 4) still reads, as a custom ruleset
+    old = ruleset_from(dict(VANILLA.to_json(), name="slow-torches", torch_delay=4), "header.rules")
+    assert (old.name, old.changes()) == ("slow-torches", {"torch_delay": 4}) and "slow-torches" not in VARIANTS
 
 
 @pytest.mark.parametrize("spec, words", [

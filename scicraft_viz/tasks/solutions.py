@@ -346,9 +346,9 @@ def pulse_designs(rules: Ruleset = VANILLA) -> list[tuple[str, int, int, int]]:
     at 2t (T1 drops, then T2 lights) and ends t after the line re-powers X, so the line must arrive after T2
     lit (k s > 2t) and before the button's release re-lights T1 (k s <= p); with the feedback dust T2 is
     lit for t only, and the line must hold X by the tick T2 would light again (k s <= 4t: a repeater's tick
-    runs before a torch's due in the same game tick, docs/redstone.md section 2, so a line arriving at 4t keeps T2 dark; the
-    smallest such line is built). The button's own pulse
-    lasts p; the extended one passes a delay-1 repeater (s) and ORs in a copy delayed by k s."""
+    runs before a torch's due in the same game tick, docs/redstone.md section 2, so a line arriving at 4t
+    keeps T2 dark; the shortest such line is built). The button's own pulse lasts p; the extended one passes
+    a delay-1 repeater (s) and ORs in a copy delayed by k s."""
     t, s, p, lo = rules.torch_delay, rules.repeater_step, rules.button_ticks, rules.lamp_off_delay
     out = [("monostable_feedback", k * s, 2 * t, 3 * t + lo) for k in range(2, 9) if 3 * t <= k * s <= 4 * t][:1]
     out += [("monostable", k * s, 2 * t, k * s + t + lo) for k in range(2, 9) if 2 * t < k * s <= p]
