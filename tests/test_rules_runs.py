@@ -21,13 +21,13 @@ def test_evaluator_builds_under_the_tasks_rules():
     task = tasks.load("E_pulse_shaping_L5")
     text = (SOL / "E_pulse_shaping_L5.mcfunction").read_text()
     assert evaluate(task, text).passed
-    slow = task.with_rules("long-button")
-    assert build_world(slow, text).rules == VARIANTS["long-button"]
+    slow = task.with_rules("short-button")
+    assert build_world(slow, text).rules == VARIANTS["short-button"]
     res = evaluate(slow, text)
-    assert not res.passed  # the button's pulse is the design's pulse: 30 gt instead of 20 misses tau
+    assert not res.passed  # the button's pulse is the design's pulse: 10 gt instead of 20 misses tau
     assert [c.name for c in res.failures] == ["pulse_off_window"]
     # a world made under one ruleset is not judged under another
-    with pytest.raises(BuildError, match="runs under the ruleset vanilla, the task under long-button"):
+    with pytest.raises(BuildError, match="runs under the ruleset vanilla, the task under short-button"):
         evaluate(slow, build_world(task, text))
 
 
@@ -117,7 +117,7 @@ def test_a_requirement_stating_a_vanilla_value_the_ruleset_changes_is_withheld()
         assert "15-block" not in text and "- At least one repeater must be used\n" in text
         assert "At least one repeater must be used" in task_yaml(v, "hint") and "15-block" not in task_yaml(v)
     # every other ruleset keeps it word for word
-    assert briefing(task.with_rules("slow-torches"), "hint") == briefing(task, "hint")
+    assert briefing(task.with_rules("fast-torches"), "hint") == briefing(task, "hint")
 
 
 def test_report_splits_success_by_ruleset(tmp_path):
@@ -202,7 +202,7 @@ def test_serve_mcp_refuses_an_unknown_ruleset_in_one_line(tmp_path):
                         "--rules", "sideways", "--trajectory", str(tmp_path / "runs") + "/"],
                        capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.startswith("error: --rules: unknown ruleset 'sideways'; use one of vanilla, slow-torches")
+    assert r.stderr.startswith("error: --rules: unknown ruleset 'sideways'; use one of vanilla, fast-torches")
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
 
 

@@ -11,8 +11,9 @@ engine's 256-tick timing wheel, and a torch keeps the 8-entry toggle history it 
 every mechanism the canonical tasks build on: dust still carries at least 4 blocks, repeaters still
 regenerate and delay, torches still invert, lamps still light at once and buttons still pulse (only
 locking can be switched off, and no reference solution uses it). The reference-solution builders
-(`tasks/solutions.py`) follow the ruleset; where they have no design for a task under a ruleset they say
-why (`reference_problem`), and a run leaves such a pair out (docs/rule_variants.md lists them).
+(`tasks/solutions.py`) follow the ruleset and have a design for every canonical task under every listed
+variant; under a random or custom ruleset they may have none, say why (`reference_problem`), and a run
+leaves such a pair out or redraws (docs/rule_variants.md).
 """
 
 from __future__ import annotations
@@ -89,15 +90,20 @@ class Ruleset:
 
 VANILLA = Ruleset()
 
-# The listed variants: each changes one mechanism a canonical task depends on.
+# The listed variants: each changes one mechanism a canonical task depends on, and every canonical task can
+# still be solved under it. Family E's windows bound the torch delay, the button pulse and the lamp off-delay
+# from above (a lamp lit within the on-window stays lit until the button releases unless two torches light
+# it, 2 x torch delay after the press): slower torches, a button held over 22 game ticks or lamps lingering
+# over 4 leave some E task with no solution at all, so those three go the other way or only a little
+# (docs/rule_variants.md gives the argument).
 VARIANTS: dict[str, Ruleset] = {r.name: r for r in (
     VANILLA,
-    Ruleset("slow-torches", torch_delay=4),
+    Ruleset("fast-torches", torch_delay=1),
     Ruleset("short-dust", dust_decay=2),
-    Ruleset("long-button", button_ticks=30),
+    Ruleset("longer-button", button_ticks=22),
     Ruleset("short-button", button_ticks=10),
     Ruleset("slow-repeaters", repeater_step=4),
-    Ruleset("lingering-lamps", lamp_off_delay=12),
+    Ruleset("quick-lamps", lamp_off_delay=1),
     Ruleset("fragile-torches", burnout_count=4),
     Ruleset("no-locking", repeater_lockable=False),
 )}

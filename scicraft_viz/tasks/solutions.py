@@ -28,8 +28,11 @@ All designs sit on the task's stone floor (anchor y - 1) and are built relative 
 The above is vanilla. Every builder follows the task's ruleset (task.rules): with a dust decay over 1 the
 comb's teeth start behind their own delay-1 repeater and B's trunk regenerates half-way; C's repeater
 settings are counted in repeater steps; E's pulse timings come from the torch delay, repeater step, button
-pulse and lamp off-delay (`pulse_designs`). Where no design of the kind meets the contract the builder
-raises NoReferenceDesign with the reason (docs/rule_variants.md lists those pairs).
+pulse and lamp off-delay (`pulse_designs`). Where dust runs out, lamps that light one repeater step early
+join when the skew allows it (D), and E's comb grows a second quadrant or, where the pulse's timing allows
+one more repeater step, restarts each tooth behind a repeater. Every canonical task has a design under every
+listed variant; where none of the builders' kind meets the contract (a random or custom ruleset) the builder
+raises NoReferenceDesign with the reason.
 """
 
 from __future__ import annotations
@@ -99,16 +102,22 @@ def _require(task: Task, *blocks: str) -> None:
 
 
 def _comb_candidates(r: int, power_at: int, z_at: int, east_only: bool, decay: int = 1,
-                     tooth_repeaters: bool = False) -> list[Pos]:
+                     tooth_repeaters: bool = False, near: bool = False) -> list[Pos]:
     """Lamp positions (y = 0) the comb can light: rows next to a tooth, inside radius r, with the
     tooth dust above the lamp's stone still carrying power >= 1. The spine dust at |z| = z_at has
-    power `power_at`; dust loses 1 per block along the spine and then along the tooth."""
+    power `power_at`; dust loses `decay` per block along the spine and then along the tooth. With
+    tooth repeaters and `near`, also the lamps beside the spine (|x| = 1) on rows the spine still powers:
+    they light one repeater earlier than the teeth's lamps, so only where the skew allows it."""
     out = []
     for z, zt in ROW_TOOTH.items():
         if abs(z) > r or abs(zt) > r:
             continue
         for x in range(-r, r + 1):
             if x == 0 or (east_only and x < 0):
+                continue
+            if tooth_repeaters and near and abs(x) == 1:  # lit by the spine's stone beside it
+                if abs(z) >= z_at and power_at - decay * (abs(z) - z_at) >= 1:
+                    out.append((x, 0, z))
                 continue
             if tooth_repeaters:  # the spine must reach the tooth's repeater, which restarts at 15 past it
                 if abs(x) < 2 or power_at - decay * (abs(zt) - z_at) < 1:
@@ -132,14 +141,20 @@ def _split_feed(b: Build) -> None:
 
 def _build_comb(b: Build, lamps: list[Pos], spine_from: int, tooth_repeaters: bool = False) -> None:
     """Spine dust at (0,1,z) for |z| >= spine_from up to the outermost tooth used, teeth of dust at
-    (x,1,zt) out to the farthest lamp of their rows, and the lamps (y = 0)."""
+    (x,1,zt) out to the farthest lamp of their rows, and the lamps (y = 0). With tooth repeaters a lamp at
+    |x| = 1 is lit by the spine's stone beside it and needs no tooth, only the spine reaching its row."""
     reach: dict[int, tuple[int, int]] = {}
+    rows = set()
     for x, _, z in lamps:
+        if tooth_repeaters and abs(x) == 1:
+            rows.add(z)
+            continue
         zt = ROW_TOOTH[z]
+        rows.add(zt)
         lo, hi = reach.get(zt, (0, 0))
         reach[zt] = (min(lo, x), max(hi, x))
-    north = min([zt for zt in reach if zt < 0], default=0)
-    south = max([zt for zt in reach if zt > 0], default=0)
+    north = min([z for z in rows if z < 0], default=0)
+    south = max([z for z in rows if z > 0], default=0)
     for z in range(north, south + 1):
         if abs(z) >= spine_from:
             b.dust((0, 1, z))
@@ -277,15 +292,22 @@ def build_c(delays_gt: list[int], tol_gt: int, radius: int = 10, rules: Ruleset 
 
 
 def build_d(n: int, targets: list[int], per: list[int], tol: int, radius: int = 10,
-            rules: Ruleset = VANILLA) -> Build:
-    """Family D: the A comb, lamps chosen at the requested Manhattan distances from the button."""
+            rules: Ruleset = VANILLA, skew_gt: int = 0) -> Build:
+    """Family D: the A comb, lamps chosen at the requested Manhattan distances from the button. With teeth
+    behind repeaters, lamps that light one repeater step earlier than the teeth's join when the step fits in
+    the skew tolerance `skew_gt` (game ticks): those beside the spine, and on the button's east-west axis
+    those beside a block a floor repeater fed by the button's block powers (lamps at x = +-2, +-3)."""
     b = Build()
     b.stone((0, 0, 0))
     button = (0, 1, 0)
     b.put(button, "stone_button[face=floor,facing=north]")
     _split_feed(b)
     teeth = rules.dust_decay > 1
-    cands = _comb_candidates(radius, 15, 2, east_only=False, decay=rules.dust_decay, tooth_repeaters=teeth)
+    near = teeth and rules.repeater_step <= skew_gt
+    cands = _comb_candidates(radius, 15, 2, east_only=False, decay=rules.dust_decay, tooth_repeaters=teeth,
+                             near=near)
+    if near:
+        cands += [(x, 0, 0) for x in (2, -2, 3, -3) if abs(x) <= radius]
 
     def dist(p: Pos) -> int:
         return sum(abs(u - v) for u, v in zip(p, button))
@@ -303,7 +325,14 @@ def build_d(n: int, targets: list[int], per: list[int], tol: int, radius: int = 
         used.update(pool[:k])
     if len(chosen) != n:
         raise NoReferenceDesign(f"family D: lamps_per_distance gives {len(chosen)} lamps, N = {n}")
-    _build_comb(b, chosen, spine_from=2, tooth_repeaters=teeth)
+    _build_comb(b, [p for p in chosen if p[2] != 0], spine_from=2, tooth_repeaters=teeth)
+    for sx in (1, -1):  # a delay-1 repeater on the floor fed by the button's block; the block it powers lights (3x)
+        axis = [p for p in chosen if p[2] == 0 and p[0] * sx > 0]
+        if axis:
+            b.put((sx, 0, 0), f"redstone_repeater[delay=1,facing={'west' if sx > 0 else 'east'}]")
+            b.put((2 * sx, 0, 0), "redstone_lamp" if (2 * sx, 0, 0) in axis else "stone")
+            for p in axis:
+                b.lamp(p)
     b.notes.append("comb around the button behind a delay-1 repeater per half; lamps picked by Manhattan "
                    "distance bucket")
     return b
@@ -316,10 +345,12 @@ def pulse_designs(rules: Ruleset = VANILLA) -> list[tuple[str, int, int, int]]:
     With torch delay t, lamp off-delay l, button pulse p and repeater step s: the two-torch monostable lights
     at 2t (T1 drops, then T2 lights) and ends t after the line re-powers X, so the line must arrive after T2
     lit (k s > 2t) and before the button's release re-lights T1 (k s <= p); with the feedback dust T2 is
-    lit for t only, and the line must hold X before T2 would light again (k s < 4t). The button's own pulse
-    lasts p; the extended one passes a delay-1 repeater (s) and ORs in a copy delayed by k s."""
+    lit for t only, and the line must hold X by the tick T2 would light again (k s <= 4t: a repeater's tick
+    runs before a torch's due in the same game tick, docs/redstone.md section 2, so a line arriving at 4t
+    keeps T2 dark; the shortest such line is built). The button's own pulse lasts p; the extended one passes
+    a delay-1 repeater (s) and ORs in a copy delayed by k s."""
     t, s, p, lo = rules.torch_delay, rules.repeater_step, rules.button_ticks, rules.lamp_off_delay
-    out = [("monostable_feedback", k * s, 2 * t, 3 * t + lo) for k in range(2, 9) if 3 * t <= k * s < 4 * t][:1]
+    out = [("monostable_feedback", k * s, 2 * t, 3 * t + lo) for k in range(2, 9) if 3 * t <= k * s <= 4 * t][:1]
     out += [("monostable", k * s, 2 * t, k * s + t + lo) for k in range(2, 9) if 2 * t < k * s <= p]
     out += [("button", 0, 0, p + lo), ("extended", 0, s, p + s + lo)]
     out += [("extended", k * s, s, p + s + k * s + lo) for k in range(2, 9)]
@@ -331,37 +362,9 @@ def _split2(total_rt: int) -> tuple[int, int]:
     return a, total_rt - a
 
 
-def build_e(n: int, tau_gt: float, on_window_gt: float, tol_gt: float, radius: int = 10,
-            rules: Ruleset = VANILLA) -> Build:
-    """Family E: a pulse shaper at the anchor's west side feeding the east half-comb."""
-    if radius < 10:
-        raise NoReferenceDesign("the family E reference layout needs a radius of at least 10")
-    designs = pulse_designs(rules)
-    fits = [d for d in designs if d[2] <= on_window_gt and abs(d[3] - tau_gt) <= tol_gt]
-    if not fits:
-        why = ""
-        if not rules.is_vanilla():
-            soon = [d[3] for d in designs if d[2] <= on_window_gt]
-            why = (f" Under it the two-torch monostables light {2 * rules.torch_delay} game ticks after the press "
-                   "(two torch delays); " + (f"the designs lighting in time go dark at +{min(soon)} to +{max(soon)}"
-                                             if soon else "no design lights in time")
-                   + f" (repeater step {rules.repeater_step}, button pulse {rules.button_ticks}, lamp off-delay "
-                   f"{rules.lamp_off_delay} game ticks).")
-        if rules.is_vanilla() and on_window_gt < 4 and tau_gt + tol_gt < 24:
-            why = (" With an on-window under 4 game ticks (2 rt) a lamp can only be fed by the button's own pulse "
-                   "(or it delayed by one 1 rt repeater), which lasts until the button releases at +20 game ticks, "
-                   "so the lamp goes dark at +24 game ticks at the earliest (2 rt lamp off-delay).")
-        raise NoReferenceDesign(
-            f"family E: no reference pulse design lights within {on_window_gt:g} game ticks and goes dark at "
-            f"{tau_gt:g}+/-{tol_gt:g} game ticks" + ("" if rules.is_vanilla() else f" under the ruleset {rules.name}")
-            + "." + why)
-    name, dd, on, off = min(fits, key=lambda d: (abs(d[3] - tau_gt), d[2]))
+def _shaper(name: str, dd: int, rules: Ruleset) -> Build:
+    """The pulse shaper feeding the junction (0,1,0) from the west (x <= -1, z <= 0)."""
     b = Build()
-    b.dust((0, 1, 0))  # the junction feeding the spine, and the east half-comb
-    # no repeater: the pulse must arrive at once
-    cands = _comb_candidates(radius, 15, 0, east_only=True, decay=rules.dust_decay)
-    cands.sort(key=lambda p: (abs(p[0]) + abs(p[2]), abs(p[2]), p[2] < 0, p[0]))
-    _build_comb(b, _take(cands, n, "family E"), spine_from=1)
     if name == "button":
         b.stone((-1, 0, 0))
         b.put((-1, 1, 0), "stone_button[face=floor,facing=east]")
@@ -399,7 +402,74 @@ def build_e(n: int, tau_gt: float, on_window_gt: float, tol_gt: float, radius: i
         if name == "monostable_feedback":
             b.stone((-1, 2, 0))  # strongly powered by T2 below it
             b.put((-2, 2, 0), "redstone_wire")  # on X: T2 lit -> X powered -> T2 off 1 rt later
-    b.notes.append(f"pulse design {name} (parameter {dd} gt): lamps on at +{on} gt, off at +{off} gt")
+    return b
+
+
+def _e_lamps(shaper: Build, radius: int, rules: Ruleset, teeth: bool) -> list[Pos]:
+    """Lamp places for family E, east half first, then the south-west quadrant (z >= 1) where no lamp touches
+    the shaper (a lamp beside the button's block or a torch would follow them, not the shaped pulse)."""
+    def key(p: Pos) -> tuple:
+        return (abs(p[0]) + abs(p[2]), abs(p[2]), p[2] < 0, p[0])
+
+    both = _comb_candidates(radius, 15, 0, east_only=False, decay=rules.dust_decay, tooth_repeaters=teeth)
+    east = sorted((p for p in both if p[0] > 0), key=key)
+    near_shaper = {(x + dx, y + dy, z + dz) for x, y, z in shaper.blocks
+                   for dx, dy, dz in ((0, 0, 0), (1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))}
+    west = sorted((p for p in both if p[0] < 0 and p[2] >= 1 and p not in near_shaper), key=key)
+    return east + west
+
+
+def build_e(n: int, tau_gt: float, on_window_gt: float, tol_gt: float, radius: int = 10,
+            rules: Ruleset = VANILLA) -> Build:
+    """Family E: a pulse shaper at the anchor's west side feeding a comb of dust (east half first): the pulse
+    reaches its lamps at once, or, where dust runs out first and the timing allows one more repeater step
+    (on and off ticks both s later), through a delay-1 repeater at the start of each tooth."""
+    if radius < 10:
+        raise NoReferenceDesign("the family E reference layout needs a radius of at least 10")
+    designs = pulse_designs(rules)
+    s = rules.repeater_step
+
+    def fit(shift: int) -> list[tuple[str, int, int, int]]:
+        ok = [d for d in designs if d[2] + shift <= on_window_gt and abs(d[3] + shift - tau_gt) <= tol_gt]
+        return sorted(ok, key=lambda d: (abs(d[3] + shift - tau_gt), d[2]))
+
+    plans = [(d, False) for d in fit(0)] + [(d, True) for d in fit(s)]
+    if not plans:
+        why = ""
+        if not rules.is_vanilla():
+            soon = [d[3] for d in designs if d[2] <= on_window_gt]
+            why = (f" Under it the two-torch monostables light {2 * rules.torch_delay} game ticks after the press "
+                   "(two torch delays); " + (f"the designs lighting in time go dark at +{min(soon)} to +{max(soon)}"
+                                             if soon else "no design lights in time")
+                   + f" (repeater step {rules.repeater_step}, button pulse {rules.button_ticks}, lamp off-delay "
+                   f"{rules.lamp_off_delay} game ticks).")
+        if rules.is_vanilla() and on_window_gt < 4 and tau_gt + tol_gt < 24:
+            why = (" With an on-window under 4 game ticks (2 rt) a lamp can only be fed by the button's own pulse "
+                   "(or it delayed by one 1 rt repeater), which lasts until the button releases at +20 game ticks, "
+                   "so the lamp goes dark at +24 game ticks at the earliest (2 rt lamp off-delay).")
+        raise NoReferenceDesign(
+            f"family E: no reference pulse design lights within {on_window_gt:g} game ticks and goes dark at "
+            f"{tau_gt:g}+/-{tol_gt:g} game ticks" + ("" if rules.is_vanilla() else f" under the ruleset {rules.name}")
+            + "." + why)
+    room = 0
+    for design, teeth in plans:
+        shaper = _shaper(design[0], design[1], rules)
+        cands = _e_lamps(shaper, radius, rules, teeth)
+        room = max(room, len(cands))
+        if len(cands) >= n:
+            break
+    else:
+        raise NoReferenceDesign(f"family E: the reference layout has room for {room} lamps, {n} requested")
+    name, dd, on, off = design
+    b = Build()
+    b.dust((0, 1, 0))  # the junction feeding the spine and the comb
+    _build_comb(b, cands[:n], spine_from=1, tooth_repeaters=teeth)
+    for pos, state in shaper.blocks.items():
+        b.put(pos, state)
+    if teeth:
+        on, off = on + s, off + s
+    b.notes.append(f"pulse design {name} (parameter {dd} gt): lamps on at +{on} gt, off at +{off} gt"
+                   + ("; a delay-1 repeater starts each tooth" if teeth else ""))
     return b
 
 
@@ -425,7 +495,7 @@ def build_for(task: Task) -> Build:
         b = build_c([round(d * f) for d in c["delays_ticks"]], int(c["tolerance_ticks"] * f), r, rules)
     elif fam == "D":
         b = build_d(task.n, c["target_distances"], c["lamps_per_distance"], c["distance_tolerance_blocks"], r,
-                    rules)
+                    rules, round(c["tolerance_ticks"] * f))
     else:
         b = build_e(task.n, c["tau_ticks"] * f, c["on_window_ticks"] * f, c["tolerance_ticks"] * f, r, rules)
     used = {("minecraft:" + ("redstone_torch" if s.startswith("redstone_wall_torch") else s.split("[")[0]))
