@@ -2,10 +2,10 @@
 
 Formats: `mcfunction` (vanilla `setblock X Y Z STATE` lines), `litematic` (Litematica), `schem`
 (Sponge schematic v1-v3, as WorldEdit writes them), `nbt` (a vanilla structure block's file) and `snbt`
-(a structure as text, as Minecraft's game tests keep them). MCEdit's `.schematic` (numeric block ids of
-Minecraft before 1.13) is recognised and refused with the reason (see SCHEMATIC_UNSUPPORTED). A build
-is a list of (position, canonical state) pairs; what goes to Minecraft is written with vanilla ids
-(`minecraft:repeater`).
+(a structure as text, as Minecraft's game tests keep them) are read and written; MCEdit/Schematica's
+`.schematic` (numeric block ids of Minecraft before 1.13, translated by PyMCTranslate: see legacy.py) is
+read only (see SCHEMATIC_UNSUPPORTED). A build is a list of (position, canonical state) pairs; what goes
+to Minecraft is written with vanilla ids (`minecraft:repeater`).
 
 Every input is untrusted: only regular files are read, and each limit below is checked before the
 memory it guards is allocated (the file size before reading, the decompressed size while inflating,
@@ -26,16 +26,14 @@ from scicraft_viz.errors import BuildFileError, InputError
 Pos = tuple[int, int, int]
 Blocks = list[tuple[Pos, str]]
 
-FORMATS = ("mcfunction", "litematic", "schem", "nbt", "snbt")
+FORMATS = ("mcfunction", "litematic", "schem", "nbt", "snbt")  # read and written
+READ_FORMATS = (*FORMATS, "schematic")  # MCEdit/Schematica .schematic is read only
 EXTENSIONS = {".mcfunction": "mcfunction", ".txt": "mcfunction", ".litematic": "litematic", ".schem": "schem",
               ".nbt": "nbt", ".snbt": "snbt", ".schematic": "schematic"}
-GZIPPED = ("litematic", "schem", "nbt")
+GZIPPED = ("litematic", "schem", "nbt", "schematic")
 SCHEMATIC_UNSUPPORTED = (
-    "MCEdit/Schematica .schematic files are not supported: they store Minecraft's numeric block ids from "
-    "before 1.13, which need a translator to today's block states, and the maintained translators "
-    "(PyMCTranslate, amulet-core) require numpy < 2, which cannot be installed beside this project's numpy. "
-    "Open the file in a 1.13+ editor (WorldEdit, Litematica, Amulet) and save it as .schem, .litematic or "
-    "a structure .nbt")
+    "MCEdit/Schematica .schematic files are read but not written: they hold Minecraft's numeric block ids, "
+    "which 1.13 replaced with block states; write .schem, .litematic or a structure .nbt instead")
 
 
 class UnsupportedBlocksWarning(UserWarning):
@@ -219,8 +217,6 @@ def detect_format(data: bytes, name: str = "") -> str | None:
     gz = data[:2] == GZIP_MAGIC
     if ext == "mcfunction" and gz:
         raise BuildFileError(f"{name}: starts with gzip's magic bytes (a schematic?), not setblock text")
-    if ext == "schematic":
-        raise BuildFileError(f"{name}: {SCHEMATIC_UNSUPPORTED}")
     if ext == "snbt" and gz:
         raise BuildFileError(f"{name}: starts with gzip's magic bytes (a binary structure .nbt?), not SNBT text")
     if ext in GZIPPED and not gz:
@@ -235,8 +231,8 @@ def build_text(data: bytes, fmt: str | None = None, source: str = "<bytes>") -> 
     """The setblock text of a build file given as bytes, or None when it is a schematic (format by
     `fmt`, else by `source`'s extension and the magic bytes). Raises BuildFileError for an oversized
     file or text that is not UTF-8."""
-    if fmt is not None and fmt not in FORMATS:
-        raise BuildFileError(f"unknown build format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if fmt is not None and fmt not in READ_FORMATS:
+        raise BuildFileError(f"unknown build format {fmt!r}; choose one of {', '.join(READ_FORMATS)}")
     if fmt is None:
         fmt = detect_format(data, source)
     if len(data) > MAX_FILE_BYTES:
@@ -259,8 +255,6 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
     out and listed in an UnsupportedBlocksWarning, instead of refusing the file."""
     if fmt is None:
         fmt = detect_format(data, source)
-    if fmt == "schematic":
-        raise BuildFileError(f"{source}: {SCHEMATIC_UNSUPPORTED}")
     text = build_text(data, fmt, source)
     omitted: list | None = [] if skip_unsupported else None
     if text is not None:
@@ -284,11 +278,15 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
     from scicraft_viz.engine import schematic
 
     root = parse_nbt(data, source)
-    if fmt is None:
+    if fmt is None or fmt == "schematic":  # some editors save Sponge schematics as .schematic: the content decides
         fmt = schematic.sniff(root, source)
-    if fmt == "schematic" or schematic.is_mcedit(root):
-        raise BuildFileError(f"{source}: {SCHEMATIC_UNSUPPORTED}")
-    if fmt == "litematic":
+    elif fmt == "schem" and schematic.is_mcedit(root):
+        fmt = "schematic"
+    if fmt == "schematic":
+        from scicraft_viz.engine.legacy import decode_mcedit
+
+        out = decode_mcedit(root, source, omitted)
+    elif fmt == "litematic":
         out = schematic.decode_litematic(root, source, omitted)
     elif fmt == "nbt":
         from scicraft_viz.engine.structure import decode_structure
@@ -366,7 +364,7 @@ def read_build(path: str | os.PathLike, fmt: str | None = None, *, skip_unsuppor
     """The blocks of a build file: [(position, canonical state)], in file order.
 
     The format comes from `fmt`, else from the extension (.mcfunction/.txt, .litematic, .schem, .nbt,
-    .snbt) checked against the magic bytes, else from the content. Raises BuildFileError naming the file
+    .snbt, .schematic) checked against the magic bytes, else from the content. Raises BuildFileError naming the file
     and what is wrong: an unreadable or oversized file, a bad line, corrupt NBT, a block outside the
     palette (each named with its count and first positions, and how many blocks would load). With
     skip_unsupported=True such blocks and any entities are left out instead, listed in an
@@ -437,7 +435,7 @@ def format_of_path(path: str | os.PathLike) -> str:
         from scicraft_viz.safeio import shown
 
         raise BuildFileError(f"cannot tell the format of {shown(os.fspath(path))} from its extension; use .mcfunction, "
-                             ".litematic, .schem, .nbt or .snbt")
+                             ".litematic, .schem, .nbt or .snbt")  # the formats written
     return fmt
 
 
