@@ -44,7 +44,13 @@ def _versions():
     # a block it cannot translate is logged with a traceback; here it is named in the file's refusal instead
     logging.getLogger("PyMCTranslate").setLevel(logging.CRITICAL)
     tm = PyMCTranslate.new_translation_manager()
-    return tm.get_version("java", SOURCE_VERSION), tm.get_version("java", TARGET_VERSION)
+    versions = tm.get_version("java", SOURCE_VERSION), tm.get_version("java", TARGET_VERSION)
+    # The translator deep-copies a block's whole mapping on every call (a dust's, with its neighbour rules, is
+    # large: 30 ms a cell); the mappings are only read, so this manager (ours alone) keeps one copy of each.
+    for v in versions:
+        for name in ("get_mapping_to_universal", "get_mapping_from_universal", "_get_raw_specification"):
+            setattr(v.block, name, functools.cache(getattr(v.block, name)))
+    return versions
 
 
 def _state_text(block) -> str:
@@ -139,31 +145,37 @@ def decode_mcedit(root, source: str, omitted: list | None = None) -> Blocks:
             b = legacy[key] = _legacy_block(old, key >> 4, key & 15, mapping)
         return b
 
+    def answer(f: int | None) -> int:
+        """What a neighbour cell tells the translator, as a number: its key, doubled, plus one when it holds
+        block entity data (such answers are never memoised); 0 outside the schematic (air)."""
+        return 0 if f is None else int(keys[f]) * 2 + (f in tiles)
+
+    def neighbour(flat: int, off) -> int | None:
+        x, y, z = pos_of(flat)
+        cx, cy, cz = x + off[0], y + off[1], z + off[2]
+        if not (0 <= cx < width and 0 <= cy < height and 0 <= cz < length):
+            return None
+        return (cy * length + cz) * width + cx
+
     def translate(key: int, flat: int | None, asked: list | None = None):
         """(state text or None when untranslatable, needs neighbours, 1.20 block entity) for a cell's key;
-        flat=None translates without a position (the answer for a block that needs none). The offsets the
-        translator asks about go to `asked` (None among them: a neighbour with block entity data)."""
+        flat=None translates without a position (the answer for a block that needs none). Each neighbour
+        the translator asks about goes to `asked` as (offset, answer)."""
         be = None
         cb = None
         if flat is not None:
-            x, y, z = pos_of(flat)
-
             def cb(off):
-                cx, cy, cz = x + off[0], y + off[1], z + off[2]
-                if not (0 <= cx < width and 0 <= cy < height and 0 <= cz < length):
-                    f = None
-                else:
-                    f = (cy * length + cz) * width + cx
-                te = tiles.get(f) if f is not None else None
+                f = neighbour(flat, off)
                 if asked is not None:
-                    asked.append(tuple(off) if te is None else None)
+                    asked.append((tuple(off), answer(f)))
                 if f is None:
                     return old_block(0), None
+                te = tiles.get(f)
                 return old_block(int(keys[f])), (None if te is None else
                                                  _block_entity(te, source, f"root.TileEntities at {pos_of(f)}"))
             te = tiles.get(flat)
             if te is not None:
-                be = _block_entity(te, source, f"root.TileEntities at {(x, y, z)}")
+                be = _block_entity(te, source, f"root.TileEntities at {pos_of(flat)}")
         try:
             uni, ube, extra = old.block.to_universal(old_block(key), be, get_block_callback=cb)
             if not uni.namespace.startswith("universal_"):
@@ -177,37 +189,34 @@ def decode_mcedit(root, source: str, omitted: list | None = None) -> Blocks:
             return None, extra or extra2, None  # an entity (an item frame), or a block 1.20 does not have
         return _state_text(out), extra or extra2, obe
 
-    def key_at(flat: int, off) -> int:
-        """The neighbour's key, doubled, plus one when it holds block entity data (never cached)."""
-        x, y, z = pos_of(flat)
-        cx, cy, cz = x + off[0], y + off[1], z + off[2]
-        if not (0 <= cx < width and 0 <= cy < height and 0 <= cz < length):
-            return 0
-        f = (cy * length + cz) * width + cx
-        return int(keys[f]) * 2 + (f in tiles)
-
     # A cell whose state depends on its neighbours (a dust's connections, a door's other half): the translator
-    # asks about neighbours one by one, each question chosen by the earlier answers, so a cell whose neighbours
-    # answer the same questions the same way gets the same state. Known question lists per key, and the state
-    # per (key, questions, answers), spare translating each such cell again.
-    questions: dict[int, list[tuple]] = {}
-    answers: dict[tuple, str | None] = {}
+    # asks about neighbours one at a time, each question chosen by the earlier answers, so the questions and
+    # answers form a decision tree per key: a cell whose neighbours give answers already seen gets that
+    # leaf's state without translating again. A node is [offset asked, {answer: node}]; a leaf is (state,).
+    trees: dict[int, list] = {}
 
     def neighbourly(key: int, flat: int) -> tuple[str | None, object]:
         if flat in tiles:
             state, _, obe = translate(key, flat)
             return state, obe
-        for qs in questions.get(key, ()):
-            hit = answers.get((key, qs, tuple(key_at(flat, o) for o in qs)), False)
-            if hit is not False:
-                return hit, None
+        node = trees.get(key)
+        while node is not None and len(node) == 2:
+            node = node[1].get(answer(neighbour(flat, node[0])))
+        if node is not None:
+            return node[0], None
         asked: list = []
         state, _, obe = translate(key, flat, asked)
-        qs = tuple(asked)
-        if None not in qs:
-            if qs not in questions.setdefault(key, []):
-                questions[key].append(qs)
-            answers[(key, qs, tuple(key_at(flat, o) for o in qs))] = state
+        if any(a & 1 for _, a in asked):
+            return state, obe  # a neighbour's block entity data took part: not memoised
+        if not asked:
+            trees.setdefault(key, (state,))
+            return state, obe
+        node = trees.setdefault(key, [asked[0][0], {}])
+        for i, (off, a) in enumerate(asked):
+            if len(node) != 2 or node[0] != off:
+                return state, obe  # the translator asked differently this time: keep the tree as it was
+            nxt = asked[i + 1][0] if i + 1 < len(asked) else None
+            node = node[1].setdefault(a, [nxt, {}] if nxt is not None else (state,))
         return state, obe
 
     palette: dict[str, int] = {}
