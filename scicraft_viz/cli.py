@@ -196,7 +196,7 @@ def evaluate_command(
 @app.command("convert")
 def convert_command(
     src: str = typer.Argument(..., help="build file to read: .mcfunction, .litematic, .schem, structure .nbt or "
-                              ".snbt"),
+                              ".snbt, or MCEdit .schematic (read only)"),
     dst: str = typer.Argument(..., help="file to write; its extension (.mcfunction, .litematic, .schem, .nbt, .snbt) "
                               "is the format"),
     schem_version: int = typer.Option(3, "--schem-version", help="Sponge schematic version to write: 3, or 2 for "
@@ -206,7 +206,7 @@ def convert_command(
                                           "engine does not know, listing them on stderr, instead of refusing SRC"),
 ) -> None:
     """Convert a build between .mcfunction, Litematica .litematic, Sponge .schem and vanilla structure .nbt and
-    .snbt files (vanilla block ids).
+    .snbt files (vanilla block ids), or from an MCEdit .schematic (legacy numeric ids, translated).
 
     Exit code 0 when written, 2 for unusable input (unreadable file, block outside the palette, ...)."""
     import warnings

@@ -1014,7 +1014,8 @@ class World:
     @classmethod
     def from_build_file(cls, src, replay: bool | None = None, fmt: str | None = None, *,
                         skip_unsupported: bool = False) -> World:
-        """A World from any build file (.mcfunction, .litematic, .schem, .nbt, .snbt) given as a path or bytes.
+        """A World from any build file (.mcfunction, .litematic, .schem, .nbt, .snbt, .schematic) given as a path
+        or bytes.
 
         Schematics and structures load as a paste does (replay=True, /setblock's rules): states as saved
         (a button saved pressed stays pressed), and a block whose support lies outside the file is kept
