@@ -27,9 +27,9 @@ Pos = tuple[int, int, int]
 Blocks = list[tuple[Pos, str]]
 
 FORMATS = ("mcfunction", "litematic", "schem", "nbt", "snbt")  # read and written
-READ_FORMATS = (*FORMATS, "schematic")  # MCEdit/Schematica .schematic is read only
+READ_FORMATS = (*FORMATS, "schematic", "mca")  # MCEdit .schematic and a world's region file are read only
 EXTENSIONS = {".mcfunction": "mcfunction", ".txt": "mcfunction", ".litematic": "litematic", ".schem": "schem",
-              ".nbt": "nbt", ".snbt": "snbt", ".schematic": "schematic"}
+              ".nbt": "nbt", ".snbt": "snbt", ".schematic": "schematic", ".mca": "mca"}
 GZIPPED = ("litematic", "schem", "nbt", "schematic")
 SCHEMATIC_UNSUPPORTED = (
     "MCEdit/Schematica .schematic files are read but not written: they hold Minecraft's numeric block ids, "
@@ -41,6 +41,7 @@ class UnsupportedBlocksWarning(UserWarning):
     (skip_unsupported=True); the message lists each with its count and first positions."""
 
 MAX_FILE_BYTES = 16 * 2**20  # on disk, checked before reading
+MAX_REGION_BYTES = 64 * 2**20  # a world's region file (.mca): up to 1,024 chunks, each read only if the box needs it
 MAX_NBT_BYTES = 16 * 2**20  # a schematic once decompressed (stops gzip bombs)
 MAX_NBT_TAGS = 200_000  # NBT values in one file (a list of 10M bytes would cost gigabytes as objects)
 MAX_NBT_DEPTH = 64  # nesting of NBT lists and compounds
@@ -235,8 +236,10 @@ def build_text(data: bytes, fmt: str | None = None, source: str = "<bytes>") -> 
         raise BuildFileError(f"unknown build format {fmt!r}; choose one of {', '.join(READ_FORMATS)}")
     if fmt is None:
         fmt = detect_format(data, source)
-    if len(data) > MAX_FILE_BYTES:
-        raise BuildFileError(f"{source} is {len(data):,} bytes; build files may be at most {_mib(MAX_FILE_BYTES)}")
+    limit = MAX_REGION_BYTES if fmt == "mca" else MAX_FILE_BYTES
+    if len(data) > limit:
+        raise BuildFileError(f"{source} is {len(data):,} bytes; {'region' if fmt == 'mca' else 'build'} files may be "
+                             f"at most {_mib(limit)}")
     if fmt != "mcfunction":
         return None
     if data[:2] == GZIP_MAGIC:
@@ -249,14 +252,23 @@ def build_text(data: bytes, fmt: str | None = None, source: str = "<bytes>") -> 
 
 
 def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *,
-                 skip_unsupported: bool = False) -> Blocks:
+                 skip_unsupported: bool = False, box=None) -> Blocks:
     """The blocks of a build file given as bytes (format by `fmt`, else by `source`'s extension and
     the magic bytes). With skip_unsupported, blocks the engine does not know (and entities) are left
-    out and listed in an UnsupportedBlocksWarning, instead of refusing the file."""
+    out and listed in an UnsupportedBlocksWarning, instead of refusing the file. `box` (x0, y0, z0, x1,
+    y1, z1, corners included) selects what to read from a world's region file (.mca), and only there."""
     if fmt is None:
         fmt = detect_format(data, source)
     text = build_text(data, fmt, source)
     omitted: list | None = [] if skip_unsupported else None
+    if box is not None and fmt != "mca":
+        raise BuildFileError(f"{source}: a box selects blocks from a world's region file (.mca); this is a {fmt} file")
+    if fmt == "mca":
+        from scicraft_viz.engine.region import decode_region
+
+        out = decode_region(data, source, box, omitted)
+        _warn_omitted(omitted, out, source)
+        return out
     if text is not None:
         from scicraft_viz.engine.mcfunction import parse_mcfunction
 
@@ -360,18 +372,27 @@ def parse_snbt(data: bytes, source: str):
     return root
 
 
-def read_build(path: str | os.PathLike, fmt: str | None = None, *, skip_unsupported: bool = False) -> Blocks:
+def read_build(path: str | os.PathLike, fmt: str | None = None, *, skip_unsupported: bool = False,
+               box=None) -> Blocks:
     """The blocks of a build file: [(position, canonical state)], in file order.
 
     The format comes from `fmt`, else from the extension (.mcfunction/.txt, .litematic, .schem, .nbt,
-    .snbt, .schematic) checked against the magic bytes, else from the content. Raises BuildFileError naming the file
+    .snbt, .schematic, .mca with a `box`) checked against the magic bytes, else from the content. Raises
+    BuildFileError naming the file
     and what is wrong: an unreadable or oversized file, a bad line, corrupt NBT, a block outside the
     palette (each named with its count and first positions, and how many blocks would load). With
     skip_unsupported=True such blocks and any entities are left out instead, listed in an
     UnsupportedBlocksWarning."""
     from scicraft_viz.safeio import shown
 
-    return decode_build(read_file_bytes(path), fmt, shown(os.fspath(path)), skip_unsupported=skip_unsupported)
+    return decode_build(read_file_bytes(path, region_limit(path, fmt)), fmt, shown(os.fspath(path)),
+                        skip_unsupported=skip_unsupported, box=box)
+
+
+def region_limit(path, fmt: str | None = None) -> int:
+    """How large a file may be: a world's region file more than a build file."""
+    is_region = fmt == "mca" or (fmt is None and Path(os.fspath(path)).suffix.lower() == ".mca")
+    return MAX_REGION_BYTES if is_region else MAX_FILE_BYTES
 
 
 # ------------------------------------------------------------------------------------ writing
@@ -464,10 +485,10 @@ def _write_file(data: bytes, path: str | os.PathLike, overwrite: bool = True) ->
 
 
 def convert(src: str | os.PathLike, dst: str | os.PathLike, *, schem_version: int = 3,
-            overwrite: bool = True, skip_unsupported: bool = False) -> int:
+            overwrite: bool = True, skip_unsupported: bool = False, box=None) -> int:
     """Read any build file and write it in the format of dst's extension; returns the block count.
     The new file replaces dst only once it is complete; without `overwrite` an existing dst is refused."""
     format_of_path(dst)  # a bad target is refused before the source is read
-    items = read_build(src, skip_unsupported=skip_unsupported)
+    items = read_build(src, skip_unsupported=skip_unsupported, box=box)
     _write_file(encode_build(items, format_of_path(dst), schem_version=schem_version), dst, overwrite)
     return len(items)
