@@ -38,6 +38,9 @@ def _versions():
         root.addHandler(quiet)
     try:
         import PyMCTranslate
+    except ImportError as e:  # a declared dependency; an environment built without it still gets a clear refusal
+        raise BuildFileError(f"reading MCEdit .schematic files needs PyMCTranslate, which is not installed here "
+                             f"({e}); pip install PyMCTranslate") from None
     finally:
         if added:
             root.removeHandler(quiet)
