@@ -139,7 +139,10 @@ def decode_mcedit(root, source: str, omitted: list | None = None) -> Blocks:
                                 "cells")
         tiles[(p[1] * length + p[2]) * width + p[0]] = te
 
-    old, new = _versions()
+    try:
+        old, new = _versions()
+    except BuildFileError as e:
+        raise _fail(source, str(e)) from None
     legacy: dict[int, object] = {}  # key -> the translator's 1.12 Block
 
     def old_block(key: int):
