@@ -263,3 +263,18 @@ def test_packed_sections_read_back_every_block(cells):
     data = region({(0, 0): chunk(0, 0, [section(-1, cells)])})
     got = dict(decode_build(data, "mca", "r.mca", box=(0, -16, 0, 15, -1, 15)))
     assert got == {(x, y - 16, z): s for (x, y, z), s in cells.items()}
+
+
+def test_all_the_chunks_a_box_reaches_are_bounded_together(monkeypatch):
+    from scicraft_viz.engine import region as reg
+
+    data = world_file()
+    sizes = [0]
+    reg._chunk(data, 2, -1, "r.mca", sizes)
+    first = sizes[0]
+    monkeypatch.setattr(reg, "MAX_BOX_NBT_BYTES", first + 10)  # room for the first chunk, not the second
+    assert decode_build(data, "mca", "r.mca", box=(32, 64, -16, 47, 64, -16)) == []
+    with pytest.raises(BuildFileError) as e:
+        decode_build(data, "mca", "r.mca", box=(32, 64, -16, 48, 64, -16))
+    assert str(e.value) == (f"r.mca: the chunks the box reaches decompress to more than {(first + 10) / 2**20:g} MiB "
+                            "(at chunk (3, -1)); read a smaller box")

@@ -32,7 +32,7 @@ from scicraft_viz.errors import BuildFileError
 
 Box = tuple[int, int, int, int, int, int]  # x0, y0, z0, x1, y1, z1, both corners included
 SECTOR = 4096
-MIN_DATA_VERSION = 2860  # 1.18: sections hold block_states (before, they sat in a `Level` compound)
+MAX_BOX_NBT_BYTES = 256 * 2**20  # all the chunks a box reaches, inflated (a chunk of a real world: ~20-100 KiB)
 
 
 def check_box(box, source: str = "box") -> Box:
@@ -87,8 +87,9 @@ def _inflate(payload: bytes, kind: int, where: str, source: str) -> bytes:
     return out
 
 
-def _chunk(data: bytes, cx: int, cz: int, source: str):
-    """The NBT root of chunk (cx, cz), or None when the region file never saved it."""
+def _chunk(data: bytes, cx: int, cz: int, source: str, inflated: list[int]):
+    """The NBT root of chunk (cx, cz), or None when the region file never saved it. `inflated` counts the
+    bytes inflated so far for this box (a file of 1,024 small gzip bombs stops at MAX_BOX_NBT_BYTES)."""
     import io
 
     import nbtlib
@@ -108,6 +109,10 @@ def _chunk(data: bytes, cx: int, cz: int, source: str):
         raise _fail(source, f"{where}: its length, {length:,} bytes at byte {start:,}, does not fit its {sectors} "
                             f"sectors and the file's {len(data):,} bytes")
     raw = _inflate(data[start + 5:start + 4 + length], data[start + 4], where, source)
+    inflated[0] += len(raw)
+    if inflated[0] > MAX_BOX_NBT_BYTES:
+        raise _fail(source, f"the chunks the box reaches decompress to more than {_mib(MAX_BOX_NBT_BYTES)} (at "
+                            f"{where}); read a smaller box")
     check_nbt(raw, f"{source}: {where}")
     try:
         root = nbtlib.File.parse(io.BytesIO(raw))
@@ -130,11 +135,12 @@ def decode_region(data: bytes, source: str, box, omitted: list | None = None) ->
         raise _fail(source, f"the box spans region files r.{x0 >> 9}.{z0 >> 9}.mca to r.{x1 >> 9}.{z1 >> 9}.mca; a box "
                             "is read from one region file")
     xs, ys, zs, states = [], [], [], []
+    inflated = [0]
     palette: dict[str, int] = {}
     entities = 0
     for cx in range(x0 >> 4, (x1 >> 4) + 1):
         for cz in range(z0 >> 4, (z1 >> 4) + 1):
-            root = _chunk(data, cx, cz, source)
+            root = _chunk(data, cx, cz, source, inflated)
             where = f"chunk ({cx}, {cz})"
             if root is None:
                 raise _fail(source, f"{where} was never saved in this region file (the box reaches it)")
