@@ -94,10 +94,10 @@ def legacy_schematics() -> None:
     import numpy as np
 
     from scicraft_viz.engine.blocks import split_state, vanilla_state
-    from scicraft_viz.engine.legacy import _versions
+    from scicraft_viz.engine.legacy import translators
 
     t = time.perf_counter()
-    old, new = _versions()  # first: it imports PyMCTranslate without the logging set-up that library does
+    old, new = translators()  # first: it imports PyMCTranslate without the logging set-up that library does
     import amulet_nbt
     from PyMCTranslate.py3.api import Block
     print(f"\nMCEdit .schematic (legacy ids): loading the translator's tables once: {time.perf_counter() - t:.2f} s")

@@ -205,9 +205,9 @@ def _to_legacy(items):
     from PyMCTranslate.py3.api import Block
 
     from scicraft_viz.engine.blocks import split_state, vanilla_state
-    from scicraft_viz.engine.legacy import _versions
+    from scicraft_viz.engine.legacy import translators
 
-    old, new = _versions()
+    old, new = translators()
     lo = np.min([p for p, _ in items], axis=0)
     cells = {}
     for p, state in items:

@@ -27,7 +27,7 @@ TARGET_VERSION = (1, 20, 1)  # the engine follows 1.20's rules
 
 
 @functools.cache
-def _versions():
+def translators():
     """PyMCTranslate's 1.12.2 and 1.20.1 block translators, loaded once (about 3 s: every version's tables)."""
     root = logging.getLogger()
     quiet = logging.NullHandler()
@@ -140,7 +140,7 @@ def decode_mcedit(root, source: str, omitted: list | None = None) -> Blocks:
         tiles[(p[1] * length + p[2]) * width + p[0]] = te
 
     try:
-        old, new = _versions()
+        old, new = translators()
     except BuildFileError as e:
         raise _fail(source, str(e)) from None
     legacy: dict[int, object] = {}  # key -> the translator's 1.12 Block
