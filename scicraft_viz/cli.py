@@ -196,7 +196,7 @@ def evaluate_command(
 @app.command("convert")
 def convert_command(
     src: str = typer.Argument(..., help="build file to read: .mcfunction, .litematic, .schem, structure .nbt or "
-                              ".snbt"),
+                              ".snbt, or (read only) MCEdit .schematic or a world's region file .mca with --box"),
     dst: str = typer.Argument(..., help="file to write; its extension (.mcfunction, .litematic, .schem, .nbt, .snbt) "
                               "is the format"),
     schem_version: int = typer.Option(3, "--schem-version", help="Sponge schematic version to write: 3, or 2 for "
@@ -204,9 +204,12 @@ def convert_command(
     overwrite: bool = typer.Option(False, "--overwrite", help="replace DST if it exists"),
     skip_unsupported: bool = typer.Option(False, "--skip-unsupported", help="leave out blocks (and entities) the "
                                           "engine does not know, listing them on stderr, instead of refusing SRC"),
+    box: str = typer.Option(None, "--box", help="for a world's region file (.mca): the box to read, "
+                            "x0,y0,z0,x1,y1,z1 in world coordinates, both corners included"),
 ) -> None:
     """Convert a build between .mcfunction, Litematica .litematic, Sponge .schem and vanilla structure .nbt and
-    .snbt files (vanilla block ids).
+    .snbt files (vanilla block ids), or from an MCEdit .schematic (legacy numeric ids, translated) or a box of
+    a Java world's region file (.mca, Minecraft 1.18+).
 
     Exit code 0 when written, 2 for unusable input (unreadable file, block outside the palette, ...)."""
     import warnings
@@ -226,8 +229,10 @@ def convert_command(
         # written beside dst and renamed over it once complete: a failure leaves dst as it was
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", formats.UnsupportedBlocksWarning)
+            from scicraft_viz.engine.region import parse_box
+
             n = formats.convert(src, dst, schem_version=schem_version, overwrite=overwrite,
-                                skip_unsupported=skip_unsupported)
+                                skip_unsupported=skip_unsupported, box=None if box is None else parse_box(box))
         for w in caught:
             if issubclass(w.category, formats.UnsupportedBlocksWarning):
                 typer.echo(f"warning: {w.message}", err=True)

@@ -174,9 +174,10 @@ def test_format_by_extension_and_magic(tmp_path):
     expect(schem, None, "x.mcfunction: starts with gzip's magic bytes (a schematic?), not setblock text",
            source="x.mcfunction")
     expect(b"\xff\xfe\x00", None, "cannot read x.mcfunction: not UTF-8 text (byte 0 is 0xff)", source="x.mcfunction")
-    expect(nbt_gz(Compound({"Foo": Int(1)})), None, "x.bin: an NBT file that is neither a Litematica (.litematic) "
-           "nor a Sponge (.schem) schematic, nor a vanilla structure (.nbt)", source="x.bin")
-    expect(schem, "png", "unknown build format 'png'; choose one of mcfunction, litematic, schem, nbt, snbt")
+    expect(nbt_gz(Compound({"Foo": Int(1)})), None, "x.bin: an NBT file that is neither a Litematica (.litematic), "
+           "Sponge (.schem) or MCEdit (.schematic) schematic, nor a vanilla structure (.nbt)", source="x.bin")
+    expect(schem, "png", "unknown build format 'png'; choose one of mcfunction, litematic, schem, nbt, snbt, "
+           "schematic, mca")
 
 
 # ------------------------------------------------------------------------------------ bad files

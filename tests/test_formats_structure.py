@@ -1,4 +1,4 @@
-"""Vanilla structure files (.nbt, .snbt), MCEdit .schematic refused with its reason, unsupported blocks
+"""Vanilla structure files (.nbt, .snbt), MCEdit .schematic told apart from Sponge, unsupported blocks
 named or skipped on request, and schematics loaded as a paste (states as saved)."""
 
 import gzip
@@ -14,7 +14,6 @@ from nbtlib import ByteArray, Compound, Int, List, Short, String
 from scicraft_viz import World
 from scicraft_viz.cli import app
 from scicraft_viz.engine.formats import (
-    SCHEMATIC_UNSUPPORTED,
     UnsupportedBlocksWarning,
     decode_build,
     read_build,
@@ -103,14 +102,11 @@ def test_structure_errors_name_the_field(data, fmt, message):
     assert str(e.value) == message
 
 
-def test_mcedit_schematic_is_refused_naming_the_format():
+def test_mcedit_schematic_is_read_by_extension_and_by_content():
     legacy = gz(Compound({"Width": Short(1), "Height": Short(1), "Length": Short(1), "Materials": String("Alpha"),
                           "Blocks": ByteArray([1]), "Data": ByteArray([0])}))
     for source in ("old.schematic", "old.bin"):  # by extension, and by content
-        with pytest.raises(BuildFileError) as e:
-            decode_build(legacy, None, source)
-        assert str(e.value) == f"{source}: {SCHEMATIC_UNSUPPORTED}"
-    assert "not supported" in SCHEMATIC_UNSUPPORTED and "numeric block ids" in SCHEMATIC_UNSUPPORTED
+        assert decode_build(legacy, None, source) == [((0, 0, 0), "minecraft:stone")]
     with pytest.raises(BuildFileError, match="Schematic.Version is missing"):  # a Sponge file stays a Sponge file
         decode_build(gz(Compound({"Palette": Compound(), "Blocks": ByteArray([1])})), "schem")
 

@@ -2,10 +2,10 @@
 
 Formats: `mcfunction` (vanilla `setblock X Y Z STATE` lines), `litematic` (Litematica), `schem`
 (Sponge schematic v1-v3, as WorldEdit writes them), `nbt` (a vanilla structure block's file) and `snbt`
-(a structure as text, as Minecraft's game tests keep them). MCEdit's `.schematic` (numeric block ids of
-Minecraft before 1.13) is recognised and refused with the reason (see SCHEMATIC_UNSUPPORTED). A build
-is a list of (position, canonical state) pairs; what goes to Minecraft is written with vanilla ids
-(`minecraft:repeater`).
+(a structure as text, as Minecraft's game tests keep them) are read and written; MCEdit/Schematica's
+`.schematic` (numeric block ids of Minecraft before 1.13, translated by PyMCTranslate: see legacy.py) is
+read only (see SCHEMATIC_UNSUPPORTED). A build is a list of (position, canonical state) pairs; what goes
+to Minecraft is written with vanilla ids (`minecraft:repeater`).
 
 Every input is untrusted: only regular files are read, and each limit below is checked before the
 memory it guards is allocated (the file size before reading, the decompressed size while inflating,
@@ -26,16 +26,14 @@ from scicraft_viz.errors import BuildFileError, InputError
 Pos = tuple[int, int, int]
 Blocks = list[tuple[Pos, str]]
 
-FORMATS = ("mcfunction", "litematic", "schem", "nbt", "snbt")
+FORMATS = ("mcfunction", "litematic", "schem", "nbt", "snbt")  # read and written
+READ_FORMATS = (*FORMATS, "schematic", "mca")  # MCEdit .schematic and a world's region file are read only
 EXTENSIONS = {".mcfunction": "mcfunction", ".txt": "mcfunction", ".litematic": "litematic", ".schem": "schem",
-              ".nbt": "nbt", ".snbt": "snbt", ".schematic": "schematic"}
-GZIPPED = ("litematic", "schem", "nbt")
+              ".nbt": "nbt", ".snbt": "snbt", ".schematic": "schematic", ".mca": "mca"}
+GZIPPED = ("litematic", "schem", "nbt", "schematic")
 SCHEMATIC_UNSUPPORTED = (
-    "MCEdit/Schematica .schematic files are not supported: they store Minecraft's numeric block ids from "
-    "before 1.13, which need a translator to today's block states, and the maintained translators "
-    "(PyMCTranslate, amulet-core) require numpy < 2, which cannot be installed beside this project's numpy. "
-    "Open the file in a 1.13+ editor (WorldEdit, Litematica, Amulet) and save it as .schem, .litematic or "
-    "a structure .nbt")
+    "MCEdit/Schematica .schematic files are read but not written: they hold Minecraft's numeric block ids, "
+    "which 1.13 replaced with block states; write .schem, .litematic or a structure .nbt instead")
 
 
 class UnsupportedBlocksWarning(UserWarning):
@@ -43,6 +41,7 @@ class UnsupportedBlocksWarning(UserWarning):
     (skip_unsupported=True); the message lists each with its count and first positions."""
 
 MAX_FILE_BYTES = 16 * 2**20  # on disk, checked before reading
+MAX_REGION_BYTES = 64 * 2**20  # a world's region file (.mca): up to 1,024 chunks, each read only if the box needs it
 MAX_NBT_BYTES = 16 * 2**20  # a schematic once decompressed (stops gzip bombs)
 MAX_NBT_TAGS = 200_000  # NBT values in one file (a list of 10M bytes would cost gigabytes as objects)
 MAX_NBT_DEPTH = 64  # nesting of NBT lists and compounds
@@ -219,8 +218,6 @@ def detect_format(data: bytes, name: str = "") -> str | None:
     gz = data[:2] == GZIP_MAGIC
     if ext == "mcfunction" and gz:
         raise BuildFileError(f"{name}: starts with gzip's magic bytes (a schematic?), not setblock text")
-    if ext == "schematic":
-        raise BuildFileError(f"{name}: {SCHEMATIC_UNSUPPORTED}")
     if ext == "snbt" and gz:
         raise BuildFileError(f"{name}: starts with gzip's magic bytes (a binary structure .nbt?), not SNBT text")
     if ext in GZIPPED and not gz:
@@ -235,12 +232,14 @@ def build_text(data: bytes, fmt: str | None = None, source: str = "<bytes>") -> 
     """The setblock text of a build file given as bytes, or None when it is a schematic (format by
     `fmt`, else by `source`'s extension and the magic bytes). Raises BuildFileError for an oversized
     file or text that is not UTF-8."""
-    if fmt is not None and fmt not in FORMATS:
-        raise BuildFileError(f"unknown build format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if fmt is not None and fmt not in READ_FORMATS:
+        raise BuildFileError(f"unknown build format {fmt!r}; choose one of {', '.join(READ_FORMATS)}")
     if fmt is None:
         fmt = detect_format(data, source)
-    if len(data) > MAX_FILE_BYTES:
-        raise BuildFileError(f"{source} is {len(data):,} bytes; build files may be at most {_mib(MAX_FILE_BYTES)}")
+    limit = MAX_REGION_BYTES if fmt == "mca" else MAX_FILE_BYTES
+    if len(data) > limit:
+        raise BuildFileError(f"{source} is {len(data):,} bytes; {'region' if fmt == 'mca' else 'build'} files may be "
+                             f"at most {_mib(limit)}")
     if fmt != "mcfunction":
         return None
     if data[:2] == GZIP_MAGIC:
@@ -253,16 +252,23 @@ def build_text(data: bytes, fmt: str | None = None, source: str = "<bytes>") -> 
 
 
 def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *,
-                 skip_unsupported: bool = False) -> Blocks:
+                 skip_unsupported: bool = False, box=None) -> Blocks:
     """The blocks of a build file given as bytes (format by `fmt`, else by `source`'s extension and
     the magic bytes). With skip_unsupported, blocks the engine does not know (and entities) are left
-    out and listed in an UnsupportedBlocksWarning, instead of refusing the file."""
+    out and listed in an UnsupportedBlocksWarning, instead of refusing the file. `box` (x0, y0, z0, x1,
+    y1, z1, corners included) selects what to read from a world's region file (.mca), and only there."""
     if fmt is None:
         fmt = detect_format(data, source)
-    if fmt == "schematic":
-        raise BuildFileError(f"{source}: {SCHEMATIC_UNSUPPORTED}")
     text = build_text(data, fmt, source)
     omitted: list | None = [] if skip_unsupported else None
+    if box is not None and fmt != "mca":
+        raise BuildFileError(f"{source}: a box selects blocks from a world's region file (.mca); this is a {fmt} file")
+    if fmt == "mca":
+        from scicraft_viz.engine.region import decode_region
+
+        out = decode_region(data, source, box, omitted)
+        _warn_omitted(omitted, out, source)
+        return out
     if text is not None:
         from scicraft_viz.engine.mcfunction import parse_mcfunction
 
@@ -284,11 +290,15 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
     from scicraft_viz.engine import schematic
 
     root = parse_nbt(data, source)
-    if fmt is None:
+    if fmt is None or fmt == "schematic":  # some editors save Sponge schematics as .schematic: the content decides
         fmt = schematic.sniff(root, source)
-    if fmt == "schematic" or schematic.is_mcedit(root):
-        raise BuildFileError(f"{source}: {SCHEMATIC_UNSUPPORTED}")
-    if fmt == "litematic":
+    elif fmt == "schem" and schematic.is_mcedit(root):
+        fmt = "schematic"
+    if fmt == "schematic":
+        from scicraft_viz.engine.legacy import decode_mcedit
+
+        out = decode_mcedit(root, source, omitted)
+    elif fmt == "litematic":
         out = schematic.decode_litematic(root, source, omitted)
     elif fmt == "nbt":
         from scicraft_viz.engine.structure import decode_structure
@@ -362,18 +372,27 @@ def parse_snbt(data: bytes, source: str):
     return root
 
 
-def read_build(path: str | os.PathLike, fmt: str | None = None, *, skip_unsupported: bool = False) -> Blocks:
+def read_build(path: str | os.PathLike, fmt: str | None = None, *, skip_unsupported: bool = False,
+               box=None) -> Blocks:
     """The blocks of a build file: [(position, canonical state)], in file order.
 
     The format comes from `fmt`, else from the extension (.mcfunction/.txt, .litematic, .schem, .nbt,
-    .snbt) checked against the magic bytes, else from the content. Raises BuildFileError naming the file
+    .snbt, .schematic, .mca with a `box`) checked against the magic bytes, else from the content. Raises
+    BuildFileError naming the file
     and what is wrong: an unreadable or oversized file, a bad line, corrupt NBT, a block outside the
     palette (each named with its count and first positions, and how many blocks would load). With
     skip_unsupported=True such blocks and any entities are left out instead, listed in an
     UnsupportedBlocksWarning."""
     from scicraft_viz.safeio import shown
 
-    return decode_build(read_file_bytes(path), fmt, shown(os.fspath(path)), skip_unsupported=skip_unsupported)
+    return decode_build(read_file_bytes(path, region_limit(path, fmt)), fmt, shown(os.fspath(path)),
+                        skip_unsupported=skip_unsupported, box=box)
+
+
+def region_limit(path, fmt: str | None = None) -> int:
+    """How large a file may be: a world's region file more than a build file."""
+    is_region = fmt == "mca" or (fmt is None and Path(os.fspath(path)).suffix.lower() == ".mca")
+    return MAX_REGION_BYTES if is_region else MAX_FILE_BYTES
 
 
 # ------------------------------------------------------------------------------------ writing
@@ -437,7 +456,7 @@ def format_of_path(path: str | os.PathLike) -> str:
         from scicraft_viz.safeio import shown
 
         raise BuildFileError(f"cannot tell the format of {shown(os.fspath(path))} from its extension; use .mcfunction, "
-                             ".litematic, .schem, .nbt or .snbt")
+                             ".litematic, .schem, .nbt or .snbt")  # the formats written
     return fmt
 
 
@@ -466,10 +485,10 @@ def _write_file(data: bytes, path: str | os.PathLike, overwrite: bool = True) ->
 
 
 def convert(src: str | os.PathLike, dst: str | os.PathLike, *, schem_version: int = 3,
-            overwrite: bool = True, skip_unsupported: bool = False) -> int:
+            overwrite: bool = True, skip_unsupported: bool = False, box=None) -> int:
     """Read any build file and write it in the format of dst's extension; returns the block count.
     The new file replaces dst only once it is complete; without `overwrite` an existing dst is refused."""
     format_of_path(dst)  # a bad target is refused before the source is read
-    items = read_build(src, skip_unsupported=skip_unsupported)
+    items = read_build(src, skip_unsupported=skip_unsupported, box=box)
     _write_file(encode_build(items, format_of_path(dst), schem_version=schem_version), dst, overwrite)
     return len(items)

@@ -86,8 +86,8 @@ def sniff(root, source: str) -> str:
         return "schem"
     if "size" in root and ("palette" in root or "palettes" in root):
         return "nbt"
-    raise _fail(source, "an NBT file that is neither a Litematica (.litematic) nor a Sponge (.schem) schematic, "
-                        "nor a vanilla structure (.nbt)")
+    raise _fail(source, "an NBT file that is neither a Litematica (.litematic), Sponge (.schem) or MCEdit "
+                        "(.schematic) schematic, nor a vanilla structure (.nbt)")
 
 
 def is_mcedit(root) -> bool:
@@ -97,15 +97,19 @@ def is_mcedit(root) -> bool:
 
 
 def _resolve(palette: dict[int, str], used: np.ndarray, positions, source: str, omitted: list | None = None,
-             count=None) -> dict[int, str | None]:
+             count=None, reasons: dict[int, str] | None = None) -> dict[int, str | None]:
     """Canonical state for each palette index used (None for air). Blocks the engine does not know are
     refused with one line naming every bad state, where it is and why, and how many blocks would load;
     given a list `omitted` (skip_unsupported), they are left out instead and listed there as
-    (state, count, first positions). `count(i)`: how many cells hold palette entry i."""
+    (state, count, first positions). `count(i)`: how many cells hold palette entry i. `reasons`: entries
+    already known not to load (a legacy id with no translation), and why."""
     out: dict[int, str | None] = {}
     bad: list[tuple[int, str]] = []
     for i in used.tolist():
         state = palette[i]
+        if reasons and i in reasons:
+            bad.append((i, reasons[i]))
+            continue
         name = split_state(state)[0]
         if name in ("air", "cave_air", "void_air", "structure_void"):
             out[i] = None

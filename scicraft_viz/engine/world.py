@@ -1013,14 +1013,16 @@ class World:
     # bytes and also writes them when given a path.
     @classmethod
     def from_build_file(cls, src, replay: bool | None = None, fmt: str | None = None, *,
-                        skip_unsupported: bool = False) -> World:
-        """A World from any build file (.mcfunction, .litematic, .schem, .nbt, .snbt) given as a path or bytes.
+                        skip_unsupported: bool = False, box=None) -> World:
+        """A World from any build file (.mcfunction, .litematic, .schem, .nbt, .snbt, .schematic) given as a path
+        or bytes.
 
         Schematics and structures load as a paste does (replay=True, /setblock's rules): states as saved
         (a button saved pressed stays pressed), and a block whose support lies outside the file is kept
         until an update reaches it. Setblock text (.mcfunction) is placed as a player would unless
         replay=True. Blocks the engine does not know refuse the file, naming each with its count and
-        positions; skip_unsupported=True leaves them out with an UnsupportedBlocksWarning listing them."""
+        positions; skip_unsupported=True leaves them out with an UnsupportedBlocksWarning listing them.
+        A world's region file (.mca) is read inside `box` (x0, y0, z0, x1, y1, z1), as a paste."""
         from scicraft_viz.engine import formats
         from scicraft_viz.engine.mcfunction import world_from_blocks
 
@@ -1029,11 +1031,11 @@ class World:
         else:
             from scicraft_viz.safeio import shown
 
-            data, source = formats.read_file_bytes(src), shown(str(src))
+            data, source = formats.read_file_bytes(src, formats.region_limit(src, fmt)), shown(str(src))
         kind = fmt or formats.detect_format(data, source)
         if replay is None:
             replay = kind != "mcfunction" and formats.build_text(data, kind, source) is None
-        items = formats.decode_build(data, fmt, source, skip_unsupported=skip_unsupported)
+        items = formats.decode_build(data, fmt, source, skip_unsupported=skip_unsupported, box=box)
         return world_from_blocks(items, replay=replay, source=source)
 
     @classmethod
