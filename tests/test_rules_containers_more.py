@@ -149,3 +149,20 @@ def test_compiled_engine_refuses_the_new_containers():
         w.set_block((0, 1, 0), block)
         with pytest.raises(compiled.CompileRefused, match=f"^{named} at \\(0, 1, 0\\)"):
             compiled.compile_world(w)
+
+
+@pytest.mark.parametrize("fmt", ["litematic", "schem", "mcfunction", "nbt"])
+def test_build_files_carry_the_new_blocks_as_saved(fmt):
+    """Schematics and structures load them as a paste does: states as saved, a door's two halves, a plate
+    saved pressed, a sensor's power."""
+    from scicraft_viz.engine.formats import write_build
+
+    w = World(replay=True)
+    w.set_blocks([((0, 0, 0), "stone"), ((0, 1, 0), "iron_door[half=lower,facing=east,hinge=right]"),
+                  ((0, 2, 0), "iron_door[half=upper,facing=east,hinge=right]"), ((1, 0, 0), "stone"),
+                  ((1, 1, 0), "oak_pressure_plate[powered=true]"), ((2, 1, 0), "daylight_detector[power=6]"),
+                  ((3, 1, 0), "hopper[facing=west,enabled=false]"), ((4, 1, 0), "smoker[lit=true]"),
+                  ((5, 1, 0), "iron_trapdoor[half=top,open=true]"), ((6, 0, 0), "stone"),
+                  ((6, 1, 0), "heavy_weighted_pressure_plate[power=3]"), ((7, 1, 0), "dispenser[facing=down]")])
+    back = World.from_build_file(write_build(w.blocks(), fmt), replay=True, fmt=fmt)
+    assert back.blocks() == w.blocks()

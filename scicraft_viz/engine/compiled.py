@@ -538,7 +538,8 @@ class CompiledWorld:
             if blk.id == B.NOTE_BLOCK:
                 raise CompileRefused(f"note_block at {p}: the compiled graph has no note blocks (they play notes)")
             if blk.id in _NOT_COMPILED:
-                raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p}: the compiled graph has no {_NOT_COMPILED[blk.id]}")
+                what = _NOT_COMPILED[blk.id]
+                raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p}: the compiled graph has no {what}")
         comps = sorted(p for p, blk in s.b.items() if blk.id in _COMPONENTS)
         for p, blk in s.b.items():
             a = s.attachment(p)

@@ -70,7 +70,7 @@ class Frame:
         for key in ("lit", "powered"):
             if key in props:
                 props[key] = "true" if self.on[i] else "false"
-        if name in OPENED_BY_POWER:
+        if name in OPENED_BY_POWER and "powered" in props:
             props["open"] = props["powered"]
         if "locked" in props:
             props["locked"] = "true" if self.locked[i] else "false"
