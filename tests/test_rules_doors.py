@@ -55,6 +55,18 @@ def test_a_lever_beside_the_lower_half_opens_both_in_the_same_tick():
         (LO, 1), (UP, 1), (LO, 0), (UP, 0)]
 
 
+def test_setblock_text_with_both_halves_loads_as_a_player_places_it():
+    """A build saved as setblock lines names both halves; placed as a player would, the lower half brings
+    the upper one and the line for the upper half changes nothing."""
+    w = new_world()
+    w.set_block(LO, "iron_door[facing=west,hinge=right]")
+    w.set_block((1, 1, 0), "lever[face=floor,powered=true]")
+    back = World.from_mcfunction(w.to_mcfunction())
+    assert back.blocks() == w.blocks()
+    with pytest.raises(PlacementError, match="by its lower half"):
+        back.set_block(UP, "iron_door[half=upper,facing=east]")
+
+
 def test_power_beside_the_upper_half_opens_both():
     w = new_world()
     w.set_block(LO, "iron_door")
@@ -128,6 +140,25 @@ def test_setblock_keeps_the_saved_state_and_a_door_ignores_a_doors_update():
     assert door(w, LO) == (False, False)
     w.set_block((-1, 1, 0), "glass")
     assert door(w, LO) == (True, True) and door(w, UP) == (True, True)
+
+
+def test_a_lone_half_placed_by_setblock_stays_until_the_block_above_changes():
+    w = World(replay=True)
+    w.set_block((0, 0, 0), "stone")
+    w.set_block(LO, "iron_door")
+    w.set_block((1, 1, 0), "stone")  # an update from beside: the half stays
+    assert w.get_block(LO).startswith("minecraft:iron_door[")
+    w.set_block(UP, "glass")
+    assert w.get_block(LO) == "minecraft:air"
+    assert [e.pos for e in w.events if e.kind == "popped"] == [LO]
+
+
+def test_a_half_placed_by_setblock_gives_its_state_to_the_other():
+    w = World(replay=True)
+    w.set_block((0, 0, 0), "stone")
+    w.set_block(LO, "iron_door[facing=south,hinge=left]")
+    w.set_block(UP, "iron_door[half=upper,facing=west,hinge=right,open=true,powered=true]")
+    assert w.get_block(LO) == "minecraft:iron_door[facing=west,half=lower,hinge=right,open=true,powered=true]"
 
 
 def test_placed_next_to_power_a_player_door_starts_open():

@@ -391,13 +391,6 @@ def holds(sf, b, k):
 @jit
 def is_supported(U, N, c):
     b = U[c, BT]
-    if b == IRON_DOOR:  # the two halves stand or fall together (vanilla updateShape)
-        if U[c, HALF]:
-            lo = N[c, FC[DOWN]]
-            return U[lo, BT] == IRON_DOOR and U[lo, HALF] == 0
-        up = N[c, FC[UP]]
-        if U[up, BT] != IRON_DOOR or U[up, HALF] == 0:
-            return False
     k = attach_dir(b, U[c, FACE], U[c, FACING])
     return k < 0 or holds(sturdy_faces(U, N[c, FC[k]]), b, opp(k))
 
@@ -750,6 +743,8 @@ def unmark(U, cells, n):
 # Kinds of entries in the changed list: a block appeared, vanished or changed shape; a component
 # switched; a dust's power changed. Entries are stored as cell * 4 + kind.
 K_BLOCK, K_COMP, K_DUST = 0, 1, 2
+# A door half whose other half may be gone (kernels.pair_door): it falls at the start of the next round.
+K_UNPAIRED = 3
 
 
 @jit
@@ -1153,6 +1148,8 @@ def reshape_near(g, c):
             U[x, INSTRUMENT] = instrument_on(U, c)  # vanilla updateShape: the block below changed
         elif comp:
             U[x, NEARC] = 1
+        if U[x, BT] == IRON_DOOR and ((j == FC[DOWN] and U[x, HALF] == 0) or (j == FC[UP] and U[x, HALF] == 1)):
+            pair_door(g, x, c)
         r = REACH[j]
         if r == 0 or (r == 2 and U[x, BT] != WIRE):
             continue  # nothing x's structure or shape reads has changed
@@ -1167,6 +1164,20 @@ def reshape_near(g, c):
 
 
 @jit
+def pair_door(g, x, c):
+    """The block at c, where the other half of the door half at x belongs, changed (vanilla updateShape
+    from above or below): x takes the state of a matching half there, or falls when there is none."""
+    U = g.U
+    if U[c, BT] == IRON_DOOR and U[c, HALF] != U[x, HALF]:
+        U[x, FACING] = U[c, FACING]
+        U[x, HINGE] = U[c, HINGE]
+        U[x, POWER] = U[c, POWER]
+        set_on(g, x, U[c, ON])
+    else:
+        push_changed(g, x, K_UNPAIRED)
+
+
+@jit
 def propagate(g, exempt):
     """Settle dust and deliver neighbour updates for every entry of the changed list."""
     U = g.U
@@ -1176,6 +1187,11 @@ def propagate(g, exempt):
         end = g.meta[M_NCHG]
         if start >= end:
             break
+        for i in range(start, end):
+            x = g.chg[i] >> 2
+            if g.chg[i] & 3 == K_UNPAIRED and U[x, BT] == IRON_DOOR and door_partner(U, N, x) == 0:
+                pop(g, x)
+        end = g.meta[M_NCHG]
         # dust whose sources or links may differ now
         ns = 0
         for i in range(start, end):
@@ -1195,7 +1211,7 @@ def propagate(g, exempt):
         for i in range(start, end):
             c = g.chg[i] >> 2
             structural = (g.chg[i] & 3) == K_BLOCK
-            if not structural and not U[c, NEARC]:
+            if (g.chg[i] & 3) == K_UNPAIRED or (not structural and not U[c, NEARC]):
                 continue
             door = U[c, BT] == IRON_DOOR
             for j in range(NNEAR):

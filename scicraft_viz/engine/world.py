@@ -705,13 +705,19 @@ class World:
 
     def _door_refusal(self, st: BlockState, p: Pos, earlier: dict) -> str | None:
         """Why a player cannot place this door half at p, or None: a player places the lower half, and the
-        upper half needs air above it (`earlier`: {position: engine id} placed before it in the same call)."""
+        upper half needs air above it. An upper half that is already there (the one its lower half brought)
+        is accepted: placing it changes nothing. `earlier`: {position: state text} placed before it in the
+        same call."""
         if st.get("half") == "upper":
+            there = earlier.get(p) or self._block_at(p)
+            name, props = split_state(there)
+            if name == "iron_door" and all(props.get(k) == st.get(k) for k in ("half", "facing", "hinge")):
+                return None
             return (f"cannot place iron_door[half=upper] at {p}: a player places a door by its lower half "
                     "(the upper half comes with it); /setblock (replay=True) places halves one by one")
         up = (p[0], p[1] + 1, p[2])
-        above = earlier[up] if up in earlier else B.PALETTE.get(split_state(self._block_at(up))[0], (B.STONE,))[0]
-        if above != B.AIR:
+        above = earlier.get(up) or self._block_at(up)
+        if split_state(above)[0] != "air":
             return f"cannot place iron_door at {p}: its upper half needs air at {up}"
         return None
 
@@ -723,15 +729,19 @@ class World:
         cells = None
         door_why: dict[int, str] = {}
         if not self.replay and (st_arr[:, sim.S_ID] == B.IRON_DOOR).any():
-            earlier: dict = {}
-            for j, (p, b) in enumerate(zip(map(tuple, xyz.tolist()), st_arr[:, sim.S_ID].tolist(), strict=True)):
-                if b == B.IRON_DOOR:
-                    why = self._door_refusal(states[j], p, earlier)
+            earlier: dict[Pos, str] = {}
+            for j, p in enumerate(map(tuple, xyz.tolist())):
+                st = states[j]
+                if st.name == "iron_door":
+                    why = self._door_refusal(st, p, earlier)
                     if why:
                         door_why[j] = why
                         bad[j] = 1
                         continue
-                earlier[p] = b
+                    if st.get("half") == "lower":  # its upper half comes with it
+                        upper = str(st).replace("half=lower", "half=upper")
+                        earlier[(p[0], p[1] + 1, p[2])] = upper
+                earlier[p] = str(st)
         if not self.replay and _is_any(st_arr[:, sim.S_ID], B.ATTACHED_IDS).any():
             create = st_arr[:, sim.S_ID] != B.AIR
             self._make_room(xyz, create)
@@ -783,6 +793,8 @@ class World:
             self._make_room(xyz, create)
             cells = np.empty(len(xyz), np.int64)
             self._k.cells_for(self.g, xyz, create, cells)
+        if not self._has_daylight and (st[:, sim.S_ID] == B.DAYLIGHT).any():
+            self._has_daylight = True
         doors = (st[:, sim.S_ID] == B.IRON_DOOR) & (bad == 0)
         if not self.replay and doors.any():  # a player's door places its upper half too: its cell, made here
             up = xyz[doors] + np.array([0, 1, 0], np.int64)
@@ -888,6 +900,7 @@ class World:
         return int(self.g.U[c, sim.ENTITIES])
 
     # ------------------------------------------------------------------ daylight
+    _has_daylight = False  # set when a daylight sensor is placed (see _run)
     # The day time follows the game tick: day_time = tick + _day_offset (a new world starts at day time 0,
     # sunrise; vanilla's daylight cycle adds 1 a tick).
     _day_offset = 0
@@ -1004,7 +1017,11 @@ class World:
             rec = (_NO_CELLS, _NO_CELLS, _NO_ROWS, _NO_ROWS)
         row = 1
         start = self.tick
-        sensors = self.cells_of(B.DAYLIGHT)  # none can appear or go while the world steps (nothing pops them)
+        # daylight sensors: none can appear or go while the world steps (nothing pops them); looked for only
+        # once one was placed, so that stepping a world without them never scans its cells
+        sensors = self.cells_of(B.DAYLIGHT) if self._has_daylight else _NO_CELLS
+        if self._has_daylight and not len(sensors):
+            self._has_daylight = False
         while True:
             # with daylight sensors, the run stops at each multiple of 20 for their update
             stop = until if not len(sensors) else min(until, (self.tick // 20 + 1) * 20)
