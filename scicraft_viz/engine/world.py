@@ -793,10 +793,14 @@ class World:
             self._make_room(xyz, create)
             cells = np.empty(len(xyz), np.int64)
             self._k.cells_for(self.g, xyz, create, cells)
-        if not self._has_daylight and (st[:, sim.S_ID] == B.DAYLIGHT).any():
-            self._has_daylight = True
-        doors = (st[:, sim.S_ID] == B.IRON_DOOR) & (bad == 0)
-        if not self.replay and doors.any():  # a player's door places its upper half too: its cell, made here
+        if len(st) == 1:  # one set_block: plain ints are cheaper than array passes
+            b0 = int(st[0, sim.S_ID])
+            day, door = b0 == B.DAYLIGHT, b0 == B.IRON_DOOR and not bad[0]
+        else:
+            day, door = bool((st[:, sim.S_ID] == B.DAYLIGHT).any()), bool((st[:, sim.S_ID] == B.IRON_DOOR).any())
+        self._has_daylight |= day
+        if door and not self.replay:  # a player's door places its upper half too: its cell, made here
+            doors = (st[:, sim.S_ID] == B.IRON_DOOR) & (bad == 0)
             up = xyz[doors] + np.array([0, 1, 0], np.int64)
             self._make_room(up, np.ones(len(up), bool))
             self._k.cells_for(self.g, up, np.ones(len(up), bool), np.empty(len(up), np.int64))
