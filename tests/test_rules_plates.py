@@ -33,6 +33,8 @@ def test_stone_and_wooden_plate_states_keep_their_names(name):
     assert w.get_block(P) == f"minecraft:{name}[powered=false]"
     w.set_entities(P, 1)
     assert w.get_block(P) == f"minecraft:{name}[powered=true]"
+    assert w.scheduled()[0].block == f"minecraft:{name}"
+    assert w.events[-1].describe() == f"tick 0: {name} at (0, 1, 0) powered=true"
 
 
 def test_stone_plate_presses_at_once_and_releases_at_its_re_check():

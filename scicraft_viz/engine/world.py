@@ -465,7 +465,7 @@ class World:
             # a vanilla block is named by the state its cell holds, while the cell still holds that kind
             if b in _VANILLA_IDS and U[c, sim.BT] == b and (U[c, sim.FACING] or U[c, sim.FACE]):
                 return self._state_at(c).split("[", 1)[0]
-            return "minecraft:" + B.NAME_OF_ID[b]
+            return self._name_of(c, b)
 
         cells = (w & 0xFFFFFFFF).tolist()
         return [
@@ -567,6 +567,12 @@ class World:
         else:
             return f"minecraft:{name}"
         return f"minecraft:{name}[{props}]"
+
+    def _name_of(self, c: int, b: int) -> str:
+        """The name of block id b at cell c: a variant (an oak plate, a smoker) by the one the cell holds."""
+        if b in B.VARIANTS and int(self.g.U[c, sim.BT]) == b:
+            return "minecraft:" + B.VARIANTS[b][int(self.g.U[c, sim.FACE])]
+        return "minecraft:" + B.NAME_OF_ID[b]
 
     def _sturdy_faces(self, c: int) -> int:
         """The faces of the block at cell c that can hold dust, a torch, a repeater, a button or a lever
@@ -1165,7 +1171,7 @@ class World:
             # an entry whose block was replaced, or that a later one superseded, will do nothing
             if int(g.U[c, sim.BT]) != ty or int(g.U[c, sim.PTYPE]) != ty or int(g.T[c, sim.PTIME]) != due:
                 continue
-            out.append(Scheduled(due, tuple(g.P[c].tolist()), "minecraft:" + B.NAME_OF_ID[ty], k1 % 4))
+            out.append(Scheduled(due, tuple(g.P[c].tolist()), self._name_of(c, ty), k1 % 4))
         return out
 
     def memory_bytes(self) -> int:
