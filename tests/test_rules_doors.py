@@ -2,6 +2,8 @@
 in the same game tick; a door's two halves share their state. Layout: a stone floor at y=0."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from redstone_helpers import new_world, prop
 
 from scicraft_viz import World
@@ -225,3 +227,20 @@ def test_compiled_engine_refuses_doors_and_trapdoors():
     w.set_block(LO, "iron_trapdoor")
     with pytest.raises(compiled.CompileRefused, match="trapdoors"):
         compiled.compile_world(w)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 2), max_size=12))
+def test_a_door_is_open_exactly_while_a_lever_beside_either_half_is_on(clicks):
+    w = new_world()
+    w.set_block(LO, "iron_door")
+    w.set_block((2, 2, 0), "stone")
+    levers = [(1, 1, 0), (-1, 1, 0), (1, 2, 0)]
+    w.set_block(levers[0], "lever[face=floor]")
+    w.set_block(levers[1], "lever[face=floor]")
+    w.set_block(levers[2], "lever[face=wall,facing=west]")  # beside the upper half
+    on_ = [False] * 3
+    for i in clicks:
+        w.use(levers[i])
+        on_[i] = not on_[i]
+        assert door(w, LO) == door(w, UP) == (any(on_), any(on_))

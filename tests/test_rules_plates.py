@@ -187,3 +187,30 @@ def test_compiled_engine_refuses_plates():
     w.log_events = False
     w.step(5000)
     assert w._cg is None and out(w) == 15
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 25)), min_size=1, max_size=12),
+       st.sampled_from(["light_weighted_pressure_plate", "heavy_weighted_pressure_plate", "oak_pressure_plate"]))
+def test_plates_follow_the_press_and_re_check_model_tick_by_tick(ops, plate):
+    """Random entity counts set at random ticks: the plate's output after every game tick is what vanilla's
+    rules give (pressed at once when unpressed; otherwise changed only at a re-check, every 10 or 20 gt)."""
+    w = World()
+    w.set_blocks([((0, 0, 0), "stone"), (P, plate)])
+    f = {"light_weighted_pressure_plate": lambda n: min(n, 15),
+         "heavy_weighted_pressure_plate": lambda n: -(-min(n, 150) // 10),
+         "oak_pressure_plate": lambda n: 15 if n else 0}[plate]
+    delay = 20 if plate == "oak_pressure_plate" else 10
+    power, entities, due = 0, 0, None
+    for n, wait in ops:
+        w.set_entities(P, n)
+        entities = n
+        if power == 0 and n > 0:
+            power, due = f(n), w.tick + delay
+        assert w.power(P).level == power
+        for _ in range(wait):
+            w.step(1)
+            if w.tick == due:
+                power = f(entities)
+                due = w.tick + delay if power else None
+            assert w.power(P).level == power, (w.tick, entities)
