@@ -6,6 +6,8 @@ Layout as in test_rules_comparator.py: a stone floor at y=0; the comparator C at
 reads the block at (0, 1, 0)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from redstone_helpers import new_world, on, prop
 
 from scicraft_viz import World
@@ -166,3 +168,12 @@ def test_build_files_carry_the_new_blocks_as_saved(fmt):
                   ((6, 1, 0), "heavy_weighted_pressure_plate[power=3]"), ((7, 1, 0), "dispenser[facing=down]")])
     back = World.from_build_file(write_build(w.blocks(), fmt), replay=True, fmt=fmt)
     assert back.blocks() == w.blocks()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from([(HOPPER, 5), (DROPPER, 9), (DISPENSER, 9), (FURNACE, 3)]), st.integers(0, 64 * 9))
+def test_fill_level_of_a_64_stack_item_is_the_exact_formula_in_every_container(block_slots, n):
+    block, slots = block_slots
+    n = min(n, 64 * slots)
+    want = 0 if n == 0 else 1 + (14 * n) // (slots * 64)
+    assert fill_level(slot_stacks(n, block, "t"), block) == want
