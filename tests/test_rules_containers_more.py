@@ -177,3 +177,20 @@ def test_fill_level_of_a_64_stack_item_is_the_exact_formula_in_every_container(b
     n = min(n, 64 * slots)
     want = 0 if n == 0 else 1 + (14 * n) // (slots * 64)
     assert fill_level(slot_stacks(n, block, "t"), block) == want
+
+
+def test_static_states_leave_out_what_power_decides():
+    """A build's static state keeps what a builder chooses: a door's facing and hinge, a furnace's kind,
+    a sensor's inversion; not a door's or trapdoor's open, a hopper's enabled or a dropper's triggered."""
+    from scicraft_viz.engine.blocks import static_state
+
+    assert static_state("minecraft:hopper[enabled=false,facing=east]") == "minecraft:hopper[facing=east]"
+    assert static_state("minecraft:dropper[facing=up,triggered=true]") == "minecraft:dropper[facing=up]"
+    assert static_state("minecraft:iron_door[facing=east,half=lower,hinge=right,open=true,powered=true]") == (
+        "minecraft:iron_door[facing=east,half=lower,hinge=right]")
+    assert static_state("minecraft:iron_trapdoor[facing=north,half=top,open=true,powered=false,waterlogged=false]") == (
+        "minecraft:iron_trapdoor[facing=north,half=top,waterlogged=false]")
+    assert static_state("minecraft:barrel[facing=up,open=true]") == "minecraft:barrel[facing=up,open=true]"
+    assert static_state("minecraft:daylight_detector[inverted=true,power=3]") == (
+        "minecraft:daylight_detector[inverted=true]")
+    assert static_state("minecraft:smoker[facing=west,lit=true]") == "minecraft:smoker[facing=west]"
