@@ -287,3 +287,41 @@ def test_canvas_toggles_numbers_and_shows_a_compass_and_a_grid(demo_session):
     assert {t for t in labels if t[0] == "z"} == {f"z{z}" for z in range(bz0, circuit[:, 2].max() + 1)}
     assert labels[f"x{bx0 + 2}"][0] - labels[f"x{bx0}"][0] == pytest.approx(2)  # each label over its column
     assert labels[f"x{bx0}"][2] < bz0 and labels[f"z{bz0}"][0] < bx0  # just outside the north and west sides
+
+
+def test_new_blocks_are_drawn_and_their_state_shows():
+    """Doors and trapdoors show the panel that applies (shut or open); a pressed plate reddens; a daylight
+    sensor brightens with its output; containers have their own shapes; hover text says it in words."""
+    from scicraft_viz.views.canvas import describe_block
+
+    blocks = {(0, 0, 0): "iron_door[half=lower,facing=east,open=true,powered=true]",
+              (0, 1, 0): "iron_door[half=upper,facing=east,open=true,powered=true]",
+              (2, 0, 0): "iron_trapdoor[half=top]", (4, 0, 0): "stone_pressure_plate[powered=true]",
+              (5, 0, 0): "oak_pressure_plate", (6, 0, 0): "daylight_detector[power=15]",
+              (7, 0, 0): "daylight_detector[power=0]", (8, 0, 0): "hopper", (9, 0, 0): "furnace[lit=true]",
+              (10, 0, 0): "dropper[facing=up]", (11, 0, 0): "light_weighted_pressure_plate[power=5]"}
+    f = frame_from_blocks(blocks)
+    g = G.build(f.layout)
+    colors = G.box_colors(g, f)
+
+    def parts_of(pos, part):
+        return np.flatnonzero((g.block == f.layout.at(pos)) & (g.part == part))
+
+    iron = np.array(G._COLORS["iron"], np.float32)
+    for pos, open_ in (((0, 0, 0), True), ((2, 0, 0), False)):
+        shut, opened = parts_of(pos, G.P_SHUT), parts_of(pos, G.P_OPEN)
+        assert len(shut) == len(opened) == 1
+        assert np.allclose(colors[opened[0] if open_ else shut[0]], iron)
+        assert np.allclose(colors[shut[0] if open_ else opened[0]], 0.0)
+    pressed, released = colors[parts_of((4, 0, 0), G.P_PLATE)[0]], colors[parts_of((5, 0, 0), G.P_PLATE)[0]]
+    assert pressed[0] > pressed[1] + 0.2 and abs(released[0] - released[1]) < 0.2
+    assert colors[parts_of((6, 0, 0), G.P_DAYLIGHT)[0]].sum() > colors[parts_of((7, 0, 0), G.P_DAYLIGHT)[0]].sum()
+    assert len(parts_of((8, 0, 0), G.P_HOPPER)) == 3
+    assert np.allclose(colors[parts_of((9, 0, 0), G.P_FURNACE_FRONT)[0]], G._COLORS["furnace_lit"])
+    assert len(parts_of((10, 0, 0), G.P_MOUTH)) == 1
+    assert describe_block(f, (0, 1, 0)).endswith("open=true,powered=true] · open (powered)")
+    assert describe_block(f, (2, 0, 0)).endswith("· shut (unpowered)")
+    assert describe_block(f, (11, 0, 0)).endswith("light_weighted_pressure_plate[power=5] · pressed, output 5")
+    assert describe_block(f, (5, 0, 0)).endswith("· released")
+    assert describe_block(f, (6, 0, 0)).endswith("daylight_detector[power=15] · output 15")
+    assert describe_block(f, (8, 0, 0)).endswith("· a container: a comparator reads its fill level")

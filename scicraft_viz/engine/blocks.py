@@ -19,7 +19,20 @@ NOTE_BLOCK = 15
 INSTRUMENTS = ("harp", "basedrum", "snare", "hat", "bass", "flute", "bell", "guitar", "chime", "xylophone",
                "iron_xylophone", "cow_bell", "didgeridoo", "bit", "banjo", "pling", "zombie", "skeleton", "creeper",
                "dragon", "wither_skeleton", "piglin", "custom_head")
-CONTAINERS = (BARREL, CHEST)
+# Containers read by fill level (hoppers, droppers and dispensers move no items here; their redstone actions are
+# left out), doors, trapdoors, pressure plates and the daylight sensor. One id may name several blocks that
+# behave alike (a furnace, blast furnace or smoker; the stone and wooden plates): the variant is kept in FACE.
+HOPPER, DROPPER, DISPENSER, FURNACE = 26, 27, 28, 29
+IRON_DOOR, IRON_TRAPDOOR = 30, 31
+PLATE, LIGHT_PLATE, HEAVY_PLATE = 32, 33, 34  # PLATE: stone and wooden plates (15 while anything stands on them)
+DAYLIGHT = 35
+CONTAINERS = (BARREL, CHEST, HOPPER, DROPPER, DISPENSER, FURNACE)
+PLATES = (PLATE, LIGHT_PLATE, HEAVY_PLATE)
+WOODS = ("oak", "spruce", "birch", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "bamboo", "crimson", "warped")
+VARIANTS = {
+    FURNACE: ("furnace", "blast_furnace", "smoker"),
+    PLATE: ("stone_pressure_plate", "polished_blackstone_pressure_plate", *(f"{w}_pressure_plate" for w in WOODS)),
+}
 # The engine's id for slabs and stairs that are not full (ids 11-39 are the mechanisms above). Vanilla's
 # other full blocks share STONE's id (they conduct) or GLASS's (they do not); see VANILLA below.
 PARTIAL = 40
@@ -76,6 +89,31 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
         {"instrument": "harp", "note": "0", "powered": "false"},
     ),
     "barrel": (BARREL, {"facing": DIRECTIONS, "open": _BOOL}, {"facing": "north", "open": "false"}),
+    "hopper": (
+        HOPPER,
+        {"enabled": _BOOL, "facing": ("down", "north", "south", "west", "east")},
+        {"enabled": "true", "facing": "down"},
+    ),
+    "dropper": (DROPPER, {"facing": DIRECTIONS, "triggered": _BOOL}, {"facing": "north", "triggered": "false"}),
+    "dispenser": (DISPENSER, {"facing": DIRECTIONS, "triggered": _BOOL}, {"facing": "north", "triggered": "false"}),
+    **{n: (FURNACE, {"facing": HORIZONTAL, "lit": _BOOL}, {"facing": "north", "lit": "false"})
+       for n in VARIANTS[FURNACE]},
+    "iron_door": (
+        IRON_DOOR,
+        {"facing": HORIZONTAL, "half": ("lower", "upper"), "hinge": ("left", "right"), "open": _BOOL,
+         "powered": _BOOL},
+        {"facing": "north", "half": "lower", "hinge": "left", "open": "false", "powered": "false"},
+    ),
+    # not waterlogged: water is outside the engine
+    "iron_trapdoor": (
+        IRON_TRAPDOOR,
+        {"facing": HORIZONTAL, "half": ("bottom", "top"), "open": _BOOL, "powered": _BOOL, "waterlogged": ("false",)},
+        {"facing": "north", "half": "bottom", "open": "false", "powered": "false", "waterlogged": "false"},
+    ),
+    **{n: (PLATE, {"powered": _BOOL}, {"powered": "false"}) for n in VARIANTS[PLATE]},
+    "light_weighted_pressure_plate": (LIGHT_PLATE, {"power": _POWER}, {"power": "0"}),
+    "heavy_weighted_pressure_plate": (HEAVY_PLATE, {"power": _POWER}, {"power": "0"}),
+    "daylight_detector": (DAYLIGHT, {"inverted": _BOOL, "power": _POWER}, {"inverted": "false", "power": "0"}),
     # a single chest only: a double chest (type=left/right) would pool two chests' slots
     "chest": (
         CHEST,
@@ -83,7 +121,10 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
         {"facing": "north", "type": "single", "waterlogged": "false"},
     ),
 }
-NAME_OF_ID = {v[0]: k for k, v in PALETTE.items()}
+NAME_OF_ID: dict[int, str] = {}
+for _name, _entry in PALETTE.items():
+    NAME_OF_ID.setdefault(_entry[0], _name)  # an id shared by variants is named by its first
+VARIANT_OF = {n: i for vs in VARIANTS.values() for i, n in enumerate(vs)}  # name -> index kept in FACE
 # Events and scheduled ticks name a block by its engine id; a partial block by this word.
 NAME_OF_ID[PARTIAL] = "slab_or_stairs"
 # The paper's palette says `redstone_repeater`; Minecraft's id is `repeater`. Both are read; what is
@@ -254,7 +295,8 @@ def canonical(text: str) -> str:
 
 
 _SPLIT_RE = re.compile(r"^(?:minecraft:)?([a-z0-9_]+)(?:\[(.*)\])?$")
-_DERIVED = {"power", "lit", "powered", "locked"}
+_DERIVED = {"power", "lit", "powered", "locked", "enabled", "triggered"}
+_OPENED_BY_POWER = ("iron_door", "iron_trapdoor")  # their `open` follows power too
 
 
 def split_state(state: str) -> tuple[str, dict[str, str]]:
@@ -268,8 +310,9 @@ def split_state(state: str) -> tuple[str, dict[str, str]]:
 
 # Blocks that hang on another block (they need a support): placed after every free-standing block.
 ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "stone_button", "lever",
-            "comparator")
-ATTACHED_IDS = tuple(PALETTE[n][0] for n in ATTACHED)
+            "comparator", "iron_door", *VARIANTS[PLATE], "light_weighted_pressure_plate",
+            "heavy_weighted_pressure_plate")
+ATTACHED_IDS = tuple(dict.fromkeys(PALETTE[n][0] for n in ATTACHED))
 
 
 def is_attached(state: str) -> bool:
@@ -286,7 +329,8 @@ def static_state(state: str) -> str:
     if name == "redstone_wire":
         dot = all(props.get(s, "none") == "none" for s in HORIZONTAL)
         return "minecraft:redstone_wire" + ("[east=none,north=none,south=none,west=none]" if dot else "")
-    keep = {k: v for k, v in props.items() if k not in _DERIVED or (name == "lever" and k == "powered")}
+    keep = {k: v for k, v in props.items() if (k not in _DERIVED or (name == "lever" and k == "powered"))
+            and not (k == "open" and name in _OPENED_BY_POWER)}
     if not keep:
         return f"minecraft:{name}"
     return f"minecraft:{name}[" + ",".join(f"{k}={v}" for k, v in sorted(keep.items())) + "]"

@@ -47,6 +47,9 @@ REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER = B.REPEATER, B.TORCH, B.WALL_T
 _COMPONENTS = (REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER)
 _ANALOG = (B.COMPARATOR, *B.CONTAINERS)  # refused: see CompiledWorld
 _CONDUCTORS = (B.STONE, LAMP, B.TARGET)
+# refused as well: blocks the graph has no node for
+_NOT_COMPILED = {B.IRON_DOOR: "doors", B.IRON_TRAPDOOR: "trapdoors", B.PLATE: "pressure plates",
+                 B.LIGHT_PLATE: "pressure plates", B.HEAVY_PLATE: "pressure plates", B.DAYLIGHT: "daylight sensors"}
 
 # meta slots at the head of the state array; the M_R* slots hold the world's ruleset (engine/rules.py) where
 # the kernels read it at run time. Its repeater step, dust decay and locking are folded into the graph.
@@ -534,6 +537,9 @@ class CompiledWorld:
                 )
             if blk.id == B.NOTE_BLOCK:
                 raise CompileRefused(f"note_block at {p}: the compiled graph has no note blocks (they play notes)")
+            if blk.id in _NOT_COMPILED:
+                what = _NOT_COMPILED[blk.id]
+                raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p}: the compiled graph has no {what}")
         comps = sorted(p for p, blk in s.b.items() if blk.id in _COMPONENTS)
         for p, blk in s.b.items():
             a = s.attachment(p)

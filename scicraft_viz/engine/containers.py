@@ -15,8 +15,10 @@ import numpy as np
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.errors import InputError
 
-# Slots per container (vanilla container sizes).
-SLOTS = {B.BARREL: 27, B.CHEST: 27}
+# Slots per container (vanilla container sizes). A furnace's three slots (input, fuel, result) are filled in
+# that order with whatever is given: its fill level counts every slot alike, and which item may go in which
+# slot (fuel only in the fuel slot) is not checked.
+SLOTS = {B.BARREL: 27, B.CHEST: 27, B.HOPPER: 5, B.DROPPER: 9, B.DISPENSER: 9, B.FURNACE: 3}
 DEFAULT_ITEM = "stone"  # what a bare count fills a container with: an item that stacks to 64
 
 Stack = tuple[str, int]

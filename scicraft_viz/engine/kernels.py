@@ -30,11 +30,21 @@ from scicraft_viz.engine.blocks import (
     BUTTON,
     CHEST,
     COMPARATOR,
+    DAYLIGHT,
+    DISPENSER,
+    DROPPER,
+    FURNACE,
     GLASS,
+    HEAVY_PLATE,
+    HOPPER,
+    IRON_DOOR,
+    IRON_TRAPDOOR,
     LAMP,
     LEVER,
+    LIGHT_PLATE,
     NOTE_BLOCK,
     PARTIAL,
+    PLATE,
     REPEATER,
     STONE,
     TARGET,
@@ -100,6 +110,17 @@ MODE = FACE
 # A note block keeps its note (0-24) in DELAY and its instrument (an index into blocks.INSTRUMENTS) in FACE.
 NOTE, INSTRUMENT = DELAY, FACE
 INSTR_HARP, INSTR_BASEDRUM, INSTR_HAT, INSTR_BASS = 0, 1, 3, 4
+# Doors, trapdoors, plates and the daylight sensor (blocks.py): FACING; FACE a door's half (0 lower) or a
+# trapdoor's (0 bottom), and the variant of a stone or wooden plate; DELAY a door's hinge (0 left); ON a door's
+# or trapdoor's `open` and a daylight sensor's `inverted`; POWER a door's or trapdoor's `powered` (0/1), a
+# plate's or daylight sensor's output. ENTITIES (TOGI, which only torches use otherwise) is the number of
+# entities on a plate, set through World.set_entities.
+HALF, HINGE, ENTITIES = FACE, DELAY, TOGI
+PLATE_RECHECK = 20  # stone and wooden plates re-check the entities on them this long after a press
+WEIGHTED_RECHECK = 10  # weighted plates
+HEAVY_MAX = 150  # entities a heavy plate counts at most (a light plate 15)
+# A hopper's top holds dust (vanilla canSurviveOn names it) but nothing else: sturdy_faces marks it so.
+HOPPER_TOP = 64
 # Cached structure, refreshed around every block change: SMASK (any cell) marks neighbours that can
 # strongly power it; PMASK (dust) neighbours that can feed it; LMASK (dust) which of its 12 link
 # candidates hold dust; OMASK (dust) which of those take power from it; NEARC (any cell) is 1 when a
@@ -233,18 +254,30 @@ def cells_for(g, xyz, create, out):
 # ----------------------------------------------------------------------------- block predicates
 @jit
 def is_conductor(b):
-    return b == STONE or b == LAMP or b == BARREL or b == TARGET or b == NOTE_BLOCK
+    return (b == STONE or b == LAMP or b == BARREL or b == TARGET or b == NOTE_BLOCK or b == DROPPER
+            or b == DISPENSER or b == FURNACE)
 
 
 @jit
 def is_full(b):
-    return b == STONE or b == LAMP or b == GLASS or b == RBLOCK or b == BARREL or b == TARGET or b == NOTE_BLOCK
+    return b == GLASS or b == RBLOCK or is_conductor(b)
 
 
 @jit
 def is_container(b):
     """A block with a comparator-readable fill level (vanilla hasAnalogOutputSignal)."""
-    return b == BARREL or b == CHEST
+    return b == BARREL or b == CHEST or b == HOPPER or b == DROPPER or b == DISPENSER or b == FURNACE
+
+
+@jit
+def is_plate(b):
+    return b == PLATE or b == LIGHT_PLATE or b == HEAVY_PLATE
+
+
+@jit
+def is_opener(b):
+    """An iron door or trapdoor: opened by power, on the neighbour update that brings it."""
+    return b == IRON_DOOR or b == IRON_TRAPDOOR
 
 
 @jit
@@ -255,26 +288,27 @@ def is_diode(b):
 @jit
 def is_component(b):
     """A block with scheduled ticks or a lamp: what a power change near it must reach."""
-    return (b >= REPEATER and b <= LAMP) or b == COMPARATOR or b == NOTE_BLOCK
+    return (b >= REPEATER and b <= LAMP) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b)
 
 
 @jit
 def is_notified(b, structural):
-    """Does a neighbour update reach b? Dust, buttons and levers only read a block change (support)."""
+    """Does a neighbour update reach b? Dust, buttons, levers and plates only read a block change (support)."""
     if structural:
-        return (b >= WIRE and b <= LEVER) or b == COMPARATOR or b == NOTE_BLOCK
+        return (b >= WIRE and b <= LEVER) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or is_plate(b)
     return is_component(b)
 
 
 @jit
-def instrument_on(b):
-    """The instrument a note block plays on the block b (vanilla: the block below decides)."""
-    if b == STONE:
-        return INSTR_BASEDRUM
+def instrument_on(U, c):
+    """The instrument a note block plays on the block at c (vanilla: the block below decides)."""
+    b = U[c, BT]
+    if b == STONE or b == DROPPER or b == DISPENSER or b == FURNACE or (b == PLATE and U[c, FACE] < 2):
+        return INSTR_BASEDRUM  # stone-like blocks, the stone and polished blackstone plates
     if b == GLASS:
         return INSTR_HAT
-    if b == BARREL or b == CHEST or b == NOTE_BLOCK:
-        return INSTR_BASS
+    if b == BARREL or b == CHEST or b == NOTE_BLOCK or b == PLATE or b == DAYLIGHT:
+        return INSTR_BASS  # wooden blocks (the wooden plates)
     return INSTR_HARP
 
 
@@ -294,6 +328,14 @@ def sturdy_faces(U, c):
         return 63
     if b == PARTIAL:
         return U[c, DELAY]
+    if b == IRON_TRAPDOOR:
+        if U[c, ON]:  # open: the panel stands against the side opposite its facing
+            return 1 << opp(U[c, FACING])
+        return 1 << UP if U[c, HALF] else 1 << DOWN
+    if b == DAYLIGHT:
+        return 1 << DOWN
+    if b == HOPPER:
+        return (1 << UP) | HOPPER_TOP
     return 0
 
 
@@ -307,7 +349,7 @@ def opp(k):
 @jit
 def attach_dir(b, face, facing):
     """Direction from a block to what it stands on or hangs from, or -1 if it needs nothing."""
-    if b == WIRE or b == REPEATER or b == TORCH or b == COMPARATOR:
+    if b == WIRE or b == REPEATER or b == TORCH or b == COMPARATOR or is_plate(b) or (b == IRON_DOOR and face == 0):
         return DOWN
     if b == WALL_TORCH:
         return opp(facing)
@@ -324,7 +366,7 @@ def attach_dir(b, face, facing):
 def attachment(U, N, c):
     """The cell a block stands on or hangs from (support and torch input), or -1."""
     b = U[c, BT]
-    if b == WIRE or b == REPEATER or b == TORCH or b == COMPARATOR:
+    if b == WIRE or b == REPEATER or b == TORCH or b == COMPARATOR or is_plate(b):
         return N[c, FC[DOWN]]
     if b == WALL_TORCH:
         return N[c, FC[opp(U[c, FACING])]]
@@ -339,9 +381,18 @@ def attachment(U, N, c):
 
 
 @jit
+def holds(sf, b, k):
+    """Does a block with sturdy faces sf hold block b on its face k? (A hopper's top holds only dust.)"""
+    if (sf >> k) & 1 == 0:
+        return False
+    return b == WIRE or not (sf & HOPPER_TOP)
+
+
+@jit
 def is_supported(U, N, c):
-    k = attach_dir(U[c, BT], U[c, FACE], U[c, FACING])
-    return k < 0 or (sturdy_faces(U, N[c, FC[k]]) >> opp(k)) & 1 == 1
+    b = U[c, BT]
+    k = attach_dir(b, U[c, FACE], U[c, FACING])
+    return k < 0 or holds(sturdy_faces(U, N[c, FC[k]]), b, opp(k))
 
 
 # ----------------------------------------------------------------------------- signals
@@ -370,6 +421,8 @@ def strong_into(U, N, c):
         elif b == COMPARATOR:
             if U[n, ON] and U[n, FACING] == k and U[n, POWER] > best:
                 best = U[n, POWER]
+        elif k == UP and is_plate(b) and U[n, POWER] > best:  # a plate strongly powers the block below it
+            best = U[n, POWER]
     return best
 
 
@@ -420,6 +473,8 @@ def signal_to(U, N, src, k, with_dust):
         return 15
     if b == COMPARATOR:
         return U[src, POWER] if (U[src, ON] and U[src, FACING] == k) else 0
+    if is_plate(b) or b == DAYLIGHT:
+        return U[src, POWER]
     return 0
 
 
@@ -574,6 +629,9 @@ def dust_source(U, N, d):
                     best = s
         elif b == RBLOCK:
             return 15
+        elif is_plate(b) or b == DAYLIGHT:
+            if U[n, POWER] > best:
+                best = U[n, POWER]
         elif U[n, ON]:
             if b == REPEATER:
                 if U[n, FACING] == k:
@@ -596,7 +654,7 @@ def dust_source(U, N, d):
 def connects_to(U, n, h):
     b = U[n, BT]
     if (b == WIRE or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == RBLOCK or b == COMPARATOR
-            or b == TARGET):
+            or b == TARGET or is_plate(b) or b == DAYLIGHT):
         return True
     if b == REPEATER:
         return U[n, FACING] == h or U[n, FACING] == opp(h)
@@ -685,6 +743,8 @@ def unmark(U, cells, n):
 # Kinds of entries in the changed list: a block appeared, vanished or changed shape; a component
 # switched; a dust's power changed. Entries are stored as cell * 4 + kind.
 K_BLOCK, K_COMP, K_DUST = 0, 1, 2
+# A door half whose other half may be gone (kernels.pair_door): it falls at the start of the next round.
+K_UNPAIRED = 3
 
 
 @jit
@@ -924,7 +984,7 @@ def check(g, c, exempt):
     N = g.N
     b = U[c, BT]
     if c == exempt:
-        if b == LAMP or b == REPEATER or b == COMPARATOR or b == NOTE_BLOCK:
+        if b == LAMP or b == REPEATER or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b):
             return False
     elif not is_supported(U, N, c):
         return True
@@ -962,7 +1022,53 @@ def check(g, c, exempt):
     elif b == COMPARATOR:
         if comparator_output(U, N, c) != U[c, POWER] or (U[c, ON] != 0) != comparator_should_on(U, N, c):
             schedule(g, c, COMPARATOR_DELAY, P_HIGH if diode_prioritized(U, N, c) else P_NORMAL)
+    elif b == IRON_DOOR:
+        # vanilla DoorBlock.neighborChanged: powered if either half has a neighbour signal; open follows a
+        # change of powered, and the other half copies the new state at once (its updateShape)
+        o = door_partner(U, N, c)
+        p = lamp_powered(U, N, c) or (o > 0 and lamp_powered(U, N, o))
+        if (U[c, POWER] != 0) != p:
+            set_opened(g, c, p)
+            if o > 0:
+                set_opened(g, o, p)
+    elif b == IRON_TRAPDOOR:
+        # vanilla TrapDoorBlock.neighborChanged: open follows a change of powered
+        p = lamp_powered(U, N, c)
+        if (U[c, POWER] != 0) != p:
+            U[c, POWER] = 1 if p else 0
+            if (U[c, ON] != 0) != p:
+                set_on(g, c, 1 if p else 0)
+                trapdoor_moved(g, c)
     return False
+
+
+@jit
+def door_partner(U, N, c):
+    """The other half of the door at c, or 0 when there is none."""
+    o = N[c, FC[DOWN]] if U[c, HALF] else N[c, FC[UP]]
+    if U[o, BT] == IRON_DOOR and U[o, HALF] != U[c, HALF]:
+        return o
+    return 0
+
+
+@jit
+def set_opened(g, c, p):
+    """A door half's powered and open become p."""
+    g.U[c, POWER] = 1 if p else 0
+    set_on(g, c, 1 if p else 0)
+
+
+@jit
+def trapdoor_moved(g, c):
+    """A trapdoor opened or closed: its sturdy faces moved, so dust shapes around it are worked out again
+    and a block it held falls off (vanilla: the shape updates its new state sends)."""
+    U = g.U
+    N = g.N
+    reshape_near(g, c)
+    for k in range(6):
+        x = N[c, FC[k]]
+        if U[x, BT] != AIR and x != c and attachment(U, N, x) == c and not is_supported(U, N, x):
+            pop(g, x)
 
 
 @jit
@@ -991,7 +1097,8 @@ def refresh(U, N, x):
     pm = 0
     for k in range(6):
         nb = U[N[x, FC[k]], BT]
-        if nb == REPEATER or nb == TORCH or nb == WALL_TORCH or nb == BUTTON or nb == LEVER or nb == COMPARATOR:
+        if (nb == REPEATER or nb == TORCH or nb == WALL_TORCH or nb == BUTTON or nb == LEVER or nb == COMPARATOR
+                or (k == UP and is_plate(nb))):
             sm |= 1 << k
         if nb != AIR and nb != WIRE and nb != GLASS:
             pm |= 1 << k
@@ -1038,9 +1145,11 @@ def reshape_near(g, c):
         if j == 0:
             U[x, NEARC] = near_component(U, N, x)
         elif j == FC[UP] and U[x, BT] == NOTE_BLOCK:
-            U[x, INSTRUMENT] = instrument_on(U[c, BT])  # vanilla updateShape: the block below changed
+            U[x, INSTRUMENT] = instrument_on(U, c)  # vanilla updateShape: the block below changed
         elif comp:
             U[x, NEARC] = 1
+        if U[x, BT] == IRON_DOOR and ((j == FC[DOWN] and U[x, HALF] == 0) or (j == FC[UP] and U[x, HALF] == 1)):
+            pair_door(g, x, c)
         r = REACH[j]
         if r == 0 or (r == 2 and U[x, BT] != WIRE):
             continue  # nothing x's structure or shape reads has changed
@@ -1055,6 +1164,20 @@ def reshape_near(g, c):
 
 
 @jit
+def pair_door(g, x, c):
+    """The block at c, where the other half of the door half at x belongs, changed (vanilla updateShape
+    from above or below): x takes the state of a matching half there, or falls when there is none."""
+    U = g.U
+    if U[c, BT] == IRON_DOOR and U[c, HALF] != U[x, HALF]:
+        U[x, FACING] = U[c, FACING]
+        U[x, HINGE] = U[c, HINGE]
+        U[x, POWER] = U[c, POWER]
+        set_on(g, x, U[c, ON])
+    else:
+        push_changed(g, x, K_UNPAIRED)
+
+
+@jit
 def propagate(g, exempt):
     """Settle dust and deliver neighbour updates for every entry of the changed list."""
     U = g.U
@@ -1064,6 +1187,11 @@ def propagate(g, exempt):
         end = g.meta[M_NCHG]
         if start >= end:
             break
+        for i in range(start, end):
+            x = g.chg[i] >> 2
+            if g.chg[i] & 3 == K_UNPAIRED and U[x, BT] == IRON_DOOR and door_partner(U, N, x) == 0:
+                pop(g, x)
+        end = g.meta[M_NCHG]
         # dust whose sources or links may differ now
         ns = 0
         for i in range(start, end):
@@ -1083,10 +1211,13 @@ def propagate(g, exempt):
         for i in range(start, end):
             c = g.chg[i] >> 2
             structural = (g.chg[i] & 3) == K_BLOCK
-            if not structural and not U[c, NEARC]:
+            if (g.chg[i] & 3) == K_UNPAIRED or (not structural and not U[c, NEARC]):
                 continue
+            door = U[c, BT] == IRON_DOOR
             for j in range(NNEAR):
                 x = N[c, j]
+                if door and U[x, BT] == IRON_DOOR:
+                    continue  # vanilla: a door ignores the neighbour updates a door sends
                 if is_notified(U[x, BT], structural) and not U[x, MARK]:
                     U[x, MARK] = 1
                     g.notify[nn] = x
@@ -1170,6 +1301,44 @@ def run_tick(g, c):
             changed(g, c)
     elif b == COMPARATOR:
         comparator_refresh(g, c)
+    elif is_plate(b):
+        if U[c, POWER] > 0:  # vanilla BasePressurePlateBlock.tick: a pressed plate checks its entities again
+            plate_check(g, c)
+
+
+@jit
+def plate_signal(U, c):
+    """What a plate outputs with its entities: a stone or wooden plate 15 for any; a light weighted plate
+    one per entity, a heavy one one per ten begun (vanilla ceil(min(n, max) / max * 15) in floats, which
+    gives exactly these)."""
+    b = U[c, BT]
+    n = np.int64(U[c, ENTITIES])
+    if n == 0:
+        return 0
+    if b == PLATE:
+        return 15
+    if b == LIGHT_PLATE:
+        return min(n, 15)
+    return (min(n, HEAVY_MAX) + 9) // 10
+
+
+@jit
+def plate_check(g, c):
+    """Vanilla checkPressed: the plate's output follows its entities (neighbours and the block below hear
+    of a change), and while it is pressed it re-checks after its delay."""
+    U = g.U
+    new = plate_signal(U, c)
+    old = U[c, POWER]
+    if new != old:
+        if U[c, BT] == PLATE:
+            set_on(g, c, 1 if new else 0)
+        else:
+            log_event(g, c, EV_POWER, old, new)
+            U[c, ON] = 1 if new else 0
+        U[c, POWER] = new
+        changed(g, c)
+    if new > 0:
+        schedule(g, c, PLATE_RECHECK if U[c, BT] == PLATE else WEIGHTED_RECHECK, P_NORMAL)
 
 
 @jit
@@ -1267,15 +1436,47 @@ def place(g, c, old_type, exempt, player):
             schedule(g, c, 1, P_NORMAL)
     elif b == NOTE_BLOCK:
         if player:  # a player's note block takes its instrument from the block below, and is not powered
-            U[c, INSTRUMENT] = instrument_on(U[N[c, FC[DOWN]], BT])
+            U[c, INSTRUMENT] = instrument_on(U, N[c, FC[DOWN]])
         exempt = c  # nor does it update itself when placed (vanilla: powered waits for a neighbour update)
+    elif is_plate(b):
+        U[c, ENTITIES] = 0  # a plate is placed with nothing on it
+    elif b == IRON_TRAPDOOR and player:
+        # vanilla getStateForPlacement: open and powered when it has a neighbour signal
+        p = 1 if lamp_powered(U, N, c) else 0
+        U[c, ON] = p
+        U[c, POWER] = p
+        if p:
+            trapdoor_moved(g, c)
+    elif b == IRON_DOOR and player:
+        # a player places the lower half; the upper half comes with it (vanilla setPlacedBy), both open and
+        # powered when either has a neighbour signal (getStateForPlacement). The world has checked that the
+        # space above is air and has a cell.
+        u = N[c, FC[UP]]
+        U[u, BT] = IRON_DOOR
+        U[u, FACING] = U[c, FACING]
+        U[u, HALF] = 1
+        U[u, HINGE] = U[c, HINGE]
+        U[u, SIDES] = 0
+        U[u, LOCKED] = 0
+        g.T[u, PTIME] = -1
+        p = 1 if lamp_powered(U, N, c) or lamp_powered(U, N, u) else 0
+        U[c, ON] = p
+        U[c, POWER] = p
+        U[u, ON] = p
+        U[u, POWER] = p
+        put_event(g, u, EV_PLACED, 0, 0, IRON_DOOR)
+        reshape_near(g, u)
+        push_changed(g, c, K_BLOCK)
+        push_changed(g, u, K_BLOCK)
+        propagate(g, -1)
+        return
     push_changed(g, c, K_BLOCK)
     propagate(g, exempt)
 
 
 # Columns of a placement item (one row per block to place), prepared by the world from a block state.
-S_ID, S_FACING, S_FACE, S_DELAY, S_DOT, S_ON, S_CMP = range(7)
-NS = 7
+S_ID, S_FACING, S_FACE, S_DELAY, S_DOT, S_ON, S_CMP, S_POWER = range(8)
+NS = 8  # S_POWER: a door's or trapdoor's powered, a plate's or daylight sensor's output, as given
 # S_CMP bits: which static properties decide whether the block already there is the same block.
 CMP_FACING, CMP_FACE, CMP_DELAY, CMP_ON = 1, 2, 4, 8
 
@@ -1295,7 +1496,7 @@ def unsupported(g, cells, st, bad, stop_at_first):
         if k >= 0:
             s = N[c, FC[k]]
             sf = U[s, OVL] - 1 if U[s, OVL] else sturdy_faces(U, s)
-            if not (sf >> opp(k)) & 1:
+            if not holds(sf, b, opp(k)):
                 bad[i] = 1
                 if first < 0:
                     first = i
@@ -1303,7 +1504,9 @@ def unsupported(g, cells, st, bad, stop_at_first):
                     break
                 continue
         if c > 0:  # what a later item sees here: this item's sturdy faces
-            U[c, OVL] = 1 + (63 if is_full(b) else st[i, S_DELAY] if b == PARTIAL else 0)
+            U[c, OVL] = 1 + (63 if is_full(b) else st[i, S_DELAY] if b == PARTIAL else
+                             (1 << UP) | HOPPER_TOP if b == HOPPER else 1 << DOWN if b == DAYLIGHT else
+                             (1 << UP if st[i, S_FACE] else 1 << DOWN) if b == IRON_TRAPDOOR else 0)
     for i in range(cells.shape[0]):
         if cells[i] > 0:
             U[cells[i], OVL] = 0
@@ -1358,6 +1561,8 @@ def place_items(g, cells, st, bad, start, stop, replay):
             i += 1
             continue
         clear_power(g, c)
+        U[c, POWER] = st[i, S_POWER]
+        U[c, TOGI] = 0
         U[c, BT] = b
         U[c, FACING] = st[i, S_FACING]
         U[c, FACE] = st[i, S_FACE]
@@ -1452,6 +1657,37 @@ def set_fill(g, c, level):
         if U[n, BT] == COMPARATOR and check(g, n, -1):
             pop(g, n)
             propagate(g, -1)
+    if g.meta[M_OVERFLOW]:
+        return 3
+    return 1
+
+
+@jit
+def set_entities(g, c, n):
+    """The number of entities on the plate at c becomes n. An unpressed plate checks them at once (vanilla
+    entityInside, which a pressed plate ignores: it waits for its re-check). Returns as `use` does."""
+    if needs_room(g):
+        return 2
+    g.U[c, ENTITIES] = min(n, 255)
+    if g.U[c, POWER] == 0 and n > 0:
+        plate_check(g, c)
+    if g.meta[M_OVERFLOW]:
+        return 3
+    return 1
+
+
+@jit
+def set_output(g, c, level, inverted):
+    """The daylight sensor at c: its `inverted` (kept in ON) becomes `inverted`, with no update (vanilla
+    use), then its output becomes `level`, updating its neighbours if it changed. Returns as `use` does."""
+    if needs_room(g):
+        return 2
+    U = g.U
+    set_on(g, c, inverted)
+    if U[c, POWER] != level:
+        log_event(g, c, EV_POWER, U[c, POWER], level)
+        U[c, POWER] = level
+        changed(g, c)
     if g.meta[M_OVERFLOW]:
         return 3
     return 1

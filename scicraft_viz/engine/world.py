@@ -14,7 +14,7 @@ import numpy as np
 
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine import kernels as sim
-from scicraft_viz.engine.blocks import BlockState, parse_state
+from scicraft_viz.engine.blocks import BlockState, parse_state, split_state
 from scicraft_viz.engine.rules import Ruleset, ruleset_from
 from scicraft_viz.errors import InputError, PlacementError, PositionError
 
@@ -28,8 +28,8 @@ EVENT_HISTORY = 100_000
 
 EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout", "placed", "removed", "mode", "tuned",
                "note")
-_STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit"}
-_FULL = (B.STONE, B.GLASS, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET, B.NOTE_BLOCK)
+_STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit", B.IRON_DOOR: "open", B.IRON_TRAPDOOR: "open",
+               B.DAYLIGHT: "inverted"}
 _VANILLA_IDS = (B.STONE, B.GLASS, B.PARTIAL)  # ids whose cells may hold a vanilla block's state number
 
 
@@ -124,7 +124,8 @@ def _support_of(st: BlockState, p: Pos) -> tuple[Pos, str] | None:
     """Where a block needs a solid block, and a phrase for messages; None if it needs none."""
     x, y, z = p
     name = st.name
-    if name in ("redstone_wire", "redstone_repeater", "redstone_torch", "comparator"):
+    if name in ("redstone_wire", "redstone_repeater", "redstone_torch", "comparator") or st.id in B.PLATES or (
+            name == "iron_door" and st.get("half") == "lower"):
         return (x, y - 1, z), "a solid block below"
     if name == "redstone_wall_torch" or (name in ("stone_button", "lever") and st.get("face") == "wall"):
         dx, dy, dz = B.OFFSETS[B.DIRECTIONS.index(st.get("facing"))]
@@ -174,7 +175,7 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
         # FACE (high byte), and a partial block's sturdy faces in DELAY
         kid, sturdy, number = B.vanilla_kind(st.name, st.props)
         return st, (kid, number & 255, number >> 8, sturdy if kid == B.PARTIAL else 1, 0, 0,
-                    sim.CMP_FACING | sim.CMP_FACE)
+                    sim.CMP_FACING | sim.CMP_FACE, 0)
     props = dict(st.props)
     sides = ("north", "east", "south", "west")
     # A dust starts as a cross (a player's placement) unless it is asked for as a dot; /setblock
@@ -195,19 +196,33 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
     face = B.FACES.index(props["face"]) if "face" in props else (
         B.COMPARATOR_MODES.index(props["mode"]) if "mode" in props else
         B.INSTRUMENTS.index(props["instrument"]) if "instrument" in props else 0)
-    row = (
-        st.id,
-        B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0,
-        face,
-        int(props.get("delay", props.get("note", 1))),  # DELAY holds a note block's note (kernels.NOTE)
-        int(dot),
-        int(on),
-        cmp,
-    )
+    delay = int(props.get("delay", props.get("note", 1)))  # DELAY holds a note block's note (kernels.NOTE)
+    power = 0
+    b = st.id
+    if st.name in B.VARIANT_OF:  # a furnace's or plate's variant, kept in FACE
+        face = B.VARIANT_OF[st.name]
+        cmp |= sim.CMP_FACE
+    if b in (B.IRON_DOOR, B.IRON_TRAPDOOR):
+        face = int(props["half"] in ("upper", "top"))
+        delay = int(props.get("hinge") == "right")
+        cmp = sim.CMP_FACING | sim.CMP_FACE | sim.CMP_DELAY
+        # /setblock keeps open and powered as given; a player's placement derives both (kernels.place)
+        on = replay and props["open"] == "true"
+        power = int(replay and props["powered"] == "true")
+    elif b in B.PLATES or b == B.DAYLIGHT:
+        if replay:
+            power = 15 if props.get("powered") == "true" else int(props.get("power", 0))
+        on = power > 0
+        if b == B.DAYLIGHT:
+            on = props["inverted"] == "true"
+            cmp |= sim.CMP_ON
+    row = (b, B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0, face, delay, int(dot), int(on), cmp,
+           power)
     return st, row
 
 
-_INERT_FLAG = {B.BARREL: "open", B.CHEST: "waterlogged"}
+_INERT_FLAG = {B.BARREL: "open", B.CHEST: "waterlogged", B.HOPPER: "enabled", B.DROPPER: "triggered",
+               B.DISPENSER: "triggered", B.FURNACE: "lit"}
 
 
 def _parse_item(state: object, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
@@ -450,7 +465,7 @@ class World:
             # a vanilla block is named by the state its cell holds, while the cell still holds that kind
             if b in _VANILLA_IDS and U[c, sim.BT] == b and (U[c, sim.FACING] or U[c, sim.FACE]):
                 return self._state_at(c).split("[", 1)[0]
-            return "minecraft:" + B.NAME_OF_ID[b]
+            return self._name_of(c, b)
 
         cells = (w & 0xFFFFFFFF).tolist()
         return [
@@ -527,19 +542,43 @@ class World:
             props = f"facing={B.DIRECTIONS[u[sim.FACING]]},open={tf[u[sim.ON]]}"
         elif b == B.CHEST:
             props = f"facing={B.DIRECTIONS[u[sim.FACING]]},type=single,waterlogged={tf[u[sim.ON]]}"
+        elif b == B.HOPPER:
+            props = f"enabled={tf[u[sim.ON]]},facing={B.DIRECTIONS[u[sim.FACING]]}"
+        elif b in (B.DROPPER, B.DISPENSER):
+            props = f"facing={B.DIRECTIONS[u[sim.FACING]]},triggered={tf[u[sim.ON]]}"
+        elif b == B.FURNACE:
+            name = B.VARIANTS[b][u[sim.FACE]]
+            props = f"facing={B.DIRECTIONS[u[sim.FACING]]},lit={tf[u[sim.ON]]}"
+        elif b == B.IRON_DOOR:
+            props = (f"facing={B.DIRECTIONS[u[sim.FACING]]},half={('lower', 'upper')[u[sim.HALF]]},"
+                     f"hinge={('left', 'right')[u[sim.HINGE]]},open={tf[u[sim.ON]]},powered={tf[u[sim.POWER]]}")
+        elif b == B.IRON_TRAPDOOR:
+            props = (f"facing={B.DIRECTIONS[u[sim.FACING]]},half={('bottom', 'top')[u[sim.HALF]]},"
+                     f"open={tf[u[sim.ON]]},powered={tf[u[sim.POWER]]},waterlogged=false")
+        elif b == B.PLATE:
+            name = B.VARIANTS[b][u[sim.FACE]]
+            props = f"powered={tf[u[sim.POWER] > 0]}"
+        elif b in (B.LIGHT_PLATE, B.HEAVY_PLATE):
+            props = f"power={u[sim.POWER]}"
+        elif b == B.DAYLIGHT:
+            props = f"inverted={tf[u[sim.ON]]},power={u[sim.POWER]}"
         elif b in _VANILLA_IDS and (u[sim.FACING] or u[sim.FACE]):
             return B.vanilla_state_of(u[sim.FACING] | u[sim.FACE] << 8)
         else:
             return f"minecraft:{name}"
         return f"minecraft:{name}[{props}]"
 
+    def _name_of(self, c: int, b: int) -> str:
+        """The name of block id b at cell c: a variant (an oak plate, a smoker) by the one the cell holds."""
+        if b in B.VARIANTS and int(self.g.U[c, sim.BT]) == b:
+            return "minecraft:" + B.VARIANTS[b][int(self.g.U[c, sim.FACE])]
+        return "minecraft:" + B.NAME_OF_ID[b]
+
     def _sturdy_faces(self, c: int) -> int:
         """The faces of the block at cell c that can hold dust, a torch, a repeater, a button or a lever
-        (a 6-bit mask over B.DIRECTIONS): all six of a full block, a slab's or stair's whole faces."""
-        b = int(self.g.U[c, sim.BT])
-        if b in _FULL:
-            return 63
-        return int(self.g.U[c, sim.DELAY]) if b == B.PARTIAL else 0
+        (a 6-bit mask over B.DIRECTIONS, and kernels.HOPPER_TOP on a hopper, whose top holds dust only): all
+        six of a full block, a slab's or stair's whole faces, a closed trapdoor's top or bottom."""
+        return int(self._k.sturdy_faces(self.g.U, c))
 
     def set_block(self, pos: object, state: object) -> None:
         """Place a block as a player would (or as /setblock would, in replay mode).
@@ -555,10 +594,14 @@ class World:
                 sp, phrase = need
                 c = self._find(sp)
                 face = B.OFFSETS.index((p[0] - sp[0], p[1] - sp[1], p[2] - sp[2]))  # the support's face it is on
-                if c <= 0 or not (self._sturdy_faces(c) >> face) & 1:
+                if c <= 0 or not self._k.holds(self._sturdy_faces(c), st.id, face):
                     raise PlacementError(
                         f"cannot place {st.name} at {p}: it needs {phrase} at {sp}, but there is {self._block_at(sp)}"
                     )
+            if st.id == B.IRON_DOOR:
+                why = self._door_refusal(st, p, {})
+                if why:
+                    raise PlacementError(why)
         self._load(np.array([p], np.int64), np.array([row], np.int64), np.zeros(1, np.uint8))
 
     def set_blocks(self, items: Iterable, *, skip_errors: bool = False) -> list[tuple[int, InputError]]:
@@ -663,8 +706,26 @@ class World:
             xyz, sid = xyz[ok], sid[ok]
             if not len(keep):
                 return errors
-        rows = np.array([(0,) * 7 if u is None else u[1] for u in uniq], np.int64)
+        rows = np.array([(0,) * sim.NS if u is None else u[1] for u in uniq], np.int64)
         return self._place(xyz, rows[sid], _LazyStates(uniq, sid), keep, errors, skip_errors)
+
+    def _door_refusal(self, st: BlockState, p: Pos, earlier: dict) -> str | None:
+        """Why a player cannot place this door half at p, or None: a player places the lower half, and the
+        upper half needs air above it. An upper half that is already there (the one its lower half brought)
+        is accepted: placing it changes nothing. `earlier`: {position: state text} placed before it in the
+        same call."""
+        if st.get("half") == "upper":
+            there = earlier.get(p) or self._block_at(p)
+            name, props = split_state(there)
+            if name == "iron_door" and all(props.get(k) == st.get(k) for k in ("half", "facing", "hinge")):
+                return None
+            return (f"cannot place iron_door[half=upper] at {p}: a player places a door by its lower half "
+                    "(the upper half comes with it); /setblock (replay=True) places halves one by one")
+        up = (p[0], p[1] + 1, p[2])
+        above = earlier.get(up) or self._block_at(up)
+        if split_state(above)[0] != "air":
+            return f"cannot place iron_door at {p}: its upper half needs air at {up}"
+        return None
 
     def _place(self, xyz: np.ndarray, st_arr: np.ndarray, states, keep, errors: list, skip_errors: bool):
         """Place rows checked by set_blocks or set_block_arrays: keep[j] is row j's index in the caller's
@@ -672,18 +733,35 @@ class World:
         positions = _LazyPositions(xyz)
         bad = np.zeros(len(xyz), np.uint8)
         cells = None
+        door_why: dict[int, str] = {}
+        if not self.replay and (st_arr[:, sim.S_ID] == B.IRON_DOOR).any():
+            earlier: dict[Pos, str] = {}
+            for j, p in enumerate(map(tuple, xyz.tolist())):
+                st = states[j]
+                if st.name == "iron_door":
+                    why = self._door_refusal(st, p, earlier)
+                    if why:
+                        door_why[j] = why
+                        bad[j] = 1
+                        continue
+                    if st.get("half") == "lower":  # its upper half comes with it
+                        upper = str(st).replace("half=lower", "half=upper")
+                        earlier[(p[0], p[1] + 1, p[2])] = upper
+                earlier[p] = str(st)
         if not self.replay and _is_any(st_arr[:, sim.S_ID], B.ATTACHED_IDS).any():
             create = st_arr[:, sim.S_ID] != B.AIR
             self._make_room(xyz, create)
             cells = np.empty(len(xyz), np.int64)
             self._k.cells_for(self.g, xyz, create, cells)  # made here once, for the support check and the load
-        if cells is not None and self._k.unsupported(self.g, cells, st_arr, bad, not skip_errors) >= 0:
+        if cells is not None and (self._k.unsupported(self.g, cells, st_arr, bad, not skip_errors) >= 0 or door_why):
             if not skip_errors:
                 j = int(np.argmax(bad))
-                raise PlacementError(f"item {keep[j]}: {self._support_error(j, positions, states, bad)}")
+                why = door_why.get(j) or self._support_error(j, positions, states, bad)
+                raise PlacementError(f"item {keep[j]}: {why}")
 
             def refused(j: int) -> None:  # called when the world is as it was when item j's turn came
-                errors.append((keep[j], PlacementError(f"item {keep[j]}: {self._support_error(j, positions, states)}")))
+                why = door_why.get(j) or self._support_error(j, positions, states)
+                errors.append((keep[j], PlacementError(f"item {keep[j]}: {why}")))
 
             self._load(xyz, st_arr, bad, refused, cells)
         else:
@@ -721,6 +799,17 @@ class World:
             self._make_room(xyz, create)
             cells = np.empty(len(xyz), np.int64)
             self._k.cells_for(self.g, xyz, create, cells)
+        if len(st) == 1:  # one set_block: plain ints are cheaper than array passes
+            b0 = int(st[0, sim.S_ID])
+            day, door = b0 == B.DAYLIGHT, b0 == B.IRON_DOOR and not bad[0]
+        else:
+            day, door = bool((st[:, sim.S_ID] == B.DAYLIGHT).any()), bool((st[:, sim.S_ID] == B.IRON_DOOR).any())
+        self._has_daylight |= day
+        if door and not self.replay:  # a player's door places its upper half too: its cell, made here
+            doors = (st[:, sim.S_ID] == B.IRON_DOOR) & (bad == 0)
+            up = xyz[doors] + np.array([0, 1, 0], np.int64)
+            self._make_room(up, np.ones(len(up), bool))
+            self._k.cells_for(self.g, up, np.ones(len(up), bool), np.empty(len(up), np.int64))
         stops = np.nonzero(bad)[0].tolist() if refused is not None else []
         i, n = 0, len(xyz)
         for stop in [*stops, n]:
@@ -784,6 +873,76 @@ class World:
             raise InputError(f"output_signal: {p} holds {self._block_at(p)}, not a comparator")
         return int(self.g.U[c, sim.POWER])
 
+    def _call(self, kernel, *args) -> int:
+        """Run an action kernel that answers as `use` does (2: make room and call again; 3: overflow)."""
+        r = kernel(self.g, *args)
+        if r == 2:
+            self._reserve()
+            r = kernel(self.g, *args)
+        if r == 3:
+            self._check()
+        return r
+
+    # ------------------------------------------------------------------ pressure plates
+    def _plate(self, pos: object, what: str) -> tuple[Pos, int]:
+        p = check_pos(pos)
+        c = self._find(p)
+        if c <= 0 or int(self.g.U[c, sim.BT]) not in B.PLATES:
+            raise InputError(f"{what}: {p} holds {self._block_at(p)}, not a pressure plate")
+        return p, c
+
+    def set_entities(self, pos: object, n: object) -> None:
+        """Put n entities on the pressure plate at pos (0 takes them off). An unpressed plate with entities
+        on it is pressed at once, as vanilla's entityInside does during the tick just run; a pressed plate
+        notices a change only at its re-check (20 game ticks after a press for stone and wooden plates, 10
+        for weighted ones). Stone and wooden plates give 15 for any entity (n counts what the plate detects:
+        a stone plate only mobs and players); a light weighted plate min(n, 15), a heavy one
+        ceil(min(n, 150) / 10)."""
+        p, c = self._plate(pos, "set_entities")
+        if not isinstance(n, Integral) or isinstance(n, bool) or n < 0:
+            raise InputError(f"set_entities at {p}: the number of entities must be a non-negative integer, "
+                             f"got {_short_repr(n)}")
+        self._call(self._k.set_entities, c, int(min(n, 255)))
+
+    def entities(self, pos: object) -> int:
+        """The number of entities on the pressure plate at pos (set_entities; at most 255 are kept)."""
+        _, c = self._plate(pos, "entities")
+        return int(self.g.U[c, sim.ENTITIES])
+
+    # ------------------------------------------------------------------ daylight
+    _has_daylight = False  # set when a daylight sensor is placed (see _run)
+    # The day time follows the game tick: day_time = tick + _day_offset (a new world starts at day time 0,
+    # sunrise; vanilla's daylight cycle adds 1 a tick).
+    _day_offset = 0
+
+    @property
+    def time_of_day(self) -> int:
+        """Vanilla's day time now (0 sunrise, 6000 noon, 12000 sunset, 18000 midnight; it goes on past
+        24000, as vanilla's does). It advances one per game tick."""
+        return self.tick + self._day_offset
+
+    def set_time_of_day(self, t: object) -> None:
+        """Set the day time (as /time set does). Daylight sensors see it at their next update: every game
+        tick that is a multiple of 20, after the tick's scheduled ticks (vanilla's block-entity phase)."""
+        if not isinstance(t, Integral) or isinstance(t, bool) or not 0 <= t <= 2**62:
+            raise InputError(f"set_time_of_day: the day time must be a non-negative integer (0 sunrise, 6000 noon, "
+                             f"18000 midnight), got {_short_repr(t)}")
+        self._day_offset = int(t) - self.tick
+
+    def _daylight_output(self, tick: int, inverted: int) -> int:
+        from scicraft_viz.engine.daylight import sensor_output
+
+        # vanilla works out the sky's darkness at the start of a tick, before the day time advances
+        return sensor_output(tick + self._day_offset, inverted)
+
+    def _update_daylight(self, sensors: np.ndarray) -> None:
+        """The daylight sensors' block-entity update at the current tick (a multiple of 20)."""
+        U = self.g.U
+        for c in sensors.tolist():
+            if int(U[c, sim.BT]) == B.DAYLIGHT:
+                inverted = int(U[c, sim.ON])
+                self._call(self._k.set_output, c, self._daylight_output(self.tick, inverted), inverted)
+
     def _forget_replaced_containers(self) -> None:
         """Drop the contents of containers a placement replaced (their level went back to 0)."""
         U = self.g.U
@@ -819,6 +978,10 @@ class World:
         if c <= 0:
             return False
         self._cg_calls += 1
+        if self.g.U[c, sim.BT] == B.DAYLIGHT:  # inverted toggles and the output is worked out at once
+            inverted = 1 - int(self.g.U[c, sim.ON])
+            self._call(self._k.set_output, c, self._daylight_output(self.tick, inverted), inverted)
+            return True
         if self.g.U[c, sim.BT] not in (B.BUTTON, B.LEVER):
             self._cg_refused = False
         r = self._k.use(self.g, c)
@@ -864,10 +1027,26 @@ class World:
             rec = (_NO_CELLS, _NO_CELLS, _NO_ROWS, _NO_ROWS)
         row = 1
         start = self.tick
+        # daylight sensors: none can appear or go while the world steps (nothing pops them); looked for only
+        # once one was placed, so that stepping a world without them never scans its cells
+        sensors = self.cells_of(B.DAYLIGHT) if self._has_daylight else _NO_CELLS
+        if self._has_daylight and not len(sensors):
+            self._has_daylight = False
         while True:
-            reached = k.run(self.g, until, rec[0], rec[1], rec[2], rec[3], row)
-            if reached == until:
-                return
+            # with daylight sensors, the run stops at each multiple of 20 for their update
+            stop = until if not len(sensors) else min(until, (self.tick // 20 + 1) * 20)
+            reached = k.run(self.g, stop, rec[0], rec[1], rec[2], rec[3], row)
+            if reached == stop:
+                row += reached - start
+                moved, start = reached > start, reached
+                if len(sensors) and moved and reached % 20 == 0:
+                    self._update_daylight(sensors)
+                    if len(rec[2]) and row - 1 < len(rec[2]):  # the row of this tick shows the update
+                        rec[2][row - 1] = self.g.U[rec[0], sim.ON]
+                        rec[3][row - 1] = self.g.U[rec[1], sim.POWER]
+                if reached == until:
+                    return
+                continue
             self._check()  # raises on overflow (reached == -1)
             self._reserve()
             row += reached - start
@@ -948,7 +1127,8 @@ class World:
         (15) or a comparator (its output) strongly powers this conductor with), `weak` (the strongest
         signal reaching this block from any side, dust included: what lights a lamp or feeds a repeater),
         and `level` (dust: its power; a repeater, torch, button, lever or redstone block: 15 when it emits,
-        else 0; a comparator: its output while powered; a container: its fill level)."""
+        else 0; a comparator: its output while powered; a container: its fill level; a pressure plate or
+        daylight sensor: its output)."""
         p = check_pos(pos)
         c = self._find(p)
         if c <= 0:
@@ -956,8 +1136,9 @@ class World:
         g, k = self.g, self._k
         U, N = g.U, g.N
         b = int(U[c, sim.BT])
-        strong = int(k.strong_into(U, N, c)) if b in (B.STONE, B.LAMP, B.BARREL, B.TARGET, B.NOTE_BLOCK) else 0
-        if b in (B.STONE, B.GLASS, B.BARREL, B.TARGET, B.NOTE_BLOCK):
+        conductor = bool(k.is_conductor(b))
+        strong = int(k.strong_into(U, N, c)) if conductor else 0
+        if conductor or b == B.GLASS:
             # a conductor is weakly powered by dust pointing into it or lying on it, not by its neighbours
             weak = int(k.dust_into(U, N, c)) if b != B.GLASS else 0
         else:
@@ -970,7 +1151,7 @@ class World:
             level = 15 if U[c, sim.ON] else 0
         elif b == B.COMPARATOR:
             level = int(U[c, sim.POWER]) if U[c, sim.ON] else 0
-        elif b in B.CONTAINERS:
+        elif b in B.CONTAINERS or b in B.PLATES or b == B.DAYLIGHT:
             level = int(U[c, sim.POWER])
         else:
             level = 0
@@ -990,7 +1171,7 @@ class World:
             # an entry whose block was replaced, or that a later one superseded, will do nothing
             if int(g.U[c, sim.BT]) != ty or int(g.U[c, sim.PTYPE]) != ty or int(g.T[c, sim.PTIME]) != due:
                 continue
-            out.append(Scheduled(due, tuple(g.P[c].tolist()), "minecraft:" + B.NAME_OF_ID[ty], k1 % 4))
+            out.append(Scheduled(due, tuple(g.P[c].tolist()), self._name_of(c, ty), k1 % 4))
         return out
 
     def memory_bytes(self) -> int:

@@ -142,7 +142,7 @@ def table_of(blocks) -> BlockTable:
 
 def _table(ids: tuple[int, ...]) -> np.ndarray:
     """A lookup over block ids (and -1, the last entry): True for the given ids."""
-    t = np.zeros(len(B.PALETTE) + 1, bool)
+    t = np.zeros(max(B.NAME_OF_ID) + 2, bool)  # every engine id, then -1 (no block) last
     t[list(ids)] = True
     return t
 

@@ -69,6 +69,19 @@ def warmup(progress=None) -> float:
         c.power(p)
     c.output_signal((1, 1, 0)), c.fill_level((0, 1, 0)), c.items((0, 1, 0))
 
+    say("plates, doors, trapdoors and daylight sensors")
+    d = World()
+    for x in range(4):
+        d.set_block((x, 0, 0), "stone")
+    d.set_block((0, 1, 0), "light_weighted_pressure_plate")
+    d.set_block((1, 1, 0), "iron_door")
+    d.set_block((2, 1, 0), "iron_trapdoor")
+    d.set_block((3, 1, 0), "daylight_detector")
+    d.set_entities((0, 1, 0), 3)
+    d.set_time_of_day(6000)
+    d.use((3, 1, 0))
+    d.step(40)
+
     say("replay worlds (blocks that pop off)")
     r = World(replay=True)
     r.set_block((0, 5, 0), "redstone_wire")

@@ -76,6 +76,15 @@ def describe_block(frame: Frame, pos: Pos) -> str:
         power = "on" if frame.on[i] else "off"
     elif name in ("redstone_torch", "redstone_wall_torch"):
         power = "lit" if frame.on[i] else "off"
+    elif name in ("iron_door", "iron_trapdoor"):
+        power = "open (powered)" if frame.on[i] else "shut (unpowered)"
+    elif int(lay.kind[i]) in G.B.PLATES:
+        level = max(int(frame.power[i]), 15 if frame.on[i] else 0)
+        power = f"pressed, output {level}" if level else "released"
+    elif name == "daylight_detector":
+        power = f"output {int(frame.power[i])}" + (", inverted" if "inverted=true" in state else "")
+    elif int(lay.kind[i]) in G.B.CONTAINERS:
+        power = "a container: a comparator reads its fill level"
     else:
         power = ""
     return f"{tuple(pos)} {state}" + (f" · {power}" if power else "")

@@ -16,7 +16,9 @@ Pos = tuple[int, int, int]
 
 SIDE_NAMES = ("north", "east", "south", "west")
 # opaque: they hide the faces of their neighbours
-FULL_CUBES = (B.STONE, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET, B.NOTE_BLOCK)
+FULL_CUBES = (B.STONE, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET, B.NOTE_BLOCK, B.DROPPER, B.DISPENSER, B.FURNACE)
+# blocks whose `open` follows power: a frame shows it from `on` (their `powered`)
+OPENED_BY_POWER = ("iron_door", "iron_trapdoor")
 DYNAMIC_PROPS = {"power", "lit", "powered", "locked"}
 
 
@@ -68,6 +70,8 @@ class Frame:
         for key in ("lit", "powered"):
             if key in props:
                 props[key] = "true" if self.on[i] else "false"
+        if name in OPENED_BY_POWER and "powered" in props:
+            props["open"] = props["powered"]
         if "locked" in props:
             props["locked"] = "true" if self.locked[i] else "false"
         if not props:
@@ -118,11 +122,18 @@ def layout_from_blocks(blocks: dict[Pos, str]) -> tuple[Layout, np.ndarray, np.n
             face[i] = faces[props["face"]]
         elif "mode" in props:  # a comparator's mode, kept where the engine keeps it
             face[i] = B.COMPARATOR_MODES.index(props["mode"])
+        elif "half" in props:  # a door's or trapdoor's half (1: upper, top), as the engine keeps it
+            face[i] = int(props["half"] in ("upper", "top"))
+        elif name in B.VARIANT_OF:  # a furnace's or plate's variant
+            face[i] = B.VARIANT_OF[name]
+        if "hinge" in props:
+            delay[i] = int(props["hinge"] == "right")
         if "delay" in props:
             delay[i] = int(props["delay"])
         if "power" in props:
             power[i] = int(props["power"])
-            sides[i] = [wire[props[k]] for k in SIDE_NAMES]
+        if name == "redstone_wire":
+            sides[i] = [wire[props.get(k, "none")] for k in SIDE_NAMES]
         on[i] = props.get("lit", props.get("powered", "false")) == "true"
         locked[i] = props.get("locked") == "true"
     lay = Layout(pos, kind, facing, face, delay, sides, states, {tuple(p): i for i, (p, _) in enumerate(items)},

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scicraft_viz.engine import blocks as B
+from scicraft_viz.views.block_colors import block_color
 from scicraft_viz.views.frame import FULL_CUBES, Frame, Layout
 
 # Box parts: each decides how a box is coloured from its block's values.
@@ -21,12 +22,18 @@ P_CMP_FRONT, P_BARREL, P_CHEST, P_LATCH, P_TARGET, P_NOTE = range(16, 22)
 # Power numbers on dust: the seven segments a-g of the ones digit, then the tens digit's bar (power <= 15)
 P_SEG = tuple(range(22, 29))
 P_SEG_TEN = 29
-N_PARTS = 30
+# hopper, dropper or dispenser body and its mouth, furnace body and its front (lit while `lit`), a plate, a
+# daylight sensor; a door's or trapdoor's panel where it stands shut and where it stands open: both panels
+# are drawn additively, the one that does not apply in black (so it vanishes), since geometry never changes
+# with a frame
+P_HOPPER, P_DROPPER, P_MOUTH, P_FURNACE, P_FURNACE_FRONT, P_PLATE, P_DAYLIGHT, P_SHUT, P_OPEN = range(30, 39)
+N_PARTS = 39
 LAMP_BOX = (1, 0.5, 1, 15, 15.5, 15)  # sixteenths: a lamp drawn a little smaller than its cell
 
 MESHES = ("solid", "glass", "glow", "lamp")
 # lamps have a mesh of their own so that the canvas can make them see-through
-_MESH_OF_PART = {P_GLASS: "glass", P_GLOW_LAMP: "glow", P_GLOW_TORCH: "glow", P_LAMP: "lamp",
+_MESH_OF_PART = {P_GLASS: "glass", P_GLOW_LAMP: "glow", P_GLOW_TORCH: "glow", P_LAMP: "lamp", P_SHUT: "glow",
+                 P_OPEN: "glow",
                  **{p: "glow" for p in (*P_SEG, P_SEG_TEN)}}
 # Segments on a dust's top, in sixteenths, read from the south (the digit's top towards north, -z); they
 # are drawn additively, so an unlit segment (black) adds nothing and only the lit ones show.
@@ -82,6 +89,18 @@ _COLORS = {
     "note": (0.40, 0.26, 0.17),
     "note_on": (0.60, 0.38, 0.22),
     "digit": (0.95, 0.95, 0.95),
+    "hopper": (0.27, 0.27, 0.30),
+    "dropper": (0.46, 0.46, 0.48),
+    "mouth": (0.12, 0.12, 0.12),
+    "furnace": (0.40, 0.40, 0.40),
+    "furnace_lit": (1.00, 0.55, 0.15),
+    "iron": (0.80, 0.80, 0.84),
+    "stone_plate": (0.62, 0.62, 0.62),
+    "gold_plate": (0.96, 0.80, 0.24),
+    "iron_plate": (0.85, 0.85, 0.85),
+    "daylight": (0.82, 0.74, 0.56),
+    "daylight_inverted": (0.35, 0.45, 0.72),
+    "sun": (1.00, 0.92, 0.35),
 }
 
 
@@ -294,6 +313,8 @@ def _boxes(lay: Layout, visible: np.ndarray, numbers: bool = False):
         d = _FRONT_OF_FACING[lay.facing[r].astype(np.int64) % 4]
         bx.add(r, P_LATCH, _orient(np.tile(np.asarray((7, 7, 15, 9, 11, 16), np.float32), (len(r), 1)), d), org[r])
 
+    _more_boxes(bx, lay, rows_of, org)
+
     r = rows_of(B.TORCH)
     bx.add(r, P_STICK, (7, 0, 7, 9, 8, 9), org[r])
     bx.add(r, P_TORCH_HEAD, (6.5, 8, 6.5, 9.5, 11, 9.5), org[r])
@@ -326,6 +347,68 @@ def _boxes(lay: Layout, visible: np.ndarray, numbers: bool = False):
             d = np.where(face == 1, _BACK_OF_FACING[fac], np.where(np.isin(fac, (1, 3)), 2, 0))
             bx.add(r, part, _orient(local, d), org[r])
     return bx.done()
+
+
+def _more_boxes(bx: _Boxes, lay: Layout, rows_of, org: np.ndarray) -> None:
+    """Hoppers, droppers, dispensers, furnaces, doors, trapdoors, plates and daylight sensors."""
+
+    def oriented(r, box, d):
+        return _orient(np.tile(np.asarray(box, np.float32), (len(r), 1)), d)
+
+    full = (0, 0, 0, 16, 16, 16)
+    r = rows_of(B.HOPPER)  # a funnel: a wide top, a narrower middle, a spout
+    for box in ((0, 10, 0, 16, 16, 16), (4, 4, 4, 12, 10, 12), (6, 0, 6, 10, 4, 10)):
+        bx.add(r, P_HOPPER, box, org[r])
+    # droppers and dispensers: a grey cube with a dark mouth on their front (top or bottom when they face
+    # up or down); a furnace with a front that glows while lit
+    for kind, body, front, box in ((B.DROPPER, P_DROPPER, P_MOUTH, (5, 5, 15.5, 11, 11, 16.2)),
+                                   (B.DISPENSER, P_DROPPER, P_MOUTH, (5, 5, 15.5, 11, 11, 16.2)),
+                                   (B.FURNACE, P_FURNACE, P_FURNACE_FRONT, (3, 2, 15.5, 13, 8, 16.2))):
+        r = rows_of(kind)
+        if not len(r):
+            continue
+        bx.add(r, body, full, org[r])
+        f = lay.facing[r].astype(np.int64)
+        side = f < 4
+        bx.add(r[side], front, oriented(r[side], box, _FRONT_OF_FACING[f[side]]), org[r[side]])
+        for k, vbox in ((4, (5, 15.5, 5, 11, 16.2, 11)), (5, (5, -0.2, 5, 11, 0.5, 11))):
+            m = f == k
+            bx.add(r[m], front, vbox, org[r[m]])
+    # doors: a panel 3/16 thick where a shut door stands (the side away from its facing) and where it
+    # swings to when open (along its hinge side); trapdoors: flat at their half, or up against the side
+    # away from their facing
+    r = rows_of(B.IRON_DOOR)
+    if len(r):
+        d = _BACK_OF_FACING[lay.facing[r].astype(np.int64) % 4]
+        bx.add(r, P_SHUT, oriented(r, (0, 0, 13, 16, 16, 16), d), org[r])
+        right = lay.delay[r] == 1
+        bx.add(r, P_OPEN, _orient(np.where(right[:, None], (13, 0, 0, 16, 16, 16), (0, 0, 0, 3, 16, 16))
+                                  .astype(np.float32), d), org[r])
+    r = rows_of(B.IRON_TRAPDOOR)
+    if len(r):
+        d = _BACK_OF_FACING[lay.facing[r].astype(np.int64) % 4]
+        top = lay.face[r] == 1
+        bx.add(r, P_SHUT, np.where(top[:, None], (0, 13, 0, 16, 16, 16), (0, 0, 0, 16, 3, 16)).astype(np.float32),
+               org[r])
+        bx.add(r, P_OPEN, oriented(r, (0, 0, 13, 16, 16, 16), d), org[r])
+    r = rows_of(*B.PLATES)
+    bx.add(r, P_PLATE, (1, 0, 1, 15, 1, 15), org[r])
+    r = rows_of(B.DAYLIGHT)
+    bx.add(r, P_DAYLIGHT, (0, 0, 0, 16, 6, 16), org[r])
+
+
+def _plate_colors(lay: Layout, rows: np.ndarray, c: dict) -> np.ndarray:
+    """A plate's own colour: stone grey, its wood's, gold (light weighted) or iron (heavy weighted)."""
+    out = np.empty((len(rows), 3), np.float32)
+    for j, i in enumerate(rows.tolist()):
+        k = int(lay.kind[i])
+        if k == B.LIGHT_PLATE:
+            out[j] = c["gold_plate"]
+        elif k == B.HEAVY_PLATE:
+            out[j] = c["iron_plate"]
+        else:
+            out[j] = block_color(lay.name(i)) or c["stone_plate"]
+    return out
 
 
 def _triangles(boxes: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -424,6 +507,24 @@ def box_colors(geom: Geometry, frame: Frame) -> np.ndarray:
     for k, p in enumerate(P_SEG):
         put(p, np.where(DIGIT_SEGMENTS[power % 10, k][:, None], c["digit"], 0.0))
     put(P_SEG_TEN, np.where((power >= 10)[:, None], c["digit"], 0.0))
+    put(P_HOPPER, c["hopper"])
+    put(P_DROPPER, c["dropper"])
+    put(P_MOUTH, c["mouth"])
+    put(P_FURNACE, c["furnace"])
+    put(P_FURNACE_FRONT, np.where(on[:, None], c["furnace_lit"], c["mouth"]))
+    # an iron door or trapdoor is open exactly while powered (`on`): the panel that applies shows
+    put(P_SHUT, np.where(on[:, None], 0.0, c["iron"]))
+    put(P_OPEN, np.where(on[:, None], c["iron"], 0.0))
+    m = part == P_PLATE
+    if m.any():  # pressed: the plate's colour turns half way to redstone red, by its output
+        base = _plate_colors(lay, geom.block[m], c)
+        level = np.maximum(power[m], np.where(on[m], 15, 0))[:, None] / 15.0
+        col[m] = base + (c["rep_on"] - base) * (0.5 * level).astype(np.float32)
+    m = part == P_DAYLIGHT
+    if m.any():  # its top brightens toward sunlight yellow with its output; blue when inverted
+        inv = np.array(["inverted=true" in lay.states[i] for i in geom.block[m].tolist()], bool)[:, None]
+        base = np.where(inv, c["daylight_inverted"], c["daylight"])
+        col[m] = base + (c["sun"] - base) * (power[m][:, None] / 15.0).astype(np.float32)
     return col
 
 
