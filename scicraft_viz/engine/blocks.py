@@ -82,13 +82,15 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
     "barrel": (BARREL, {"facing": DIRECTIONS, "open": _BOOL}, {"facing": "north", "open": "false"}),
     "observer": (OBSERVER, {"facing": DIRECTIONS, "powered": _BOOL}, {"facing": "south", "powered": "false"}),
     "piston": (PISTON, {"extended": _BOOL, "facing": DIRECTIONS}, {"extended": "false", "facing": "north"}),
-    "sticky_piston": (STICKY_PISTON, {"extended": _BOOL, "facing": DIRECTIONS}, {"extended": "false", "facing": "north"}),
+    "sticky_piston": (
+        STICKY_PISTON, {"extended": _BOOL, "facing": DIRECTIONS}, {"extended": "false", "facing": "north"}),
     "piston_head": (
         PISTON_HEAD,
         {"facing": DIRECTIONS, "short": _BOOL, "type": PISTON_TYPES},
         {"facing": "north", "short": "false", "type": "normal"},
     ),
-    "moving_piston": (MOVING_PISTON, {"facing": DIRECTIONS, "type": PISTON_TYPES}, {"facing": "north", "type": "normal"}),
+    "moving_piston": (
+        MOVING_PISTON, {"facing": DIRECTIONS, "type": PISTON_TYPES}, {"facing": "north", "type": "normal"}),
     # a single chest only: a double chest (type=left/right) would pool two chests' slots
     "chest": (
         CHEST,

@@ -1157,6 +1157,8 @@ def propagate(g, exempt):
             for j in range(NNEAR):
                 x = N[c, j]
                 if is_notified(U[x, BT], structural) and not U[x, MARK]:
+                    if is_piston(U[x, BT]) and not piston_reached(U, N, c, g.chg[i] & 3, j):
+                        continue
                     U[x, MARK] = 1
                     g.notify[nn] = x
                     nn += 1
@@ -1170,6 +1172,32 @@ def propagate(g, exempt):
         # from blocks popping reaches it like any other neighbour update
         exempt = -1
     g.meta[M_NCHG] = 0
+
+
+@jit
+def near_dist(j, ref):
+    """Manhattan distance between the offsets of neighbour-table columns j and ref."""
+    return abs(NEAR[j, 0] - NEAR[ref, 0]) + abs(NEAR[j, 1] - NEAR[ref, 1]) + abs(NEAR[j, 2] - NEAR[ref, 2])
+
+
+@jit
+def piston_reached(U, N, c, kind, j):
+    """Does vanilla send the piston at column j of c a neighbour update for this change? Other blocks
+    re-read their inputs whenever they are told, but a piston powered only through quasi-connectivity
+    moves at its next update, so it hears exactly what vanilla sends: a placed or removed block updates its
+    six neighbours (dust and torches two steps out); dust changing power updates two steps out; a switching
+    torch too; a repeater, comparator or observer the block in front and that block's neighbours; a button
+    or lever its neighbours and those of the block it hangs on."""
+    if kind == K_DUST:
+        return True
+    b = U[c, BT]
+    if kind == K_BLOCK:
+        return near_dist(j, 0) <= 1 or b == WIRE or b == TORCH or b == WALL_TORCH
+    if is_diode(b) or b == OBSERVER:
+        return near_dist(j, FC[opp(U[c, FACING])]) <= 1
+    if b == BUTTON or b == LEVER:
+        return near_dist(j, 0) == 1 or near_dist(j, FC[attach_dir(b, U[c, FACE], U[c, FACING])]) == 1
+    return True
 
 
 @jit
