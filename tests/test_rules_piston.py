@@ -132,13 +132,16 @@ def test_sticky_piston_drops_its_block_on_a_2gt_pulse():
     assert row(w, 3) == ["sticky_piston[extended=false,facing=east]", "air", "stone"]
 
 
-def test_sticky_piston_pulls_back_after_a_longer_pulse():
+@pytest.mark.parametrize("off_at, stone_at", [(2, 2), (3, 1)])
+def test_sticky_piston_pulls_back_after_a_longer_pulse(off_at, stone_at):
     w = new_world()
     w.set_block(P, "sticky_piston[facing=east]")
     w.set_block((1, 1, 0), "stone")
     w.set_block(LEVER, "lever[face=floor,facing=north]")
-    got = run(w, 10, lambda: tuple(row(w, 3)), {0: [lambda: w.use(LEVER)], 3: [lambda: w.use(LEVER)]})
-    assert got[-1] == (6, ("sticky_piston[extended=false,facing=east]", "stone", "air"))
+    got = run(w, 10, lambda: tuple(row(w, 3)), {0: [lambda: w.use(LEVER)], off_at: [lambda: w.use(LEVER)]})
+    want = ["sticky_piston[extended=false,facing=east]", "air", "air"]
+    want[stone_at] = "stone"
+    assert got[-1] == (off_at + 3, tuple(want))  # the base is back 3 gt after the lever goes off
 
 
 def test_a_pushed_observer_fires_when_it_arrives():

@@ -46,7 +46,8 @@ def test_every_palette_state_is_written_as_a_vanilla_state(vanilla):
     states = list(every_state())
     assert len(states) == (1 + 1 + 1 + 1 + 3**4 * 16 + 4 * 4 * 2 * 2 + 2 + 4 * 2 + 2 + 3 * 4 * 2 * 2
                            + 4 * 2 * 2 + 6 * 2 + 4 * 1 * 2 + 1  # comparator, barrel, chest, target
-                           + 23 * 25 * 2)  # note block
+                           + 23 * 25 * 2  # note block
+                           + 6 * 2 + 2 * 2 * 6 + 6 * 2 * 2 + 6 * 2)  # observer, pistons, piston head, moving piston
     for s in states:
         check_vanilla(vanilla_state(s), vanilla)
 

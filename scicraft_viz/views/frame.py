@@ -16,7 +16,7 @@ Pos = tuple[int, int, int]
 
 SIDE_NAMES = ("north", "east", "south", "west")
 # opaque: they hide the faces of their neighbours
-FULL_CUBES = (B.STONE, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET, B.NOTE_BLOCK)
+FULL_CUBES = (B.STONE, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET, B.NOTE_BLOCK, B.OBSERVER)
 DYNAMIC_PROPS = {"power", "lit", "powered", "locked"}
 
 
@@ -118,6 +118,8 @@ def layout_from_blocks(blocks: dict[Pos, str]) -> tuple[Layout, np.ndarray, np.n
             face[i] = faces[props["face"]]
         elif "mode" in props:  # a comparator's mode, kept where the engine keeps it
             face[i] = B.COMPARATOR_MODES.index(props["mode"])
+        elif "type" in props and props["type"] in B.PISTON_TYPES:  # a piston head's (or moving piston's) type
+            face[i] = B.PISTON_TYPES.index(props["type"])
         if "delay" in props:
             delay[i] = int(props["delay"])
         if "power" in props:

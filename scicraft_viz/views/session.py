@@ -392,6 +392,11 @@ class Session(T.HasTraits):
     def _simulate(self, n: int) -> None:
         if n <= 0:
             return
+        if n > 1 and self._moves_blocks():
+            # a piston can change the blocks in any tick: one layout per tick it does
+            for _ in range(n):
+                self._simulate(1)
+            return
         tr = self.world.record(n)
         self._keep_events()
         lid = len(self.rec.layouts) - 1
@@ -399,6 +404,12 @@ class Session(T.HasTraits):
             lay, *_ = layout_from_blocks(self.world.blocks())
             lid = self.rec.add_layout(lay)
         self.rec.write(tr, lid, self._locked_now(self._repeaters()))
+
+    def _moves_blocks(self) -> bool:
+        """True once a piston has been in the world (the engine counts them)."""
+        from scicraft_viz.engine import kernels as sim
+
+        return int(self.world.g.meta[sim.M_PISTONS]) > 0
 
     def _keep_events(self) -> None:
         """Keep what the engine logged since the last call (presses and placements included)."""
