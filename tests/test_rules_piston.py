@@ -157,7 +157,7 @@ def test_the_compiled_engine_refuses_it():
         compile_world(w)
 
 
-MOVABLE = ("stone", "glass", "redstone_lamp", "obsidian", "redstone_block")
+MOVABLE = ("stone", "glass", "redstone_lamp", "obsidian", "slime_block", "redstone_block")
 FACINGS = ("north", "east", "south", "west", "up", "down")
 
 
@@ -205,3 +205,66 @@ def test_property_pistons_are_deterministic_and_conserve_the_blocks_they_move(bl
     assert after.get("piston", 0) == before.get("piston", 0)
     assert after.get("sticky_piston", 0) == before.get("sticky_piston", 0)
     assert "moving_piston" not in after
+
+
+def slime_in_front(kind="piston"):
+    """A piston pushing a slime block standing on obsidian (stone below would stick to it and come too)."""
+    w = piston_with_lever(kind, front=["slime_block"])
+    w.set_block((1, 0, 0), "obsidian")
+    w.set_block((2, 0, 0), "obsidian")  # and where it goes
+    return w
+
+
+def test_slime_carries_the_blocks_touching_it_but_not_immovable_ones():
+    w = slime_in_front("sticky_piston")
+    w.set_block((1, 2, 0), "glass")  # on top of the slime
+    w.set_block((1, 1, -1), "redstone_lamp")  # beside it
+    w.set_block((1, 1, 1), "obsidian")  # beside it, immovable: left where it is, the push goes on
+    w.use(LEVER)
+    w.step(3)
+    assert [w.get_block(p).removeprefix("minecraft:").split("[")[0] for p in
+            ((2, 1, 0), (2, 2, 0), (2, 1, -1), (1, 1, 1), (1, 2, 0), (1, 1, -1))] == [
+        "slime_block", "glass", "redstone_lamp", "obsidian", "air", "air"]
+    w.use(LEVER)  # the sticky piston pulls the slime back, and with it what it carries
+    w.step(3)
+    assert [w.get_block(p).removeprefix("minecraft:").split("[")[0] for p in
+            ((1, 1, 0), (1, 2, 0), (1, 1, -1), (2, 1, 0), (2, 2, 0))] == [
+        "slime_block", "glass", "redstone_lamp", "air", "air"]
+
+
+def test_blocks_a_slime_block_carries_count_toward_the_12():
+    for stacked, moves in ((11, True), (12, False)):
+        w = slime_in_front()
+        for y in range(2, 2 + stacked):  # a column of slime on top: each one carries the next
+            w.set_block((1, y, 0), "slime_block")
+        w.use(LEVER)
+        w.step(3)
+        assert (w.get_block((2, 1, 0)) == "minecraft:slime_block") is moves
+
+
+def test_slime_drags_the_floor_it_stands_on():
+    w = piston_with_lever(front=["slime_block"])  # on the stone floor: the floor's row comes along
+    w.use(LEVER)
+    w.step(3)
+    assert [w.get_block((x, 0, 0)) for x in (1, 2)] == ["minecraft:air", "minecraft:stone"]
+    assert w.get_block((8, 0, 0)) == "minecraft:stone"  # the floor ran to x=7 and moved one east
+
+
+def test_slime_leaves_breakable_blocks_beside_it_to_pop():
+    w = slime_in_front()
+    w.set_block((1, 1, -1), "stone_button[face=wall,facing=north]")  # hangs on the slime's north face
+    w.use(LEVER)
+    w.step(3)
+    assert w.get_block((2, 1, 0)) == "minecraft:slime_block"
+    assert w.get_block((1, 1, -1)) == "minecraft:air"  # not carried: it lost its support and popped
+    assert [e.pos for e in w.events if e.kind == "popped"] == [(1, 1, -1)]
+
+
+def test_an_immovable_block_in_a_carried_line_stops_the_whole_push():
+    w = slime_in_front()
+    w.set_block((1, 1, -1), "stone")  # stuck to the slime's north side...
+    w.set_block((2, 1, -1), "obsidian")  # ...with obsidian in its way
+    w.use(LEVER)
+    w.step(3)
+    assert w.get_block(P) == "minecraft:piston[extended=false,facing=east]"
+    assert w.get_block((1, 1, 0)) == "minecraft:slime_block"

@@ -243,6 +243,9 @@ def vanilla_number(name: str, props) -> int:
     return lo + i
 
 
+SLIME = vanilla_number("slime_block", ())  # the state number of the one sticky block a piston's push knows
+
+
 def vanilla_kind(name: str, props) -> tuple[int, int, int]:
     """(engine id, sturdy faces, state number) of a vanilla full or partial block state. Sturdy faces
     is a 6-bit mask over DIRECTIONS of the faces the block's shape covers whole: what dust, torches,

@@ -45,6 +45,7 @@ from scicraft_viz.engine.blocks import (
     PUSH_NORMAL,
     PUSH_REACTION,
     REPEATER,
+    SLIME,
     STICKY_PISTON,
     STONE,
     TARGET,
@@ -88,7 +89,7 @@ R_BUTTON, R_TORCH, R_LAMP_OFF, R_REPEATER_STEP, R_DUST_DECAY, R_BURNOUT, R_LOCKA
 # (moving_piston cells, vanilla's piston block entities) are listed in `mov`, M_NMOV of them, in the order
 # they began. M_PHASE says which part of the tick runs (vanilla asks whether it handles scheduled ticks);
 # M_PISTONS counts pistons ever placed, which sets how many free cells a tick may need (moved blocks land
-# where no block was); M_DESTROY is what the last push would break (-1 for nothing).
+# where no block was); M_DESTROY counts the blocks the last push worked out would break.
 M_NBEV, M_BEVH, M_NMOV, M_PHASE, M_PISTONS, M_DESTROY = range(16, 22)
 NMETA = 22
 PH_ACTION, PH_TICKS, PH_EVENTS, PH_MOVING = 0, 1, 2, 3
@@ -1435,44 +1436,105 @@ def cell_at(g, x, y, z):
     return 0 if c < 0 else c
 
 
+# Slots of g.queue while a push is worked out: the blocks to move from 0, their destinations from Q_DEST,
+# the blocks it breaks from Q_DESTROY (at most Q_DESTROY_MAX of them).
+Q_DEST, Q_DESTROY, Q_DESTROY_MAX = 16, 32, 32
+
+
 @jit
-def resolve(g, c, f, extending):
-    """Vanilla PistonStructureResolver for a straight line: the blocks the piston at c (facing f) moves,
-    nearest first, into g.queue; their count, or -1 if it cannot move. meta[M_DESTROY] is the block the
-    push breaks, or -1."""
+def is_sticky(U, x):
+    """A slime block (a stone-like block holding slime's state number)."""
+    return U[x, BT] == STONE and (np.int64(U[x, FACING]) | (np.int64(U[x, FACE]) << 8)) == SLIME
+
+
+@jit
+def in_push(g, n, x):
+    for i in range(n):
+        if g.queue[i] == x:
+            return True
+    return False
+
+
+@jit
+def add_line(g, c, x, d, n):
+    """Vanilla PistonStructureResolver.addBlockLine from the block at x along push direction d: the slime
+    chain behind it, then the blocks ahead until air. Returns the new count of blocks to move, or -1 when
+    the push must fail."""
     U = g.U
-    g.meta[M_DESTROY] = -1
-    d = f if extending else opp(f)
-    s = 1 if extending else 2
-    x = g.P[c, 0] + s * NEAR[FC[f], 0]
-    y = g.P[c, 1] + s * NEAR[FC[f], 1]
-    z = g.P[c, 2] + s * NEAR[FC[f], 2]
-    start = cell_at(g, x, y, z)
-    if not pushable(U, start, False):
-        if extending and push_reaction(U, start) == PUSH_DESTROY:
-            g.meta[M_DESTROY] = start
-            return 0
+    if U[x, BT] == AIR or not pushable(U, x, False) or x == c or in_push(g, n, x):
+        return n
+    dx, dy, dz = NEAR[FC[d], 0], NEAR[FC[d], 1], NEAR[FC[d], 2]
+    px, py, pz = g.P[x, 0], g.P[x, 1], g.P[x, 2]
+    i = 1
+    if i + n > PUSH_LIMIT:
         return -1
-    if U[start, BT] == AIR:
-        return 0
-    g.queue[0] = start
-    n = 1
-    while True:
-        x += NEAR[FC[d], 0]
-        y += NEAR[FC[d], 1]
-        z += NEAR[FC[d], 2]
-        nxt = cell_at(g, x, y, z)
-        if U[nxt, BT] == AIR:
-            return n
-        if nxt == c or not pushable(U, nxt, True):
+    cur = x
+    while is_sticky(U, cur):
+        b = cell_at(g, px - dx * i, py - dy * i, pz - dz * i)
+        if U[b, BT] == AIR or not (is_sticky(U, cur) or is_sticky(U, b)) or not pushable(U, b, False) or b == c:
+            break
+        cur = b
+        i += 1
+        if i + n > PUSH_LIMIT:
             return -1
-        if push_reaction(U, nxt) == PUSH_DESTROY:
-            g.meta[M_DESTROY] = nxt
+    for k in range(i - 1, -1, -1):
+        b = cell_at(g, px - dx * k, py - dy * k, pz - dz * k)
+        if not in_push(g, n, b):
+            g.queue[n] = b
+            n += 1
+    k = 1
+    while True:
+        b = cell_at(g, px + dx * k, py + dy * k, pz + dz * k)
+        if U[b, BT] == AIR or in_push(g, n, b):
+            return n
+        if b == c or not pushable(U, b, True):
+            return -1
+        if push_reaction(U, b) == PUSH_DESTROY:
+            nd = g.meta[M_DESTROY]
+            if nd >= Q_DESTROY_MAX:
+                return -1
+            g.queue[Q_DESTROY + nd] = b
+            g.meta[M_DESTROY] = nd + 1
             return n
         if n >= PUSH_LIMIT:
             return -1
-        g.queue[n] = nxt
+        g.queue[n] = b
         n += 1
+        k += 1
+
+
+@jit
+def resolve(g, c, f, extending):
+    """Vanilla PistonStructureResolver: the blocks the piston at c (facing f) moves into g.queue, and the
+    blocks the push breaks from Q_DESTROY (meta[M_DESTROY] of them); the count of blocks to move, or -1 if
+    it cannot move. Slime blocks bring along what touches them sideways (their own lines in turn)."""
+    U = g.U
+    g.meta[M_DESTROY] = 0
+    d = f if extending else opp(f)
+    s = 1 if extending else 2
+    start = cell_at(g, g.P[c, 0] + s * NEAR[FC[f], 0], g.P[c, 1] + s * NEAR[FC[f], 1],
+                    g.P[c, 2] + s * NEAR[FC[f], 2])
+    if not pushable(U, start, False):
+        if extending and push_reaction(U, start) == PUSH_DESTROY:
+            g.queue[Q_DESTROY] = start
+            g.meta[M_DESTROY] = 1
+            return 0
+        return -1
+    n = add_line(g, c, start, d, 0)
+    i = 0
+    while i < n and n >= 0:
+        x = g.queue[i]
+        if is_sticky(U, x):
+            for k in range(6):
+                if k == d or k == opp(d):
+                    continue
+                b = g.N[x, FC[k]]
+                if U[b, BT] != AIR and (is_sticky(U, b) or is_sticky(U, x)):
+                    n = add_line(g, c, b, d, n)
+                    if n < 0:
+                        break
+        i += 1
+    return n
 
 
 @jit
@@ -1535,8 +1597,8 @@ def vanish(g, x, shape_update):
 @jit
 def move_blocks(g, c, f, extending):
     """Vanilla PistonBaseBlock.moveBlocks: break what the push breaks, turn every moved block's
-    destination into a moving_piston carrying it (far end first), the head's place too when extending,
-    empty the places left behind, then update around every place that changed."""
+    destination into a moving_piston carrying it, the head's place too when extending, empty the places
+    left behind, then update around every place that changed."""
     U = g.U
     N = g.N
     h = N[c, FC[f]]
@@ -1546,9 +1608,14 @@ def move_blocks(g, c, f, extending):
     if n < 0:
         return False
     d = f if extending else opp(f)
-    k = g.meta[M_DESTROY]
-    if k > 0:
-        vanish(g, k, False)
+    nd = g.meta[M_DESTROY]
+    # what each block is, before any moves (a destination may be another moved block's place)
+    for j in range(n):
+        x = g.queue[j]
+        g.comp[j] = (np.int32(U[x, BT]) | (np.int32(U[x, FACING]) << 8) | (np.int32(U[x, FACE]) << 16)
+                     | (np.int32(U[x, DELAY] & 63) << 24) | (np.int32(U[x, ON] & 1) << 30))
+    for j in range(nd):
+        vanish(g, g.queue[Q_DESTROY + j], False)
     for j in range(n - 1, -1, -1):
         src = g.queue[j]
         x = g.P[src, 0] + NEAR[FC[d], 0]
@@ -1557,8 +1624,9 @@ def move_blocks(g, c, f, extending):
         dst = find_cell(g.HT, g.P, x, y, z)
         if dst < 0:
             dst = add_cell(g, x, y, z)
-        g.queue[n + j] = dst
-        make_moving(g, dst, f, 0, U[src, BT], U[src, FACING], U[src, FACE], U[src, DELAY], U[src, ON],
+        g.queue[Q_DEST + j] = dst
+        v = g.comp[j]
+        make_moving(g, dst, f, 0, v & 255, (v >> 8) & 255, (v >> 16) & 255, (v >> 24) & 63, (v >> 30) & 1,
                     MB_EXTENDING if extending else 0)
     if extending:
         if h == 0:
@@ -1569,12 +1637,13 @@ def move_blocks(g, c, f, extending):
         src = g.queue[j]
         if U[src, BT] != MOVING_PISTON:  # left behind: air, and a shape update around it
             vanish(g, src, True)
-    if k > 0:
-        reshape_near(g, k)
-        push_changed(g, k, K_BLOCK)
-    for j in range(2 * n):
-        reshape_near(g, g.queue[j])
-        push_changed(g, g.queue[j], K_BLOCK)
+    for j in range(nd):
+        reshape_near(g, g.queue[Q_DESTROY + j])
+        push_changed(g, g.queue[Q_DESTROY + j], K_BLOCK)
+    for j in range(n):
+        for x in (g.queue[j], g.queue[Q_DEST + j]):
+            reshape_near(g, x)
+            push_changed(g, x, K_BLOCK)
     if extending:
         reshape_near(g, h)
         push_changed(g, h, K_BLOCK)
