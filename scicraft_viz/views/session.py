@@ -399,11 +399,13 @@ class Session(T.HasTraits):
             return
         tr = self.world.record(n)
         self._keep_events()
-        lid = len(self.rec.layouts) - 1
+        lid = before = len(self.rec.layouts) - 1
         if any(e.kind in _LAYOUT_EVENTS for e in tr.events):
             lay, *_ = layout_from_blocks(self.world.blocks())
             lid = self.rec.add_layout(lay)
         self.rec.write(tr, lid, self._locked_now(self._repeaters()))
+        if lid != before and before >= 0:  # the trace's first row is the tick before: its blocks were the old ones
+            self.rec.layout_of[tr.start_tick - self.rec.start] = before
 
     def _moves_blocks(self) -> bool:
         """True once a piston has been in the world (the engine counts them)."""
