@@ -90,8 +90,9 @@ R_BUTTON, R_TORCH, R_LAMP_OFF, R_REPEATER_STEP, R_DUST_DECAY, R_BURNOUT, R_LOCKA
 # they began. M_PHASE says which part of the tick runs (vanilla asks whether it handles scheduled ticks);
 # M_PISTONS counts pistons ever placed, which sets how many free cells a tick may need (moved blocks land
 # where no block was); M_DESTROY counts the blocks the last push worked out would break.
-M_NBEV, M_BEVH, M_NMOV, M_PHASE, M_PISTONS, M_DESTROY = range(16, 22)
-NMETA = 22
+# M_OBSERVERS counts observers ever placed: while it is 0, no change needs to look for one.
+M_NBEV, M_BEVH, M_NMOV, M_PHASE, M_PISTONS, M_DESTROY, M_OBSERVERS = range(16, 23)
+NMETA = 23
 PH_ACTION, PH_TICKS, PH_EVENTS, PH_MOVING = 0, 1, 2, 3
 # Block event types (vanilla PistonBaseBlock): extend, retract, retract leaving the pushed block behind.
 BE_EXTEND, BE_RETRACT, BE_DROP = 0, 1, 2
@@ -710,6 +711,8 @@ def put_event(g, c, kind, old, new, b):
 def log_event(g, c, kind, old, new):
     # the block as it is now: it may pop or be replaced before the log is read
     put_event(g, c, kind, old, new, g.U[c, BT])
+    if g.meta[M_OBSERVERS] == 0:
+        return
     # a change of block state sends shape updates to the neighbours, which observers watch (a comparator's
     # output and a container's fill level live in block entities, and a note played changes no state)
     if kind == EV_POPPED:
@@ -723,6 +726,8 @@ def log_event(g, c, kind, old, new):
 def notify_observers(g, c):
     """A shape update from c reaches the observers that face c: an unpowered one without a tick pending
     schedules one, 2 game ticks on (vanilla ObserverBlock.updateShape)."""
+    if g.meta[M_OBSERVERS] == 0:
+        return
     U = g.U
     N = g.N
     for k in range(6):
@@ -1816,6 +1821,8 @@ def place(g, c, old_type, exempt, player):
         g.T[c, PTIME] = -1
     reshape_near(g, c)
     notify_observers(g, c)  # a block placed or removed: a shape update to its neighbours
+    if b == OBSERVER:
+        g.meta[M_OBSERVERS] += 1
     if b == PISTON or b == STICKY_PISTON:
         g.meta[M_PISTONS] += 1
     elif b == PISTON_HEAD:
