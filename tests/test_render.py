@@ -38,8 +38,19 @@ def test_top_view_shows_the_canvas_colour_of_the_block_from_above(state, name):
     assert centre(r) == colour(name)
 
 
+@pytest.mark.parametrize(("state", "name"), [("observer[facing=north]", "observer"),
+                                             ("observer[facing=up]", "observer_face"),
+                                             ("piston[facing=up]", "plate"),
+                                             ("sticky_piston[facing=up]", "sticky_plate"),
+                                             ("piston[facing=up,extended=true]", "piston"),
+                                             ("piston_head[facing=up,type=sticky]", "sticky_plate")])
+def test_observers_and_pistons_show_their_face_from_above(state, name):
+    r = R.render(FLOOR | {(0, 4, 0): state}, camera="top", size=SIZE)
+    assert centre(r) == colour(name)
+
+
 def test_a_block_the_views_do_not_know_is_a_plain_cube_not_an_error():
-    r = R.render(FLOOR | {(0, 4, 0): "minecraft:observer[facing=north,powered=false]"}, camera="top", size=SIZE)
+    r = R.render(FLOOR | {(0, 4, 0): "minecraft:tnt[unstable=false]"}, camera="top", size=SIZE)
     expected = tuple(int(v) for v in np.clip(np.array(R.UNKNOWN, np.float32) * 255.0 + 0.5, 0, 255))
     assert centre(r) == expected
     assert r.caption.endswith("26 blocks shown")  # the 5 x 5 floor and the block on it

@@ -49,7 +49,8 @@ def test_every_palette_state_is_written_as_a_vanilla_state(vanilla):
                            + 23 * 25 * 2  # note block
                            + 5 * 2 + 2 * 6 * 2 + 3 * 4 * 2  # hopper, dropper and dispenser, furnaces
                            + 4 * 2 * 2 * 2 * 2 + 4 * 2 * 2 * 2  # iron door, iron trapdoor (never waterlogged)
-                           + 13 * 2 + 2 * 16 + 2 * 16)  # stone and wooden plates, weighted plates, daylight sensor
+                           + 13 * 2 + 2 * 16 + 2 * 16  # stone and wooden plates, weighted plates, daylight sensor
+                           + 6 * 2 + 2 * 2 * 6 + 6 * 2 * 2 + 6 * 2)  # observer, pistons, piston head, moving piston
     for s in states:
         check_vanilla(vanilla_state(s), vanilla)
 

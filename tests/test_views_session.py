@@ -187,3 +187,32 @@ def test_placement_order_puts_supports_first_and_removes_hangers_first():
                              (5, 1, 0): "minecraft:air", (5, 2, 0): "minecraft:air"})
     assert order == [((5, 2, 0), "minecraft:air"), ((5, 1, 0), "minecraft:air"),
                      ((0, 1, 0), "minecraft:stone"), ((0, 2, 0), "minecraft:redstone_wire")]
+
+
+def _piston_build():
+    w = World()
+    for x in range(-1, 4):
+        w.set_block((x, 0, 0), "stone")
+    w.set_block((0, 0, 1), "stone")
+    w.set_block((0, 1, 0), "sticky_piston[facing=east]")
+    w.set_block((1, 1, 0), "stone")
+    w.set_block((0, 1, 1), "lever[face=floor,facing=north]")
+    return w
+
+
+def test_a_piston_world_keeps_a_layout_per_tick_when_stepped_in_one_go():
+    s = Session(_piston_build())
+    s.use((0, 1, 1))
+    s.step(5)
+    seen = {}
+    for t in range(s.start, s.end + 1):
+        s.seek(t)
+        seen[t] = s.frame().describe((2, 1, 0))
+    w2 = _piston_build()
+    w2.use((0, 1, 1))
+    want = {w2.tick: w2.get_block((2, 1, 0))}
+    for _ in range(5):
+        w2.step()
+        want[w2.tick] = w2.get_block((2, 1, 0))
+    assert seen == {t: v.removeprefix("minecraft:") for t, v in want.items()}
+    assert seen[s.start + 1].startswith("moving_piston") and seen[s.start + 3] == "stone"

@@ -14,6 +14,10 @@ AIR, STONE, GLASS, REDSTONE_BLOCK, WIRE, REPEATER, TORCH, WALL_TORCH, LAMP, BUTT
 COMPARATOR, BARREL, CHEST = 11, 12, 13
 TARGET = 14  # a conductive block dust always connects to; its own output needs projectiles (none here)
 NOTE_BLOCK = 15
+# Blocks that watch and blocks that move: an observer, the two pistons, a piston's head, and the
+# moving_piston that stands where a block travels (it holds that block for the 2 game ticks of the move).
+OBSERVER, PISTON, STICKY_PISTON, PISTON_HEAD, MOVING_PISTON = range(16, 21)
+PISTON_TYPES = ("normal", "sticky")
 # Note block instruments in Minecraft's order (tests/test_vanilla_ids.py checks it against Minecraft's data);
 # kernels.instrument_on says which the blocks of this palette give from below.
 INSTRUMENTS = ("harp", "basedrum", "snare", "hat", "bass", "flute", "bell", "guitar", "chime", "xylophone",
@@ -114,6 +118,17 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
     "light_weighted_pressure_plate": (LIGHT_PLATE, {"power": _POWER}, {"power": "0"}),
     "heavy_weighted_pressure_plate": (HEAVY_PLATE, {"power": _POWER}, {"power": "0"}),
     "daylight_detector": (DAYLIGHT, {"inverted": _BOOL, "power": _POWER}, {"inverted": "false", "power": "0"}),
+    "observer": (OBSERVER, {"facing": DIRECTIONS, "powered": _BOOL}, {"facing": "south", "powered": "false"}),
+    "piston": (PISTON, {"extended": _BOOL, "facing": DIRECTIONS}, {"extended": "false", "facing": "north"}),
+    "sticky_piston": (
+        STICKY_PISTON, {"extended": _BOOL, "facing": DIRECTIONS}, {"extended": "false", "facing": "north"}),
+    "piston_head": (
+        PISTON_HEAD,
+        {"facing": DIRECTIONS, "short": _BOOL, "type": PISTON_TYPES},
+        {"facing": "north", "short": "false", "type": "normal"},
+    ),
+    "moving_piston": (
+        MOVING_PISTON, {"facing": DIRECTIONS, "type": PISTON_TYPES}, {"facing": "north", "type": "normal"}),
     # a single chest only: a double chest (type=left/right) would pool two chests' slots
     "chest": (
         CHEST,
@@ -235,6 +250,29 @@ SUPPORTED_FAMILIES = "e.g. concrete, wool, terracotta, planks, glass, stained gl
 _BY_STATE_ID = sorted((r[0], n) for n, r in _VANILLA.items())
 
 
+# What a piston does to a vanilla full or partial block (vanilla PushReaction), by state number: 0 moves it,
+# 1 cannot move it (obsidian and its kin, unbreakable blocks, blocks with a block entity), 2 breaks it.
+PUSH_NORMAL, PUSH_BLOCK, PUSH_DESTROY = 0, 1, 2
+_IMMOVABLE = ("obsidian", "crying_obsidian", "bedrock", "reinforced_deepslate", "barrier", "beacon", "spawner")
+_BROKEN_BY_PISTON = ("pumpkin", "melon")
+
+
+def _push_reactions():
+    import numpy as np
+
+    top = max(r[0] + len(r[3]) for r in _VANILLA.values())
+    out = np.zeros(top + 1, np.uint8)
+    for names, code in ((_IMMOVABLE, PUSH_BLOCK), (_BROKEN_BY_PISTON, PUSH_DESTROY)):
+        for n in names:
+            if n in _VANILLA:
+                lo = _VANILLA[n][0]
+                out[lo : lo + len(_VANILLA[n][3])] = code
+    return out
+
+
+PUSH_REACTION = _push_reactions()
+
+
 def vanilla_number(name: str, props) -> int:
     """Java 1.20's numeric id of a vanilla block state (first property slowest, as minecraft-data
     numbers them); it fits 16 bits, which is how the engine keeps a full or partial block's state."""
@@ -244,6 +282,9 @@ def vanilla_number(name: str, props) -> int:
     for k in order:
         i = i * len(allowed[k]) + allowed[k].index(d[k])
     return lo + i
+
+
+SLIME = vanilla_number("slime_block", ())  # the state number of the one sticky block a piston's push knows
 
 
 def vanilla_kind(name: str, props) -> tuple[int, int, int]:
@@ -295,7 +336,7 @@ def canonical(text: str) -> str:
 
 
 _SPLIT_RE = re.compile(r"^(?:minecraft:)?([a-z0-9_]+)(?:\[(.*)\])?$")
-_DERIVED = {"power", "lit", "powered", "locked", "enabled", "triggered"}
+_DERIVED = {"power", "lit", "powered", "locked", "enabled", "triggered", "extended", "short"}
 _OPENED_BY_POWER = ("iron_door", "iron_trapdoor")  # their `open` follows power too
 
 

@@ -63,6 +63,9 @@ N_PER_NODE = 11
 G_LAZY = G_PRIO  # for a lamp: fed by repeaters only (see _changed)
 
 
+_MOVING = (B.OBSERVER, B.PISTON, B.STICKY_PISTON, B.PISTON_HEAD, B.MOVING_PISTON)
+
+
 class CompileRefused(Exception):
     """The world holds something the compiled engine cannot reproduce exactly; use the reference engine."""
 
@@ -540,6 +543,9 @@ class CompiledWorld:
             if blk.id in _NOT_COMPILED:
                 what = _NOT_COMPILED[blk.id]
                 raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p}: the compiled graph has no {what}")
+            if blk.id in _MOVING:
+                raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p}: the compiled graph has no blocks that watch "
+                                     "or move (observers, pistons)")
         comps = sorted(p for p, blk in s.b.items() if blk.id in _COMPONENTS)
         for p, blk in s.b.items():
             a = s.attachment(p)

@@ -12,7 +12,8 @@ reads only within two steps of a cell that exists, so memory follows the circuit
 A hash table (`HT`, open addressing over the positions in `P`) finds the cell of a position.
 
 Timing model (Java Edition 1.20): scheduled ticks due at a game tick run in order of priority, then of
-scheduling; dust settles with zero delay; one pending tick per position.
+scheduling; dust settles with zero delay; one pending tick per position. Then, as in vanilla's tick, the
+block events queued so far run (pistons start to move), then the moving blocks advance (block entities).
 """
 
 from __future__ import annotations
@@ -42,10 +43,20 @@ from scicraft_viz.engine.blocks import (
     LAMP,
     LEVER,
     LIGHT_PLATE,
+    MOVING_PISTON,
     NOTE_BLOCK,
+    OBSERVER,
     PARTIAL,
+    PISTON,
+    PISTON_HEAD,
     PLATE,
+    PUSH_BLOCK,
+    PUSH_DESTROY,
+    PUSH_NORMAL,
+    PUSH_REACTION,
     REPEATER,
+    SLIME,
+    STICKY_PISTON,
     STONE,
     TARGET,
     TORCH,
@@ -84,9 +95,21 @@ M_HEAP, M_SEQ, M_TICK, M_EVN, M_LOG, M_OVERFLOW, M_NCHG, M_NCELL, M_LIVE = range
 # Rule slots (engine/rules.py, Ruleset.meta_values): the parameters a ruleset varies, read at run time so
 # that every ruleset shares one compiled kernel. World writes them when it is made.
 R_BUTTON, R_TORCH, R_LAMP_OFF, R_REPEATER_STEP, R_DUST_DECAY, R_BURNOUT, R_LOCKABLE = range(9, 16)
-NMETA = 16
-# Overflow codes: the event buffer, the changed list or the tick heap ran out of room (a world bug).
-OV_EVENTS, OV_CHANGED, OV_HEAP = 1, 2, 3
+# Block events (vanilla's blockEvent queue: pistons) wait in `bev` rows M_BEVH..M_NBEV-1; moving blocks
+# (moving_piston cells, vanilla's piston block entities) are listed in `mov`, M_NMOV of them, in the order
+# they began. M_PHASE says which part of the tick runs (vanilla asks whether it handles scheduled ticks);
+# M_PISTONS counts pistons ever placed, which sets how many free cells a tick may need (moved blocks land
+# where no block was); M_DESTROY counts the blocks the last push worked out would break.
+# M_OBSERVERS counts observers ever placed: while it is 0, no change needs to look for one.
+M_NBEV, M_BEVH, M_NMOV, M_PHASE, M_PISTONS, M_DESTROY, M_OBSERVERS = range(16, 23)
+NMETA = 23
+PH_ACTION, PH_TICKS, PH_EVENTS, PH_MOVING = 0, 1, 2, 3
+# Block event types (vanilla PistonBaseBlock): extend, retract, retract leaving the pushed block behind.
+BE_EXTEND, BE_RETRACT, BE_DROP = 0, 1, 2
+PUSH_LIMIT = 12
+# Overflow codes: the event buffer, the changed list, the tick heap or the block event queue ran out of
+# room (a world bug).
+OV_EVENTS, OV_CHANGED, OV_HEAP, OV_BLOCK_EVENTS = 1, 2, 3, 4
 
 # Vanilla values of the rule slots (the kernels read the slots; these stay for callers and docs).
 BUTTON_TICKS = 20
@@ -102,7 +125,12 @@ NEVER = -(10**9)  # toggle time of a torch that never toggled
 # Per-cell bytes live in one row of U, per-cell int64s in one row of T (few arrays to pass around).
 (BT, FACING, FACE, DELAY, SIDES, POWER, ON, LOCKED, PTYPE, TOGI, INQ, NEWP, SMASK, PMASK, NEARC,
  LM0, LM1, OM0, OM1, OVL, MARK) = range(21)
-NU = 21
+# A moving_piston keeps the block it carries in MB_* (id, facing, face, delay, on), its flags in MB_FLAGS
+# (1 extending, 2 the piston's own head or base) and how often it has ticked in MB_STEP (vanilla's progress
+# 0, 0.5, 1 in steps of a half); the game tick it last ticked sits in T[c, TOG0] (torches only use it).
+MB_BT, MB_FACING, MB_FACE, MB_DELAY, MB_ON, MB_FLAGS, MB_STEP = range(21, 28)
+NU = 28
+MB_EXTENDING, MB_SOURCE = 1, 2
 # A comparator keeps its mode (0 compare, 1 subtract) in FACE, which only buttons and levers use otherwise,
 # and its output strength (vanilla's block-entity OutputSignal) in POWER; a container keeps its fill level
 # (0-15, what a comparator reads from it) in POWER, set by the world from the items it holds.
@@ -133,7 +161,7 @@ NT = TOG0 + 8
 # Heap rows: (time*4 + priority rank, sequence, cell, block id).
 # Event rows: (tick, cell | kind << 32 | old << 40 | new << 48 | block id << 56).
 HK1, HK2, HCELL, HTYPE = range(4)
-Grid = namedtuple("Grid", "N U T P HT H E meta queue comp chg notify")
+Grid = namedtuple("Grid", "N U T P HT H E meta queue comp chg notify bev mov")
 
 # Columns of the neighbour table: 0 the cell itself, then every other cell within Manhattan distance 2
 # in x, y, z order of the offsets. Passes over a cell's surroundings follow this order, which decides the
@@ -154,6 +182,8 @@ NEAR_OPP = np.array([_NEAR.index((-dx, -dy, -dz)) for dx, dy, dz in _NEAR], dtyp
 FC = np.array([_NEAR.index(d) for d in _FACES], dtype=np.int64)
 # FC2[k]: the column of the cell two steps toward direction k (a comparator reads a container there).
 FC2 = np.array([_NEAR.index((2 * d[0], 2 * d[1], 2 * d[2])) for d in _FACES], dtype=np.int64)
+# QC[k]: the column of the cell beside the one above, toward direction k (a piston's quasi-connectivity).
+QC = np.array([_NEAR.index((d[0], 1 + d[1], d[2])) for d in _FACES[:5]], dtype=np.int64)
 CC = np.array(
     [_NEAR.index((_FACES[j // 3][0], (0, 1, -1)[j % 3], _FACES[j // 3][2])) for j in range(12)], dtype=np.int64
 )
@@ -260,7 +290,12 @@ def is_conductor(b):
 
 @jit
 def is_full(b):
-    return b == GLASS or b == RBLOCK or is_conductor(b)
+    return b == GLASS or b == RBLOCK or b == OBSERVER or is_piston(b) or is_conductor(b)
+
+
+@jit
+def is_piston(b):
+    return b == PISTON or b == STICKY_PISTON
 
 
 @jit
@@ -288,14 +323,19 @@ def is_diode(b):
 @jit
 def is_component(b):
     """A block with scheduled ticks or a lamp: what a power change near it must reach."""
-    return (b >= REPEATER and b <= LAMP) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b)
+    return ((b >= REPEATER and b <= LAMP) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or b == OBSERVER
+            or is_piston(b))
 
 
 @jit
 def is_notified(b, structural):
-    """Does a neighbour update reach b? Dust, buttons, levers and plates only read a block change (support)."""
+    """Does a neighbour update reach b? Dust, buttons, levers, plates and piston heads only read a block change
+    (support); an observer reads none (it watches shape updates, see notify_observers)."""
+    if b == OBSERVER:
+        return False
     if structural:
-        return (b >= WIRE and b <= LEVER) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or is_plate(b)
+        return ((b >= WIRE and b <= LEVER) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or is_plate(b)
+                or is_piston(b) or b == PISTON_HEAD)
     return is_component(b)
 
 
@@ -324,8 +364,12 @@ def sturdy_faces(U, c):
     """Faces of the block at c that hold dust, torches, repeaters, buttons and levers (6-bit mask over
     directions): every face of a full block, the whole faces of a slab or stair (kept in DELAY)."""
     b = U[c, BT]
+    if is_piston(b) and U[c, ON]:
+        return 63 & ~(1 << U[c, FACING])  # an extended base is open where its head stands
     if is_full(b):
         return 63
+    if b == PISTON_HEAD:
+        return 1 << U[c, FACING]  # the head's plate
     if b == PARTIAL:
         return U[c, DELAY]
     if b == IRON_TRAPDOOR:
@@ -409,7 +453,7 @@ def strong_into(U, N, c):
             continue
         n = N[c, FC[k]]
         b = U[n, BT]
-        if b == REPEATER:
+        if b == REPEATER or b == OBSERVER:
             if U[n, ON] and U[n, FACING] == k:
                 return 15
         elif b == TORCH or b == WALL_TORCH:
@@ -461,7 +505,7 @@ def signal_to(U, N, src, k, with_dust):
         if (U[src, SIDES] >> (2 * opp(k))) & 3:
             return U[src, POWER]
         return 0
-    if b == REPEATER:
+    if b == REPEATER or b == OBSERVER:
         return 15 if (U[src, ON] and U[src, FACING] == k) else 0
     if b == TORCH:
         return 15 if (U[src, ON] and k != UP) else 0
@@ -552,7 +596,7 @@ def side_signal(U, N, n, s):
         return U[n, POWER]
     if b == RBLOCK:
         return 15
-    if b == REPEATER:
+    if b == REPEATER or b == OBSERVER:
         return 15 if (U[n, ON] and U[n, FACING] == s) else 0
     if b == COMPARATOR:
         return U[n, POWER] if (U[n, ON] and U[n, FACING] == s) else 0
@@ -633,7 +677,7 @@ def dust_source(U, N, d):
             if U[n, POWER] > best:
                 best = U[n, POWER]
         elif U[n, ON]:
-            if b == REPEATER:
+            if b == REPEATER or b == OBSERVER:
                 if U[n, FACING] == k:
                     return 15
             elif b == TORCH:
@@ -658,6 +702,8 @@ def connects_to(U, n, h):
         return True
     if b == REPEATER:
         return U[n, FACING] == h or U[n, FACING] == opp(h)
+    if b == OBSERVER:
+        return U[n, FACING] == h  # its back, where its signal comes out
     return False
 
 
@@ -722,6 +768,29 @@ def put_event(g, c, kind, old, new, b):
 def log_event(g, c, kind, old, new):
     # the block as it is now: it may pop or be replaced before the log is read
     put_event(g, c, kind, old, new, g.U[c, BT])
+    if g.meta[M_OBSERVERS] == 0:
+        return
+    # a change of block state sends shape updates to the neighbours, which observers watch (a comparator's
+    # output and a container's fill level live in block entities, and a note played changes no state)
+    if kind == EV_POPPED:
+        notify_observers(g, c)
+    elif g.U[c, NEARC] and (kind == EV_STATE or kind == EV_SHAPE or kind == EV_LOCKED or kind == EV_DELAY
+                            or kind == EV_MODE or kind == EV_TUNED or (kind == EV_POWER and g.U[c, BT] == WIRE)):
+        notify_observers(g, c)
+
+
+@jit
+def notify_observers(g, c):
+    """A shape update from c reaches the observers that face c: an unpowered one without a tick pending
+    schedules one, 2 game ticks on (vanilla ObserverBlock.updateShape)."""
+    if g.meta[M_OBSERVERS] == 0:
+        return
+    U = g.U
+    N = g.N
+    for k in range(6):
+        n = N[c, FC[k]]
+        if U[n, BT] == OBSERVER and U[n, FACING] == opp(k) and not U[n, ON]:
+            schedule(g, n, 2, P_NORMAL)
 
 
 @jit
@@ -782,7 +851,7 @@ def component_seeds(g, c, ns):
     U = g.U
     N = g.N
     b = U[c, BT]
-    if is_diode(b):
+    if is_diode(b) or b == OBSERVER:
         f = N[c, FC[opp(U[c, FACING])]]
         ns = add_seed(g, f, ns)
         if is_conductor(U[f, BT]):
@@ -1039,6 +1108,10 @@ def check(g, c, exempt):
             if (U[c, ON] != 0) != p:
                 set_on(g, c, 1 if p else 0)
                 trapdoor_moved(g, c)
+    elif b == PISTON or b == STICKY_PISTON:
+        check_extend(g, c)
+    elif b == PISTON_HEAD:
+        return c != exempt and not head_fits(U, N, c)
     return False
 
 
@@ -1098,7 +1171,7 @@ def refresh(U, N, x):
     for k in range(6):
         nb = U[N[x, FC[k]], BT]
         if (nb == REPEATER or nb == TORCH or nb == WALL_TORCH or nb == BUTTON or nb == LEVER or nb == COMPARATOR
-                or (k == UP and is_plate(nb))):
+                or (k == UP and is_plate(nb)) or nb == OBSERVER):
             sm |= 1 << k
         if nb != AIR and nb != WIRE and nb != GLASS:
             pm |= 1 << k
@@ -1219,6 +1292,8 @@ def propagate(g, exempt):
                 if door and U[x, BT] == IRON_DOOR:
                     continue  # vanilla: a door ignores the neighbour updates a door sends
                 if is_notified(U[x, BT], structural) and not U[x, MARK]:
+                    if is_piston(U[x, BT]) and not piston_reached(U, N, c, g.chg[i] & 3, j):
+                        continue
                     U[x, MARK] = 1
                     g.notify[nn] = x
                     nn += 1
@@ -1232,6 +1307,32 @@ def propagate(g, exempt):
         # from blocks popping reaches it like any other neighbour update
         exempt = -1
     g.meta[M_NCHG] = 0
+
+
+@jit
+def near_dist(j, ref):
+    """Manhattan distance between the offsets of neighbour-table columns j and ref."""
+    return abs(NEAR[j, 0] - NEAR[ref, 0]) + abs(NEAR[j, 1] - NEAR[ref, 1]) + abs(NEAR[j, 2] - NEAR[ref, 2])
+
+
+@jit
+def piston_reached(U, N, c, kind, j):
+    """Does vanilla send the piston at column j of c a neighbour update for this change? Other blocks
+    re-read their inputs whenever they are told, but a piston powered only through quasi-connectivity
+    moves at its next update, so it hears exactly what vanilla sends: a placed or removed block updates its
+    six neighbours (dust and torches two steps out); dust changing power updates two steps out; a switching
+    torch too; a repeater, comparator or observer the block in front and that block's neighbours; a button
+    or lever its neighbours and those of the block it hangs on."""
+    if kind == K_DUST:
+        return True
+    b = U[c, BT]
+    if kind == K_BLOCK:
+        return near_dist(j, 0) <= 1 or b == WIRE or b == TORCH or b == WALL_TORCH
+    if is_diode(b) or b == OBSERVER:
+        return near_dist(j, FC[opp(U[c, FACING])]) <= 1
+    if b == BUTTON or b == LEVER:
+        return near_dist(j, 0) == 1 or near_dist(j, FC[attach_dir(b, U[c, FACE], U[c, FACING])]) == 1
+    return True
 
 
 @jit
@@ -1304,6 +1405,15 @@ def run_tick(g, c):
     elif is_plate(b):
         if U[c, POWER] > 0:  # vanilla BasePressurePlateBlock.tick: a pressed plate checks its entities again
             plate_check(g, c)
+    elif b == OBSERVER:
+        # vanilla ObserverBlock.tick: the state first (observers watching this one hear of it), then the
+        # tick that ends the pulse, then the blocks behind
+        if U[c, ON]:
+            set_on(g, c, 0)
+        else:
+            set_on(g, c, 1)
+            schedule(g, c, 2, P_NORMAL)
+        changed(g, c)
 
 
 @jit
@@ -1365,6 +1475,10 @@ def needs_room(g):
     n = g.meta[M_NCELL]
     if g.meta[M_HEAP] + n + 64 > g.H.shape[0]:
         return True
+    if g.meta[M_PISTONS]:  # moved blocks may land where no cell is: room for every piston to move twice
+        need = n + cell_headroom(g.meta[M_PISTONS])
+        if need > g.U.shape[0] or 2 * need > g.HT.shape[0] or 2 * need + 64 > g.bev.shape[0]:
+            return True
     return g.meta[M_LOG] != 0 and g.meta[M_EVN] > g.E.shape[0] - (n + 256)
 
 
@@ -1381,17 +1495,19 @@ def run(g, until, rec_on_cells, rec_pow_cells, rec_on, rec_pow, row0):
             break
         if needs_room(g):
             break
-        if rows == 0 and g.meta[M_HEAP] == 0:
+        idle = g.meta[M_NBEV] == g.meta[M_BEVH] and g.meta[M_NMOV] == 0  # no block event, nothing moving
+        if rows == 0 and idle and g.meta[M_HEAP] == 0:
             g.meta[M_TICK] = until
             break
-        if rows == 0 and g.H[0, HK1] // 4 > until:
+        if rows == 0 and idle and g.H[0, HK1] // 4 > until:
             g.meta[M_TICK] = until
             break
-        if rows == 0 and g.H[0, HK1] // 4 > g.meta[M_TICK] + 1:
+        if rows == 0 and idle and g.H[0, HK1] // 4 > g.meta[M_TICK] + 1:
             g.meta[M_TICK] = g.H[0, HK1] // 4 - 1
         t = g.meta[M_TICK] + 1
         g.meta[M_TICK] = t
-        ticked = False
+        ticked = not idle
+        g.meta[M_PHASE] = PH_TICKS
         while g.meta[M_HEAP] > 0 and g.H[0, HK1] // 4 <= t:
             k1, c, ty = heap_pop(g)
             if U[c, PTYPE] == ty and g.T[c, PTIME] == k1 // 4:
@@ -1399,6 +1515,14 @@ def run(g, until, rec_on_cells, rec_pow_cells, rec_on, rec_pow, row0):
             if U[c, BT] == ty:
                 run_tick(g, c)
                 ticked = True
+        if g.meta[M_NBEV] > g.meta[M_BEVH]:
+            g.meta[M_PHASE] = PH_EVENTS
+            run_block_events(g)
+            ticked = True
+        if g.meta[M_NMOV]:
+            g.meta[M_PHASE] = PH_MOVING
+            tick_moving(g)
+        g.meta[M_PHASE] = PH_ACTION
         if row < rows:
             if ticked or row == 0:
                 for i in range(rec_on_cells.shape[0]):
@@ -1416,6 +1540,442 @@ def run(g, until, rec_on_cells, rec_pow_cells, rec_on, rec_pow, row0):
     return g.meta[M_TICK]
 
 
+# ----------------------------------------------------------------------------- pistons
+@jit
+def cell_headroom(npistons):
+    """Free cells a tick may need: every piston moving twice, each move landing up to 13 blocks where no
+    cell was."""
+    return 32 * npistons + 64
+
+
+@jit
+def head_fits(U, N, c):
+    """Vanilla PistonHeadBlock.canSurvive: behind the head stands its extended base of the same type, or a
+    moving_piston facing its way."""
+    f = U[c, FACING]
+    b = N[c, FC[opp(f)]]
+    if U[b, BT] == MOVING_PISTON:
+        return U[b, FACING] == f
+    return U[b, BT] == (STICKY_PISTON if U[c, FACE] else PISTON) and U[b, ON] == 1 and U[b, FACING] == f
+
+
+@jit
+def piston_powered(U, N, c):
+    """Vanilla getNeighborSignal: a signal into any side but the front, or into the position above the
+    piston from any side but below (quasi-connectivity: what would power a block above powers the piston)."""
+    f = U[c, FACING]
+    for k in range(6):
+        if k != f and signal_to(U, N, N[c, FC[k]], k, True) > 0:
+            return True
+    for k in range(5):
+        if signal_to(U, N, N[c, QC[k]], k, True) > 0:
+            return True
+    return False
+
+
+@jit
+def push_reaction(U, x):
+    """What a piston does to the block at x (vanilla PushReaction; a retracted piston moves)."""
+    b = U[x, BT]
+    if b == STONE or b == GLASS or b == PARTIAL:
+        return PUSH_REACTION[np.int64(U[x, FACING]) | (np.int64(U[x, FACE]) << 8)]
+    if b == WIRE or b == REPEATER or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == COMPARATOR:
+        return PUSH_DESTROY
+    if b == BARREL or b == CHEST or b == PISTON_HEAD or b == MOVING_PISTON:
+        return PUSH_BLOCK  # a block entity, or part of a piston
+    return PUSH_NORMAL
+
+
+@jit
+def pushable(U, x, allow_destroy):
+    """Vanilla PistonBaseBlock.isPushable for this palette (no block here moves only one way)."""
+    b = U[x, BT]
+    if b == AIR:
+        return True
+    if is_piston(b):
+        return U[x, ON] == 0
+    r = push_reaction(U, x)
+    if r == PUSH_BLOCK:
+        return False
+    if r == PUSH_DESTROY:
+        return allow_destroy
+    return True
+
+
+@jit
+def cell_at(g, x, y, z):
+    c = find_cell(g.HT, g.P, x, y, z)
+    return 0 if c < 0 else c
+
+
+# Slots of g.queue while a push is worked out: the blocks to move from 0, their destinations from Q_DEST,
+# the blocks it breaks from Q_DESTROY (at most Q_DESTROY_MAX of them).
+Q_DEST, Q_DESTROY, Q_DESTROY_MAX = 16, 32, 32
+
+
+@jit
+def is_sticky(U, x):
+    """A slime block (a stone-like block holding slime's state number)."""
+    return U[x, BT] == STONE and (np.int64(U[x, FACING]) | (np.int64(U[x, FACE]) << 8)) == SLIME
+
+
+@jit
+def in_push(g, n, x):
+    for i in range(n):
+        if g.queue[i] == x:
+            return True
+    return False
+
+
+@jit
+def add_line(g, c, x, d, n):
+    """Vanilla PistonStructureResolver.addBlockLine from the block at x along push direction d: the slime
+    chain behind it, then the blocks ahead until air. Returns the new count of blocks to move, or -1 when
+    the push must fail."""
+    U = g.U
+    if U[x, BT] == AIR or not pushable(U, x, False) or x == c or in_push(g, n, x):
+        return n
+    dx, dy, dz = NEAR[FC[d], 0], NEAR[FC[d], 1], NEAR[FC[d], 2]
+    px, py, pz = g.P[x, 0], g.P[x, 1], g.P[x, 2]
+    i = 1
+    if i + n > PUSH_LIMIT:
+        return -1
+    cur = x
+    while is_sticky(U, cur):
+        b = cell_at(g, px - dx * i, py - dy * i, pz - dz * i)
+        if U[b, BT] == AIR or not (is_sticky(U, cur) or is_sticky(U, b)) or not pushable(U, b, False) or b == c:
+            break
+        cur = b
+        i += 1
+        if i + n > PUSH_LIMIT:
+            return -1
+    for k in range(i - 1, -1, -1):
+        b = cell_at(g, px - dx * k, py - dy * k, pz - dz * k)
+        if not in_push(g, n, b):
+            g.queue[n] = b
+            n += 1
+    k = 1
+    while True:
+        b = cell_at(g, px + dx * k, py + dy * k, pz + dz * k)
+        if U[b, BT] == AIR or in_push(g, n, b):
+            return n
+        if b == c or not pushable(U, b, True):
+            return -1
+        if push_reaction(U, b) == PUSH_DESTROY:
+            nd = g.meta[M_DESTROY]
+            if nd >= Q_DESTROY_MAX:
+                return -1
+            g.queue[Q_DESTROY + nd] = b
+            g.meta[M_DESTROY] = nd + 1
+            return n
+        if n >= PUSH_LIMIT:
+            return -1
+        g.queue[n] = b
+        n += 1
+        k += 1
+
+
+@jit
+def resolve(g, c, f, extending):
+    """Vanilla PistonStructureResolver: the blocks the piston at c (facing f) moves into g.queue, and the
+    blocks the push breaks from Q_DESTROY (meta[M_DESTROY] of them); the count of blocks to move, or -1 if
+    it cannot move. Slime blocks bring along what touches them sideways (their own lines in turn)."""
+    U = g.U
+    g.meta[M_DESTROY] = 0
+    d = f if extending else opp(f)
+    s = 1 if extending else 2
+    start = cell_at(g, g.P[c, 0] + s * NEAR[FC[f], 0], g.P[c, 1] + s * NEAR[FC[f], 1],
+                    g.P[c, 2] + s * NEAR[FC[f], 2])
+    if not pushable(U, start, False):
+        if extending and push_reaction(U, start) == PUSH_DESTROY:
+            g.queue[Q_DESTROY] = start
+            g.meta[M_DESTROY] = 1
+            return 0
+        return -1
+    n = add_line(g, c, start, d, 0)
+    i = 0
+    while i < n and n >= 0:
+        x = g.queue[i]
+        if is_sticky(U, x):
+            for k in range(6):
+                if k == d or k == opp(d):
+                    continue
+                b = g.N[x, FC[k]]
+                if U[b, BT] != AIR and (is_sticky(U, b) or is_sticky(U, x)):
+                    n = add_line(g, c, b, d, n)
+                    if n < 0:
+                        break
+        i += 1
+    return n
+
+
+@jit
+def drop_moving(g, m):
+    """Take cell m off the list of moving blocks (the order of the others is kept)."""
+    n = g.meta[M_NMOV]
+    i = 0
+    while i < n and g.mov[i] != m:
+        i += 1
+    if i == n:
+        return
+    for j in range(i, n - 1):
+        g.mov[j] = g.mov[j + 1]
+    g.meta[M_NMOV] = n - 1
+
+
+@jit
+def make_moving(g, m, f, typ, bt, facing, face, delay, on, flags):
+    """Cell m becomes a moving_piston (facing f, type typ) carrying the given block: no update goes out
+    (vanilla places it with flags that skip them; the caller updates where vanilla does)."""
+    U = g.U
+    drop_moving(g, m)
+    if U[m, BT] != AIR:
+        put_event(g, m, EV_REMOVED, 0, 0, U[m, BT])
+    clear_power(g, m)
+    U[m, BT] = MOVING_PISTON
+    U[m, FACING] = f
+    U[m, FACE] = typ
+    U[m, DELAY] = 1
+    U[m, SIDES] = 0
+    U[m, ON] = 0
+    U[m, LOCKED] = 0
+    U[m, MB_BT] = bt
+    U[m, MB_FACING] = facing
+    U[m, MB_FACE] = face
+    U[m, MB_DELAY] = delay
+    U[m, MB_ON] = on
+    U[m, MB_FLAGS] = flags
+    U[m, MB_STEP] = 0
+    g.T[m, PTIME] = -1
+    g.T[m, TOG0] = NEVER
+    put_event(g, m, EV_PLACED, 0, 0, MOVING_PISTON)
+    i = g.meta[M_NMOV]
+    g.mov[i] = m
+    g.meta[M_NMOV] = i + 1
+
+
+@jit
+def vanish(g, x, shape_update):
+    """The block at x becomes air; with shape_update, the observers facing x hear of it."""
+    if g.U[x, BT] == AIR:
+        return
+    put_event(g, x, EV_REMOVED, 0, 0, g.U[x, BT])
+    drop_moving(g, x)
+    clear_cell(g, x)
+    if shape_update:
+        notify_observers(g, x)
+
+
+@jit
+def move_blocks(g, c, f, extending):
+    """Vanilla PistonBaseBlock.moveBlocks: break what the push breaks, turn every moved block's
+    destination into a moving_piston carrying it, the head's place too when extending, empty the places
+    left behind, then update around every place that changed."""
+    U = g.U
+    N = g.N
+    h = N[c, FC[f]]
+    if not extending and U[h, BT] == PISTON_HEAD:
+        vanish(g, h, False)
+    n = resolve(g, c, f, extending)
+    if n < 0:
+        return False
+    d = f if extending else opp(f)
+    nd = g.meta[M_DESTROY]
+    # what each block is, before any moves (a destination may be another moved block's place)
+    for j in range(n):
+        x = g.queue[j]
+        g.comp[j] = (np.int32(U[x, BT]) | (np.int32(U[x, FACING]) << 8) | (np.int32(U[x, FACE]) << 16)
+                     | (np.int32(U[x, DELAY] & 63) << 24) | (np.int32(U[x, ON] & 1) << 30))
+    for j in range(nd):
+        vanish(g, g.queue[Q_DESTROY + j], False)
+    for j in range(n - 1, -1, -1):
+        src = g.queue[j]
+        x = g.P[src, 0] + NEAR[FC[d], 0]
+        y = g.P[src, 1] + NEAR[FC[d], 1]
+        z = g.P[src, 2] + NEAR[FC[d], 2]
+        dst = find_cell(g.HT, g.P, x, y, z)
+        if dst < 0:
+            dst = add_cell(g, x, y, z)
+        g.queue[Q_DEST + j] = dst
+        v = g.comp[j]
+        make_moving(g, dst, f, 0, v & 255, (v >> 8) & 255, (v >> 16) & 255, (v >> 24) & 63, (v >> 30) & 1,
+                    MB_EXTENDING if extending else 0)
+    if extending:
+        if h == 0:
+            h = add_cell(g, g.P[c, 0] + NEAR[FC[f], 0], g.P[c, 1] + NEAR[FC[f], 1], g.P[c, 2] + NEAR[FC[f], 2])
+        typ = 1 if U[c, BT] == STICKY_PISTON else 0
+        make_moving(g, h, f, typ, PISTON_HEAD, f, typ, 1, 0, MB_EXTENDING | MB_SOURCE)
+    for j in range(n):
+        src = g.queue[j]
+        if U[src, BT] != MOVING_PISTON:  # left behind: air, and a shape update around it
+            vanish(g, src, True)
+    for j in range(nd):
+        reshape_near(g, g.queue[Q_DESTROY + j])
+        push_changed(g, g.queue[Q_DESTROY + j], K_BLOCK)
+    for j in range(n):
+        for x in (g.queue[j], g.queue[Q_DEST + j]):
+            reshape_near(g, x)
+            push_changed(g, x, K_BLOCK)
+    if extending:
+        reshape_near(g, h)
+        push_changed(g, h, K_BLOCK)
+    return True
+
+
+@jit
+def finish_moving(g, m, cut_short):
+    """The block the moving_piston at m carries takes its place (vanilla PistonMovingBlockEntity: after its
+    last tick, or at once when a piston cuts the move short, when a piston's own head vanishes instead)."""
+    U = g.U
+    N = g.N
+    drop_moving(g, m)
+    bt = U[m, MB_BT]
+    if cut_short and U[m, MB_FLAGS] & MB_SOURCE:
+        bt = AIR
+    put_event(g, m, EV_REMOVED, 0, 0, MOVING_PISTON)
+    U[m, BT] = bt
+    U[m, FACING] = U[m, MB_FACING]
+    U[m, FACE] = U[m, MB_FACE]
+    U[m, DELAY] = U[m, MB_DELAY]
+    U[m, ON] = U[m, MB_ON] if bt != AIR else 0
+    U[m, SIDES] = 0
+    U[m, LOCKED] = 0
+    U[m, POWER] = 0
+    g.T[m, PTIME] = -1
+    for j in range(TOG0, NT):
+        g.T[m, j] = NEVER
+    if bt != AIR:
+        put_event(g, m, EV_PLACED, 0, 0, bt)
+    if bt == NOTE_BLOCK:
+        U[m, INSTRUMENT] = instrument_on(U[N[m, FC[DOWN]], BT])
+    elif bt == OBSERVER:
+        if U[m, ON]:  # vanilla onPlace: arrived powered with no tick pending, it switches off quietly
+            put_event(g, m, EV_STATE, 1, 0, OBSERVER)
+            U[m, ON] = 0
+        else:  # its shape is worked out from its neighbours, so it sees the block in front
+            schedule(g, m, 2, P_NORMAL)
+    notify_observers(g, m)
+    reshape_near(g, m)
+    push_changed(g, m, K_BLOCK)
+
+
+@jit
+def queue_block_event(g, c, typ):
+    """Vanilla Level.blockEvent: queued once (the same event for the same block waits only once)."""
+    b = g.U[c, BT]
+    for i in range(g.meta[M_BEVH], g.meta[M_NBEV]):
+        if g.bev[i, 0] == c and g.bev[i, 1] == typ and g.bev[i, 2] == b:
+            return
+    n = g.meta[M_NBEV]
+    if n >= g.bev.shape[0]:
+        g.meta[M_OVERFLOW] = OV_BLOCK_EVENTS
+        return
+    g.bev[n, 0] = c
+    g.bev[n, 1] = typ
+    g.bev[n, 2] = b
+    g.meta[M_NBEV] = n + 1
+
+
+@jit
+def check_extend(g, c):
+    """Vanilla PistonBaseBlock.checkIfExtend, run on every neighbour update of a piston: queue an extension
+    when powered, retracted and able to push; a retraction when unpowered and extended, which leaves the
+    pushed block behind (a sticky piston's short pulse) while that block has not yet travelled half way,
+    or while scheduled ticks run, or in the game tick it last moved."""
+    U = g.U
+    N = g.N
+    f = U[c, FACING]
+    p = piston_powered(U, N, c)
+    if p and not U[c, ON]:
+        if resolve(g, c, f, True) >= 0:
+            queue_block_event(g, c, BE_EXTEND)
+    elif not p and U[c, ON]:
+        typ = BE_RETRACT
+        m = N[c, FC2[f]]
+        if (U[m, BT] == MOVING_PISTON and U[m, FACING] == f and U[m, MB_FLAGS] & MB_EXTENDING
+                and (U[m, MB_STEP] <= 1 or g.T[m, TOG0] == g.meta[M_TICK] or g.meta[M_PHASE] == PH_TICKS)):
+            typ = BE_DROP
+        queue_block_event(g, c, typ)
+
+
+@jit
+def trigger(g, c, typ):
+    """Vanilla PistonBaseBlock.triggerEvent: the piston at c extends or retracts now."""
+    U = g.U
+    N = g.N
+    f = U[c, FACING]
+    p = piston_powered(U, N, c)
+    if p and typ != BE_EXTEND:
+        set_on(g, c, 1)  # powered again before its turn: it stays out
+        return
+    if not p and typ == BE_EXTEND:
+        return
+    if typ == BE_EXTEND:
+        if not move_blocks(g, c, f, True):
+            return
+        set_on(g, c, 1)
+        reshape_near(g, c)
+        push_changed(g, c, K_BLOCK)
+    else:
+        sticky = U[c, BT] == STICKY_PISTON
+        h = N[c, FC[f]]
+        if U[h, BT] == MOVING_PISTON:
+            finish_moving(g, h, True)
+        make_moving(g, c, f, 1 if sticky else 0, U[c, BT], f, 0, 1, 0, MB_SOURCE)
+        notify_observers(g, c)
+        reshape_near(g, c)
+        push_changed(g, c, K_BLOCK)
+        pulled = False
+        if sticky:
+            m = N[c, FC2[f]]
+            if U[m, BT] == MOVING_PISTON and U[m, FACING] == f and U[m, MB_FLAGS] & MB_EXTENDING:
+                finish_moving(g, m, True)  # the block it was pushing arrives now and stays
+                pulled = True
+            elif (typ == BE_RETRACT and U[m, BT] != AIR and pushable(U, m, False)
+                  and push_reaction(U, m) == PUSH_NORMAL):
+                pulled = move_blocks(g, c, f, False)
+        if not pulled:
+            vanish(g, h, True)
+            reshape_near(g, h)
+            push_changed(g, h, K_BLOCK)
+    propagate(g, -1)
+
+
+@jit
+def run_block_events(g):
+    """Vanilla runBlockEvents: every queued block event in order, those they queue too; one whose block
+    is gone does nothing."""
+    U = g.U
+    while g.meta[M_BEVH] < g.meta[M_NBEV]:
+        i = g.meta[M_BEVH]
+        g.meta[M_BEVH] = i + 1
+        c = g.bev[i, 0]
+        if U[c, BT] == g.bev[i, 2]:
+            trigger(g, c, g.bev[i, 1])
+    g.meta[M_BEVH] = 0
+    g.meta[M_NBEV] = 0
+
+
+@jit
+def tick_moving(g):
+    """The moving blocks' part of the tick (vanilla block entities), oldest first: each advances half way,
+    and after two steps its block arrives."""
+    U = g.U
+    i = 0
+    while i < g.meta[M_NMOV]:
+        m = g.mov[i]
+        if U[m, BT] != MOVING_PISTON:  # replaced by a placement
+            drop_moving(g, m)
+            continue
+        g.T[m, TOG0] = g.meta[M_TICK]
+        if U[m, MB_STEP] >= 2:
+            finish_moving(g, m, False)
+            propagate(g, -1)
+        else:
+            U[m, MB_STEP] += 1
+            i += 1
+
+
 # ----------------------------------------------------------------------------- actions
 @jit
 def place(g, c, old_type, exempt, player):
@@ -1427,6 +1987,20 @@ def place(g, c, old_type, exempt, player):
     if b != old_type:
         g.T[c, PTIME] = -1
     reshape_near(g, c)
+    notify_observers(g, c)  # a block placed or removed: a shape update to its neighbours
+    if b == OBSERVER:
+        g.meta[M_OBSERVERS] += 1
+    if b == PISTON or b == STICKY_PISTON:
+        g.meta[M_PISTONS] += 1
+    elif b == PISTON_HEAD:
+        exempt = c  # a head waits for a neighbour update before it checks for its base
+    elif b == OBSERVER and U[c, ON]:
+        # vanilla ObserverBlock.onPlace: placed powered with no tick pending, it switches off at once,
+        # quietly (no shape update), and updates the blocks behind it
+        if not has_pending(g, c):
+            put_event(g, c, EV_STATE, 1, 0, OBSERVER)
+            U[c, ON] = 0
+            push_changed(g, c, K_COMP)
     if b == REPEATER:
         U[c, LOCKED] = 1 if g.meta[R_LOCKABLE] and repeater_locked(U, N, c) else 0
         if player and not U[c, LOCKED] and repeater_input(U, N, c):

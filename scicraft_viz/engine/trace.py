@@ -10,7 +10,7 @@ from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine import kernels as sim
 
 Pos = tuple[int, int, int]
-COMPONENT_IDS = (B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER, B.COMPARATOR, B.NOTE_BLOCK)
+COMPONENT_IDS = (B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER, B.COMPARATOR, B.NOTE_BLOCK, B.OBSERVER)
 
 
 @dataclass

@@ -16,7 +16,7 @@ from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine import kernels as sim
 from scicraft_viz.engine.blocks import BlockState, parse_state, split_state
 from scicraft_viz.engine.rules import Ruleset, ruleset_from
-from scicraft_viz.errors import InputError, PlacementError, PositionError
+from scicraft_viz.errors import BlockStateError, InputError, PlacementError, PositionError
 
 Pos = tuple[int, int, int]
 
@@ -29,7 +29,7 @@ EVENT_HISTORY = 100_000
 EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout", "placed", "removed", "mode", "tuned",
                "note")
 _STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit", B.IRON_DOOR: "open", B.IRON_TRAPDOOR: "open",
-               B.DAYLIGHT: "inverted"}
+               B.DAYLIGHT: "inverted", B.PISTON: "extended", B.STICKY_PISTON: "extended", B.PISTON_HEAD: "short"}
 _VANILLA_IDS = (B.STONE, B.GLASS, B.PARTIAL)  # ids whose cells may hold a vanilla block's state number
 
 
@@ -170,6 +170,9 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
     """A block state and the engine's placement row for it (the kernels' S_* columns); cached, since
     a build repeats a handful of states."""
     st = parse_state(text)
+    if st.id == B.MOVING_PISTON:
+        raise BlockStateError(f"{text!r}: a moving_piston is what a piston leaves while it moves a block; "
+                              "it cannot be placed")
     if st.name not in B.PALETTE:
         # a vanilla full or partial block: the engine keeps its state number in FACING (low byte) and
         # FACE (high byte), and a partial block's sturdy faces in DELAY
@@ -181,19 +184,21 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
     # A dust starts as a cross (a player's placement) unless it is asked for as a dot; /setblock
     # starts from the given sides, whose default is a dot.
     dot = st.name == "redstone_wire" and all(props[k] == "none" and (replay or k in st.given) for k in sides)
-    given_on = props.get("lit", props.get("powered", "false")) == "true"
+    given_on = props.get("lit", props.get("powered", props.get("extended", props.get("short", "false")))) == "true"
     on = given_on if replay else (st.id in (B.TORCH, B.WALL_TORCH) or (st.id == B.LEVER and given_on))
     inert = _INERT_FLAG.get(st.id)  # a container's flag with no redstone meaning, kept in ON as given
     if inert is not None:
         on = props[inert] == "true"
     cmp = (
         (sim.CMP_FACING if "facing" in props else 0)
-        | (sim.CMP_FACE if "face" in props or "mode" in props or "instrument" in props else 0)
+        | (sim.CMP_FACE if "face" in props or "mode" in props or "instrument" in props or st.id == B.PISTON_HEAD
+           else 0)
         | (sim.CMP_DELAY if "delay" in props or "note" in props else 0)
         | (sim.CMP_ON if st.id == B.LEVER or inert is not None else 0)
     )
     # FACE holds a button's or lever's face, a comparator's mode (kernels.MODE) or a note block's instrument
-    face = B.FACES.index(props["face"]) if "face" in props else (
+    face = B.FACES.index(props["face"]) if "face" in props else B.PISTON_TYPES.index(props["type"]) if (
+        st.id == B.PISTON_HEAD) else (
         B.COMPARATOR_MODES.index(props["mode"]) if "mode" in props else
         B.INSTRUMENTS.index(props["instrument"]) if "instrument" in props else 0)
     delay = int(props.get("delay", props.get("note", 1)))  # DELAY holds a note block's note (kernels.NOTE)
@@ -318,6 +323,8 @@ class World:
             comp=np.empty(cap, np.int32),
             chg=np.empty(4 * cap + 64, np.int32),
             notify=np.empty(cap, np.int32),
+            bev=np.empty((2 * cap + 64, 3), np.int64),
+            mov=np.empty(cap, np.int32),
         )
 
     def _regrid(self, cap: int, hcap: int) -> sim.Grid:
@@ -330,6 +337,9 @@ class World:
         nh, ne = int(g.meta[sim.M_HEAP]), int(g.meta[sim.M_EVN])
         new.H[:nh] = g.H[:nh]
         new.E[:ne] = g.E[:ne]
+        nb, nm = int(g.meta[sim.M_NBEV]), int(g.meta[sim.M_NMOV])
+        new.bev[:nb] = g.bev[:nb]
+        new.mov[:nm] = g.mov[:nm]
         new.meta[:] = g.meta
         if hcap == g.HT.shape[0]:
             new.HT[:] = g.HT
@@ -404,12 +414,20 @@ class World:
             self.g = g = g._replace(H=H)
         if g.meta[sim.M_EVN] > g.E.shape[0] - (self._ncell + 256):
             self._drain()
+        if g.meta[sim.M_PISTONS]:  # room for the cells moved blocks may land in (kernels.needs_room)
+            need = self._ncell + int(self._k.cell_headroom(int(g.meta[sim.M_PISTONS])))
+            cap, hcap = g.U.shape[0], g.HT.shape[0]
+            if need > cap or 2 * need > hcap:
+                while 2 * need > hcap:
+                    hcap *= 4
+                self.g = self._regrid(max(need, 2 * cap) if need > cap else cap, hcap)
 
     def _check(self) -> None:
         code = int(self.g.meta[sim.M_OVERFLOW])
         if code:
             self.g.meta[sim.M_OVERFLOW] = 0
-            what = {sim.OV_EVENTS: "event buffer", sim.OV_CHANGED: "changed list", sim.OV_HEAP: "tick heap"}[code]
+            what = {sim.OV_EVENTS: "event buffer", sim.OV_CHANGED: "changed list", sim.OV_HEAP: "tick heap",
+                    sim.OV_BLOCK_EVENTS: "block event queue"}[code]
             raise RuntimeError(f"engine {what} overflow: a single tick changed more than the engine can track")
 
     def _positions(self, cells: np.ndarray) -> list[Pos]:
@@ -538,6 +556,14 @@ class World:
                      f"powered={tf[u[sim.ON]]}")
         elif b == B.TARGET:
             props = "power=0"  # set by projectile hits only
+        elif b == B.OBSERVER:
+            props = f"facing={B.DIRECTIONS[u[sim.FACING]]},powered={tf[u[sim.ON]]}"
+        elif b in (B.PISTON, B.STICKY_PISTON):
+            props = f"extended={tf[u[sim.ON]]},facing={B.DIRECTIONS[u[sim.FACING]]}"
+        elif b == B.PISTON_HEAD:
+            props = f"facing={B.DIRECTIONS[u[sim.FACING]]},short={tf[u[sim.ON]]},type={B.PISTON_TYPES[u[sim.FACE]]}"
+        elif b == B.MOVING_PISTON:
+            props = f"facing={B.DIRECTIONS[u[sim.FACING]]},type={B.PISTON_TYPES[u[sim.FACE]]}"
         elif b == B.BARREL:
             props = f"facing={B.DIRECTIONS[u[sim.FACING]]},open={tf[u[sim.ON]]}"
         elif b == B.CHEST:
@@ -1098,7 +1124,7 @@ class World:
         allocation: an evaluation thread reuses one world); False, changing nothing, when they do not.
         Rows past src's cells may hold old data: the engine rewrites a row whole before it uses it."""
         g, s = self.g, src.g
-        if any(getattr(g, k).shape != getattr(s, k).shape for k in ("N", "U", "T", "P", "HT", "H", "E")):
+        if any(getattr(g, k).shape != getattr(s, k).shape for k in ("N", "U", "T", "P", "HT", "H", "E", "bev", "mov")):
             return False
         src._drain()
         n, nh = int(s.meta[sim.M_NCELL]), int(s.meta[sim.M_HEAP])
@@ -1106,6 +1132,9 @@ class World:
             getattr(g, k)[:n] = getattr(s, k)[:n]
         g.HT[:] = s.HT
         g.H[:nh] = s.H[:nh]
+        nb, nm = int(s.meta[sim.M_NBEV]), int(s.meta[sim.M_NMOV])
+        g.bev[:nb] = s.bev[:nb]
+        g.mov[:nm] = s.mov[:nm]
         g.meta[:] = s.meta
         self.__dict__.clear()  # counters and flags this world gathered (e.g. toward the compiled engine) go too
         self.__dict__.update(src.__dict__)
@@ -1147,7 +1176,7 @@ class World:
             level = int(U[c, sim.POWER])
         elif b == B.REDSTONE_BLOCK:
             level = 15
-        elif b in (B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER):
+        elif b in (B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER, B.OBSERVER):
             level = 15 if U[c, sim.ON] else 0
         elif b == B.COMPARATOR:
             level = int(U[c, sim.POWER]) if U[c, sim.ON] else 0

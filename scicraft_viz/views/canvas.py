@@ -72,6 +72,15 @@ def describe_block(frame: Frame, pos: Pos) -> str:
     elif name == "note_block":
         props = split_state(state)[1]
         power = f"{props.get('instrument')} note {props.get('note')}; " + ("powered" if frame.on[i] else "unpowered")
+    elif name == "observer":
+        facing = G.B.DIRECTIONS[int(lay.facing[i])]
+        power = f"watches the block to the {facing}, output out of its back; " + (
+            "pulsing" if frame.on[i] else "unpowered")
+    elif name in ("piston", "sticky_piston"):
+        props = split_state(state)[1]
+        power = f"facing {props.get('facing')}, " + ("extended" if props.get("extended") == "true" else "retracted")
+    elif name == "moving_piston":
+        power = "a block in motion (it arrives 2 game ticks after it set off)"
     elif name in ("stone_button", "lever"):
         power = "on" if frame.on[i] else "off"
     elif name in ("redstone_torch", "redstone_wall_torch"):

@@ -16,7 +16,8 @@ Pos = tuple[int, int, int]
 
 SIDE_NAMES = ("north", "east", "south", "west")
 # opaque: they hide the faces of their neighbours
-FULL_CUBES = (B.STONE, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET, B.NOTE_BLOCK, B.DROPPER, B.DISPENSER, B.FURNACE)
+FULL_CUBES = (B.STONE, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET, B.NOTE_BLOCK, B.DROPPER, B.DISPENSER, B.FURNACE,
+              B.OBSERVER)
 # blocks whose `open` follows power: a frame shows it from `on` (their `powered`)
 OPENED_BY_POWER = ("iron_door", "iron_trapdoor")
 DYNAMIC_PROPS = {"power", "lit", "powered", "locked"}
@@ -126,6 +127,8 @@ def layout_from_blocks(blocks: dict[Pos, str]) -> tuple[Layout, np.ndarray, np.n
             face[i] = int(props["half"] in ("upper", "top"))
         elif name in B.VARIANT_OF:  # a furnace's or plate's variant
             face[i] = B.VARIANT_OF[name]
+        elif "type" in props and props["type"] in B.PISTON_TYPES:  # a piston head's (or moving piston's) type
+            face[i] = B.PISTON_TYPES.index(props["type"])
         if "hinge" in props:
             delay[i] = int(props["hinge"] == "right")
         if "delay" in props:

@@ -27,13 +27,16 @@ P_SEG_TEN = 29
 # are drawn additively, the one that does not apply in black (so it vanishes), since geometry never changes
 # with a frame
 P_HOPPER, P_DROPPER, P_MOUTH, P_FURNACE, P_FURNACE_FRONT, P_PLATE, P_DAYLIGHT, P_SHUT, P_OPEN = range(30, 39)
-N_PARTS = 39
+# observer: body, its face (the side it watches), the eye on its back (red while it pulses); pistons:
+# base, wooden or slimy head plate, and a moving_piston's ghost
+P_OBS, P_OBS_FACE, P_OBS_EYE, P_PISTON, P_HEAD_PLATE, P_STICKY_PLATE, P_MOVING = range(39, 46)
+N_PARTS = 46
 LAMP_BOX = (1, 0.5, 1, 15, 15.5, 15)  # sixteenths: a lamp drawn a little smaller than its cell
 
 MESHES = ("solid", "glass", "glow", "lamp")
 # lamps have a mesh of their own so that the canvas can make them see-through
-_MESH_OF_PART = {P_GLASS: "glass", P_GLOW_LAMP: "glow", P_GLOW_TORCH: "glow", P_LAMP: "lamp", P_SHUT: "glow",
-                 P_OPEN: "glow",
+_MESH_OF_PART = {P_GLASS: "glass", P_MOVING: "glass", P_GLOW_LAMP: "glow", P_GLOW_TORCH: "glow", P_LAMP: "lamp",
+                 P_SHUT: "glow", P_OPEN: "glow",
                  **{p: "glow" for p in (*P_SEG, P_SEG_TEN)}}
 # Segments on a dust's top, in sixteenths, read from the south (the digit's top towards north, -z); they
 # are drawn additively, so an unlit segment (black) adds nothing and only the lit ones show.
@@ -101,6 +104,12 @@ _COLORS = {
     "daylight": (0.82, 0.74, 0.56),
     "daylight_inverted": (0.35, 0.45, 0.72),
     "sun": (1.00, 0.92, 0.35),
+    "observer": (0.38, 0.38, 0.40),
+    "observer_face": (0.12, 0.12, 0.13),
+    "piston": (0.50, 0.48, 0.44),
+    "plate": (0.72, 0.58, 0.35),
+    "sticky_plate": (0.44, 0.75, 0.36),
+    "moving": (0.85, 0.85, 0.80),
 }
 
 
@@ -154,6 +163,24 @@ def _orient(boxes: np.ndarray, d: np.ndarray) -> np.ndarray:
 # direction (-facing): a repeater's output side and a wall block's attachment side.
 _BACK_OF_FACING = np.array([0, 3, 1, 2], np.int64)
 _FRONT_OF_FACING = np.array([1, 2, 0, 3], np.int64)  # the same for +facing: where a chest opens
+
+
+_AXIS_OF = np.array([2, 0, 2, 0, 1, 1], np.int64)  # the axis of each of blocks.DIRECTIONS
+_POSITIVE = np.array([False, True, True, False, True, False])
+
+
+def _along(facing: np.ndarray, lo: float, hi: float, c0: float = 0.0, c1: float = 16.0) -> np.ndarray:
+    """Boxes in sixteenths spanning lo..hi along each row's facing (0 at the back face, 16 at the front)
+    and c0..c1 across it, for any of the six directions."""
+    f = np.asarray(facing, np.int64)
+    axis, pos = _AXIS_OF[f], _POSITIVE[f]
+    a0, a1 = np.where(pos, lo, 16 - hi), np.where(pos, hi, 16 - lo)
+    out = np.empty((len(f), 6), np.float32)
+    for ax in range(3):
+        m = axis == ax
+        out[:, ax] = np.where(m, a0, c0)
+        out[:, ax + 3] = np.where(m, a1, c1)
+    return out
 
 
 class _Boxes:
@@ -312,6 +339,33 @@ def _boxes(lay: Layout, visible: np.ndarray, numbers: bool = False):
         bx.add(r, P_CHEST, (1, 0, 1, 15, 14, 15), org[r])
         d = _FRONT_OF_FACING[lay.facing[r].astype(np.int64) % 4]
         bx.add(r, P_LATCH, _orient(np.tile(np.asarray((7, 7, 15, 9, 11, 16), np.float32), (len(r), 1)), d), org[r])
+
+    # Observer: a grey block, its dark face toward what it watches, a red eye on its back while it pulses.
+    r = rows_of(B.OBSERVER)
+    if len(r):
+        f = lay.facing[r]
+        bx.add(r, P_OBS, (0, 0, 0, 16, 16, 16), org[r], _exposed(lay, r, FULL_CUBES, visible))
+        bx.add(r, P_OBS_FACE, _along(f, 15.8, 16.2, 2, 14), org[r])
+        bx.add(r, P_OBS_EYE, _along(f, -0.2, 0.2, 6, 10), org[r])
+    # Pistons: a base and a plate at the front (slime green on a sticky piston); an extended base is short,
+    # and its head is a block of its own: the plate one block out, with a rod back into the base.
+    r = rows_of(B.PISTON, B.STICKY_PISTON)
+    if len(r):
+        f = lay.facing[r]
+        out = np.array([lay.states[i].find("extended=true") >= 0 for i in r.tolist()], bool)
+        sticky = lay.kind[r] == B.STICKY_PISTON
+        bx.add(r, P_PISTON, _along(f, 0, 12), org[r])
+        for m, part in ((~out & ~sticky, P_HEAD_PLATE), (~out & sticky, P_STICKY_PLATE)):
+            bx.add(r[m], part, _along(f[m], 12, 16), org[r[m]])
+    r = rows_of(B.PISTON_HEAD)
+    if len(r):
+        f = lay.facing[r]
+        sticky = lay.face[r] == 1
+        for m, part in ((~sticky, P_HEAD_PLATE), (sticky, P_STICKY_PLATE)):
+            bx.add(r[m], part, _along(f[m], 12, 16), org[r[m]])
+        bx.add(r, P_HEAD_PLATE, _along(f, -4, 12, 6, 10), org[r])
+    r = rows_of(B.MOVING_PISTON)
+    bx.add(r, P_MOVING, (2, 2, 2, 14, 14, 14), org[r])
 
     _more_boxes(bx, lay, rows_of, org)
 
@@ -496,6 +550,13 @@ def box_colors(geom: Geometry, frame: Frame) -> np.ndarray:
     put(P_LATCH, c["latch"])
     put(P_TARGET, c["target"])
     put(P_NOTE, np.where(on[:, None], c["note_on"], c["note"]))
+    put(P_OBS, c["observer"])
+    put(P_OBS_FACE, c["observer_face"])
+    put(P_OBS_EYE, np.where(on[:, None], c["rep_on"], c["rep_off"]))
+    put(P_PISTON, c["piston"])
+    put(P_HEAD_PLATE, c["plate"])
+    put(P_STICKY_PLATE, c["sticky_plate"])
+    put(P_MOVING, c["moving"])
     # glow shells are drawn additively: black adds nothing, so an unlit lamp's shell vanishes
     put(P_GLOW_LAMP, np.where(on[:, None], c["glow_lamp"], 0.0))
     put(P_GLOW_TORCH, np.where(on[:, None], c["glow_torch"], 0.0))
@@ -530,7 +591,7 @@ def box_colors(geom: Geometry, frame: Frame) -> np.ndarray:
 
 _GLOWING = np.zeros(N_PARTS, bool)
 # lamps keep their face shading even when lit, so the edges of neighbouring lamps stay visible
-_GLOWING[[P_DUST, P_REP_LIT, P_TORCH_HEAD, P_GLOW_LAMP, P_GLOW_TORCH]] = True
+_GLOWING[[P_DUST, P_REP_LIT, P_TORCH_HEAD, P_GLOW_LAMP, P_GLOW_TORCH, P_OBS_EYE]] = True
 
 
 def vertex_colors(geom: Geometry, frame: Frame) -> dict[str, np.ndarray]:

@@ -392,13 +392,26 @@ class Session(T.HasTraits):
     def _simulate(self, n: int) -> None:
         if n <= 0:
             return
+        if n > 1 and self._moves_blocks():
+            # a piston can change the blocks in any tick: one layout per tick it does
+            for _ in range(n):
+                self._simulate(1)
+            return
         tr = self.world.record(n)
         self._keep_events()
-        lid = len(self.rec.layouts) - 1
+        lid = before = len(self.rec.layouts) - 1
         if any(e.kind in _LAYOUT_EVENTS for e in tr.events):
             lay, *_ = layout_from_blocks(self.world.blocks())
             lid = self.rec.add_layout(lay)
         self.rec.write(tr, lid, self._locked_now(self._repeaters()))
+        if lid != before and before >= 0:  # the trace's first row is the tick before: its blocks were the old ones
+            self.rec.layout_of[tr.start_tick - self.rec.start] = before
+
+    def _moves_blocks(self) -> bool:
+        """True once a piston has been in the world (the engine counts them)."""
+        from scicraft_viz.engine import kernels as sim
+
+        return int(self.world.g.meta[sim.M_PISTONS]) > 0
 
     def _keep_events(self) -> None:
         """Keep what the engine logged since the last call (presses and placements included)."""
