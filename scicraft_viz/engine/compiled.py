@@ -61,7 +61,7 @@ NMETA = 8
 # state arrays (views of one int64 array, so a call from Python passes two arrays, not twenty)
 # S_POW: a comparator's output strength (vanilla's OutputSignal); it is powered exactly when that is > 0
 (S_ON, S_LOCK, S_CNT, S_LCNT, S_PEND, S_PRANK, S_PTIME, S_NXT, S_TOGI, S_PSEQ, S_CONSTC, S_POW) = range(12)
-N_PER_NODE = 12
+N_PER_NODE = 16  # a node's fields side by side (the first 8, read on every event, fill one cache line)
 # graph arrays: per-node fields, then link lists. A comparator's rear inputs are analog entries
 # G_CA..G_CB-1, its side inputs G_CB..G_CE-1; G_CONT is the fill level of the container it reads (-1: none).
 (G_NTYPE, G_DELAY2, G_PRIO, G_SELF, G_CA, G_CB, G_CE, G_CONT, G_MODE) = range(9)  # G_SELF: own output an input
@@ -86,7 +86,7 @@ _inline = njit(cache=True, _nrt=False, inline="always")
 def _views(G, S):
     n, nl = G[0], G[2]
     o = 16
-    node = G[o : o + NG * n].reshape(NG, n)
+    node = G[o : o + NG * n].reshape(n, NG)
     o += NG * n
     lptr = G[o : o + n + 1]
     o += n + 1
@@ -95,7 +95,7 @@ def _views(G, S):
     lflag = G[o : o + nl]
     o += nl
     meta = S[:NMETA]
-    st = S[NMETA : NMETA + N_PER_NODE * n].reshape(N_PER_NODE, n)
+    st = S[NMETA : NMETA + N_PER_NODE * n].reshape(n, N_PER_NODE)
     o = NMETA + N_PER_NODE * n
     tog = S[o : o + 8 * n].reshape(n, 8)
     o += 8 * n
@@ -121,21 +121,21 @@ def _analog_view(G):
 
 @_inline
 def _schedule(meta, st, head, tail, slot, x, delay, rank):
-    if st[S_PEND, x]:
+    if st[x, S_PEND]:
         return
     t = meta[M_TICK] + delay
-    st[S_PEND, x] = 1
-    st[S_PTIME, x] = t
-    st[S_PRANK, x] = rank
-    st[S_PSEQ, x] = meta[M_SEQ]
+    st[x, S_PEND] = 1
+    st[x, S_PTIME] = t
+    st[x, S_PRANK] = rank
+    st[x, S_PSEQ] = meta[M_SEQ]
     meta[M_SEQ] += 1
-    st[S_NXT, x] = -1
+    st[x, S_NXT] = -1
     s = t & (WHEEL - 1)
     q = s * 4 + rank
     if tail[q] < 0:
         head[q] = x
     else:
-        st[S_NXT, tail[q]] = x
+        st[tail[q], S_NXT] = x
     tail[q] = x
     slot[s] += 1
     meta[M_NPEND] += 1
@@ -146,9 +146,9 @@ def _level(node, st, s):
     """The signal node s (CONST: a redstone block) emits: 15 when on, a comparator its output."""
     if s < 0:
         return 15
-    if node[G_NTYPE, s] == COMPARATOR:
-        return st[S_POW, s]
-    return 15 if st[S_ON, s] else 0
+    if node[s, G_NTYPE] == COMPARATOR:
+        return st[s, S_POW]
+    return 15 if st[s, S_ON] else 0
 
 
 @_inline
@@ -166,15 +166,15 @@ def _strongest(node, st, alist, i0, i1):
 def _comparator_output(node, st, alist, x):
     """What comparator x computes now (kernels.comparator_output): rear, the container's level when it
     reads one and the rear gives less than 15, then compare or subtract the stronger side."""
-    rear = _strongest(node, st, alist, node[G_CA, x], node[G_CB, x])
-    if node[G_CONT, x] >= 0 and rear < 15:
-        rear = node[G_CONT, x]
+    rear = _strongest(node, st, alist, node[x, G_CA], node[x, G_CB])
+    if node[x, G_CONT] >= 0 and rear < 15:
+        rear = node[x, G_CONT]
     if rear == 0:
         return 0
-    side = _strongest(node, st, alist, node[G_CB, x], node[G_CE, x])
+    side = _strongest(node, st, alist, node[x, G_CB], node[x, G_CE])
     if side > rear:
         return 0
-    return rear - side if node[G_MODE, x] else rear
+    return rear - side if node[x, G_MODE] else rear
 
 
 @_inline
@@ -184,63 +184,63 @@ def _changed(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, c, old,
     reference engine's neighbour-update order. A check reads only the checked component's own counts
     (a comparator: its inputs' signals), so each can follow its own update."""
     d = 1 if new > old else -1
-    analog = node[G_NTYPE, c] == COMPARATOR
+    analog = node[c, G_NTYPE] == COMPARATOR
     for i in range(lptr[c], lptr[c + 1]):
         x = ltgt[i]
         f = lflag[i]
-        b = node[G_NTYPE, x]
+        b = node[x, G_NTYPE]
         if b == COMPARATOR:
-            if not st[S_PEND, x] and _comparator_output(node, st, alist, x) != st[S_POW, x]:
-                _schedule(meta, st, head, tail, slot, x, COMPARATOR_DELAY, P_HIGH if node[G_PRIO, x] else P_NORMAL)
+            if not st[x, S_PEND] and _comparator_output(node, st, alist, x) != st[x, S_POW]:
+                _schedule(meta, st, head, tail, slot, x, COMPARATOR_DELAY, P_HIGH if node[x, G_PRIO] else P_NORMAL)
             continue
-        before = st[S_CNT, x] > 0
+        before = st[x, S_CNT] > 0
         if f & 1:
             if analog:
                 w = f >> 4
-                st[S_CNT, x] += (1 if new > w else 0) - (1 if old > w else 0)
+                st[x, S_CNT] += (1 if new > w else 0) - (1 if old > w else 0)
             else:
-                st[S_CNT, x] += d
-        p = st[S_CNT, x] > 0
+                st[x, S_CNT] += d
+        p = st[x, S_CNT] > 0
         if b == LAMP:
-            if node[G_LAZY, x]:
+            if node[x, G_LAZY]:
                 # fed by repeaters only: its off tick (normal priority) runs after every repeater tick of
                 # its game tick, so it sees the input as it stood since the last change; it is settled
                 # here, at the next change, or when read, instead of being queued
                 t = meta[M_TICK]
-                if st[S_PEND, x] and st[S_PTIME, x] < t:
-                    st[S_PEND, x] = 0
+                if st[x, S_PEND] and st[x, S_PTIME] < t:
+                    st[x, S_PEND] = 0
                     if not before:
-                        st[S_ON, x] = 0
-                if st[S_ON, x]:
-                    if not p and not st[S_PEND, x]:
-                        st[S_PEND, x] = 1
-                        st[S_PTIME, x] = t + meta[M_RLAMP]
-                        st[S_PRANK, x] = P_NORMAL
-                        st[S_PSEQ, x] = meta[M_SEQ]
+                        st[x, S_ON] = 0
+                if st[x, S_ON]:
+                    if not p and not st[x, S_PEND]:
+                        st[x, S_PEND] = 1
+                        st[x, S_PTIME] = t + meta[M_RLAMP]
+                        st[x, S_PRANK] = P_NORMAL
+                        st[x, S_PSEQ] = meta[M_SEQ]
                         meta[M_SEQ] += 1
                 elif p:
-                    st[S_ON, x] = 1
-            elif st[S_ON, x]:
+                    st[x, S_ON] = 1
+            elif st[x, S_ON]:
                 if not p:
                     _schedule(meta, st, head, tail, slot, x, meta[M_RLAMP], P_NORMAL)
             elif p:
-                st[S_ON, x] = 1
+                st[x, S_ON] = 1
         elif b == REPEATER:
             if f & 2:
-                st[S_LCNT, x] += d
-            lk = st[S_LCNT, x] > 0
-            st[S_LOCK, x] = lk
-            if not lk and (st[S_ON, x] != 0) != p:
-                if node[G_PRIO, x]:
+                st[x, S_LCNT] += d
+            lk = st[x, S_LCNT] > 0
+            st[x, S_LOCK] = lk
+            if not lk and (st[x, S_ON] != 0) != p:
+                if node[x, G_PRIO]:
                     rank = P_EXTREMELY_HIGH
-                elif st[S_ON, x]:
+                elif st[x, S_ON]:
                     rank = P_VERY_HIGH
                 else:
                     rank = P_HIGH
-                _schedule(meta, st, head, tail, slot, x, node[G_DELAY2, x], rank)
+                _schedule(meta, st, head, tail, slot, x, node[x, G_DELAY2], rank)
         elif b == NOTE_BLOCK:  # powered follows its input at the neighbour update itself
-            st[S_ON, x] = 1 if p else 0
-        elif (st[S_ON, x] != 0) == p:  # a torch
+            st[x, S_ON] = 1 if p else 0
+        elif (st[x, S_ON] != 0) == p:  # a torch
             _schedule(meta, st, head, tail, slot, x, meta[M_RTORCH], P_NORMAL)
 
 
@@ -257,57 +257,57 @@ def _recent(tog, c, t):
 def _tick_one(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, c, t):
     """Run the scheduled tick of component c at game tick t. (One call of _changed at the end, with the
     signal c switched from and to: each inlined copy of it costs compile time.)"""
-    b = node[G_NTYPE, c]
+    b = node[c, G_NTYPE]
     old = -1
     new = 0
     later = 0  # a tick to schedule for c after its neighbour updates: delay, and rank
     later_rank = P_NORMAL
     if b == LAMP:
-        if st[S_ON, c] and st[S_CNT, c] == 0:
-            st[S_ON, c] = 0
+        if st[c, S_ON] and st[c, S_CNT] == 0:
+            st[c, S_ON] = 0
     elif b == REPEATER:
-        if st[S_LCNT, c] > 0:
+        if st[c, S_LCNT] > 0:
             return
-        should = st[S_CNT, c] > 0
-        if st[S_ON, c] and not should:
-            st[S_ON, c] = 0
+        should = st[c, S_CNT] > 0
+        if st[c, S_ON] and not should:
+            st[c, S_ON] = 0
             old, new = 15, 0
-        elif not st[S_ON, c]:
-            st[S_ON, c] = 1
+        elif not st[c, S_ON]:
+            st[c, S_ON] = 1
             old, new = 0, 15
             if not should:
-                if node[G_SELF, c]:
-                    later, later_rank = node[G_DELAY2, c], P_VERY_HIGH
+                if node[c, G_SELF]:
+                    later, later_rank = node[c, G_DELAY2], P_VERY_HIGH
                 else:
                     # what its own neighbour update (the first of them) does: its input did not move
-                    rank = P_EXTREMELY_HIGH if node[G_PRIO, c] else P_VERY_HIGH
-                    _schedule(meta, st, head, tail, slot, c, node[G_DELAY2, c], rank)
+                    rank = P_EXTREMELY_HIGH if node[c, G_PRIO] else P_VERY_HIGH
+                    _schedule(meta, st, head, tail, slot, c, node[c, G_DELAY2], rank)
     elif b == TORCH or b == WALL_TORCH:
-        powered = st[S_CNT, c] > 0
-        if st[S_ON, c]:
+        powered = st[c, S_CNT] > 0
+        if st[c, S_ON]:
             if powered:
-                st[S_ON, c] = 0
-                i = st[S_TOGI, c]
+                st[c, S_ON] = 0
+                i = st[c, S_TOGI]
                 tog[c, i] = t
-                st[S_TOGI, c] = (i + 1) % BURNOUT_SLOTS
+                st[c, S_TOGI] = (i + 1) % BURNOUT_SLOTS
                 old, new = 15, 0
                 if _recent(tog, c, t) >= meta[M_RBURNOUT]:
                     later = BURNOUT_RECHECK
         elif not powered:  # burnt-out torches with no input never get here (see _run_tick)
-            st[S_ON, c] = 1
+            st[c, S_ON] = 1
             old, new = 0, 15
     elif b == BUTTON:
-        if st[S_ON, c]:
-            st[S_ON, c] = 0
+        if st[c, S_ON]:
+            st[c, S_ON] = 0
             old, new = 15, 0
     elif b == COMPARATOR:
         # it stores the new output and updates its neighbours; with the output unchanged, a compare-mode
         # comparator's update reaches only components that already agree with their inputs: nothing moves
         out = _comparator_output(node, st, alist, c)
-        if out != st[S_POW, c]:
-            old, new = st[S_POW, c], out
-            st[S_POW, c] = out
-            st[S_ON, c] = 1 if out > 0 else 0
+        if out != st[c, S_POW]:
+            old, new = st[c, S_POW], out
+            st[c, S_POW] = out
+            st[c, S_ON] = 1 if out > 0 else 0
     if old >= 0:
         _changed(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, c, old, new)
         if later:
@@ -322,35 +322,35 @@ def _run_tick(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, t
         q = s * 4 + r
         while head[q] >= 0:
             x = head[q]
-            b = node[G_NTYPE, x]
-            if (b == TORCH or b == WALL_TORCH) and not st[S_ON, x] and st[S_CNT, x] == 0:
+            b = node[x, G_NTYPE]
+            if (b == TORCH or b == WALL_TORCH) and not st[x, S_ON] and st[x, S_CNT] == 0:
                 if _recent(tog, x, t) >= meta[M_RBURNOUT]:
                     # burnt out, it stays dark with nothing pending, and from then on any update that
                     # reaches it matters, which the graph does not see: leave the rest to the reference
                     return False
-            head[q] = st[S_NXT, x]
+            head[q] = st[x, S_NXT]
             if head[q] < 0:
                 tail[q] = -1
             slot[s] -= 1
             meta[M_NPEND] -= 1
-            st[S_PEND, x] = 0
+            st[x, S_PEND] = 0
             _tick_one(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, x, t)
     return True
 
 
 @_inline
 def _use(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, c):
-    b = node[G_NTYPE, c]
+    b = node[c, G_NTYPE]
     if b == BUTTON:
-        if st[S_ON, c]:
+        if st[c, S_ON]:
             return 0
-        st[S_ON, c] = 1
+        st[c, S_ON] = 1
         _schedule(meta, st, head, tail, slot, c, meta[M_RBUTTON], P_NORMAL)
     elif b == LEVER:
-        st[S_ON, c] = 0 if st[S_ON, c] else 1
+        st[c, S_ON] = 0 if st[c, S_ON] else 1
     else:
         return 0
-    on = st[S_ON, c]
+    on = st[c, S_ON]
     _changed(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, c, 15 - 15 * on, 15 * on)
     return 1
 
@@ -405,17 +405,17 @@ def k_comparator_outputs(G, S, out):
     node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
     alist = _analog_view(G)
     for x in range(out.shape[0]):
-        out[x] = _comparator_output(node, st, alist, x) if node[G_NTYPE, x] == COMPARATOR else 0
+        out[x] = _comparator_output(node, st, alist, x) if node[x, G_NTYPE] == COMPARATOR else 0
 
 
 @_inline
 def _settle_lamps(node, st, upto):
     """Run the off ticks of lamps fed by repeaters only that fell due by game tick `upto`."""
-    for x in range(st.shape[1]):
-        if st[S_PEND, x] and node[G_NTYPE, x] == LAMP and node[G_LAZY, x] and st[S_PTIME, x] <= upto:
-            st[S_PEND, x] = 0
-            if st[S_CNT, x] == 0:
-                st[S_ON, x] = 0
+    for x in range(st.shape[0]):
+        if st[x, S_PEND] and node[x, G_NTYPE] == LAMP and node[x, G_LAZY] and st[x, S_PTIME] <= upto:
+            st[x, S_PEND] = 0
+            if st[x, S_CNT] == 0:
+                st[x, S_ON] = 0
 
 
 @_jit
@@ -444,9 +444,9 @@ def k_record(G, S, rec_on, rec_pow, rec_out):
                     return row
         _settle_lamps(node, st, meta[M_TICK])
         for i in range(n):
-            rec_on[row, i] = st[S_ON, i]
+            rec_on[row, i] = st[i, S_ON]
         for i in range(rec_out.shape[1]):
-            rec_out[row, i] = st[S_POW, i]
+            rec_out[row, i] = st[i, S_POW]
         _dust_power(node, dptr, dnode, ddist, st, rec_pow[row])
     return rec_on.shape[0]
 
@@ -799,9 +799,9 @@ class CompiledWorld:
         self.kinds = np.array([s.b[p].id for p in nodes], np.int64)
         self.dust_positions = dust
         self.n, self.nd = n, nd = len(nodes), len(dust)
-        node = np.zeros((NG, n), np.int64)
-        node[G_NTYPE] = self.kinds
-        node[G_CONT] = -1
+        node = np.zeros((n, NG), np.int64)
+        node[:, G_NTYPE] = self.kinds
+        node[:, G_CONT] = -1
         alist: list[int] = []
 
         def entries(srcs: dict) -> list[int]:
@@ -810,22 +810,22 @@ class CompiledWorld:
         for i, p in enumerate(nodes):
             blk = s.b[p]
             if blk.id == REPEATER:
-                node[G_DELAY2, i] = rules.repeater_step * blk.delay
-                node[G_PRIO, i] = prio[p]
+                node[i, G_DELAY2] = rules.repeater_step * blk.delay
+                node[i, G_PRIO] = prio[p]
             elif blk.id == LAMP:
-                node[G_LAZY, i] = all(q != CONST and s.b[q].id == REPEATER for q in inputs[p])
+                node[i, G_LAZY] = all(q != CONST and s.b[q].id == REPEATER for q in inputs[p])
             elif blk.id == COMPARATOR:
                 rear, side, cont = analog[p]
-                node[G_PRIO, i] = prio[p]
-                node[G_CA, i] = len(alist)
+                node[i, G_PRIO] = prio[p]
+                node[i, G_CA] = len(alist)
                 alist += entries(rear)
-                node[G_CB, i] = len(alist)
+                node[i, G_CB] = len(alist)
                 alist += entries(side)
-                node[G_CE, i] = len(alist)
-                node[G_CONT, i] = cont
-                node[G_MODE, i] = blk.mode
-            node[G_SELF, i] = p in inputs.get(p, ()) or p in locks.get(p, ())
-        self._lazy = (node[G_LAZY] != 0) & (self.kinds == LAMP)
+                node[i, G_CE] = len(alist)
+                node[i, G_CONT] = cont
+                node[i, G_MODE] = blk.mode
+            node[i, G_SELF] = p in inputs.get(p, ()) or p in locks.get(p, ())
+        self._lazy = (node[:, G_LAZY] != 0) & (self.kinds == LAMP)
         lptr = np.zeros(n + 1, np.int64)
         ltgt: list[int] = []
         lflag: list[int] = []
@@ -860,7 +860,7 @@ class CompiledWorld:
         pending = [e for e in pending if self.node_of.get(e[3], -1) < 0 or e[3] in self.index]
         self._load(s, tick, pending, toggles, seq, levels)
         self.buttons = {p: i for i, p in enumerate(nodes) if s.b[p].id in (BUTTON, LEVER)}
-        self._on = self._views()[1][S_ON]
+        self._on = self._views()[1][:, S_ON]
 
     @staticmethod
     def _prioritized(s: _Structure, p: Pos) -> bool:
@@ -872,7 +872,7 @@ class CompiledWorld:
     def _views(self):
         n = self.n
         meta = self.S[:NMETA]
-        st = self.S[NMETA : NMETA + N_PER_NODE * n].reshape(N_PER_NODE, n)
+        st = self.S[NMETA : NMETA + N_PER_NODE * n].reshape(n, N_PER_NODE)
         o = NMETA + N_PER_NODE * n
         tog = self.S[o : o + 8 * n].reshape(n, 8)
         o += 8 * n
@@ -892,54 +892,54 @@ class CompiledWorld:
         tail[:] = -1
         tog[:] = -(10**9)
         for i, p in enumerate(self.positions):
-            st[S_ON, i] = s.b[p].on
-            st[S_LOCK, i] = s.b[p].locked
+            st[i, S_ON] = s.b[p].on
+            st[i, S_LOCK] = s.b[p].locked
             if self.kinds[i] == COMPARATOR:
-                st[S_POW, i] = levels.get(p, 0)
+                st[i, S_POW] = levels.get(p, 0)
         for p, (times, k) in toggles.items():
             if p in self.index:
                 tog[self.index[p]] = times
-                st[S_TOGI, self.index[p]] = k
+                st[self.index[p], S_TOGI] = k
         for due, rank, sq, p in sorted(pending):
             i = self.index.get(p)
             if i is None:
                 raise CompileRefused(f"a tick is pending at {p}, which holds no component")
-            if st[S_PEND, i]:
+            if st[i, S_PEND]:
                 raise CompileRefused(f"two ticks are pending for the block at {p}")
             if not 0 < due - tick < WHEEL:
                 raise CompileRefused(f"the tick pending at {p} is due at {due}, outside the scheduler's window")
-            st[S_PEND, i], st[S_PTIME, i], st[S_PRANK, i], st[S_PSEQ, i], st[S_NXT, i] = 1, due, rank, sq, -1
+            st[i, S_PEND], st[i, S_PTIME], st[i, S_PRANK], st[i, S_PSEQ], st[i, S_NXT] = 1, due, rank, sq, -1
             if self._lazy[i]:
                 continue  # settled by _changed or k_settle, never queued
             q = (due & (WHEEL - 1)) * 4 + rank
             if tail[q] < 0:
                 head[q] = i
             else:
-                st[S_NXT, tail[q]] = i
+                st[tail[q], S_NXT] = i
             tail[q] = i
             slot[due & (WHEEL - 1)] += 1
             meta[M_NPEND] += 1
-        on = st[S_ON]
+        on = st[:, S_ON]
 
         def level(q: int) -> int:
-            return 15 if q == CONST else int(st[S_POW, q]) if self.kinds[q] == COMPARATOR else 15 * int(on[q])
+            return 15 if q == CONST else int(st[q, S_POW]) if self.kinds[q] == COMPARATOR else 15 * int(on[q])
 
         for i, srcs in self._inputs.items():
-            st[S_CNT, i] = sum(1 for q, w in srcs if level(q) > w)
+            st[i, S_CNT] = sum(1 for q, w in srcs if level(q) > w)
         for i, srcs in self._locks.items():
-            st[S_LCNT, i] = sum(1 for q in srcs if on[q])
+            st[i, S_LCNT] = sum(1 for q in srcs if on[q])
         power = self.dust_power()
         for j, d in enumerate(self.dust_positions):
             if power[j] != s.b[d].power:
                 raise CompileRefused(f"dust at {d} has power {s.b[d].power}, its sources give {power[j]}")
         computed = self.comparator_outputs()
         for i, p in enumerate(self.positions):
-            b, x, pend, inp = s.b[p].id, bool(on[i]), bool(st[S_PEND, i]), bool(st[S_CNT, i] > 0)
+            b, x, pend, inp = s.b[p].id, bool(on[i]), bool(st[i, S_PEND]), bool(st[i, S_CNT] > 0)
             name = B.NAME_OF_ID[b]
             if b == REPEATER:
-                if bool(st[S_LOCK, i]) != bool(st[S_LCNT, i] > 0):
+                if bool(st[i, S_LOCK]) != bool(st[i, S_LCNT] > 0):
                     raise CompileRefused(f"repeater at {p} has a lock state its neighbours contradict")
-                if not st[S_LOCK, i] and x != inp and not pend:
+                if not st[i, S_LOCK] and x != inp and not pend:
                     raise CompileRefused(f"repeater at {p} disagrees with its input and has no tick pending")
             elif b in (TORCH, WALL_TORCH, LAMP) and (x == inp if b != LAMP else x != inp) and not pend:
                 raise CompileRefused(f"{name} at {p} disagrees with its input and has no tick pending")
@@ -948,11 +948,11 @@ class CompiledWorld:
             elif b == NOTE_BLOCK and x != inp:
                 raise CompileRefused(f"note_block at {p} disagrees with its input (it waits for a neighbour update)")
             elif b == COMPARATOR:
-                if x != (st[S_POW, i] > 0):
+                if x != (st[i, S_POW] > 0):
                     raise CompileRefused(f"comparator at {p} is {'' if x else 'not '}powered with output "
-                                         f"{st[S_POW, i]}")
-                if computed[i] != st[S_POW, i] and not pend:
-                    raise CompileRefused(f"comparator at {p} holds output {st[S_POW, i]}, its inputs give "
+                                         f"{st[i, S_POW]}")
+                if computed[i] != st[i, S_POW] and not pend:
+                    raise CompileRefused(f"comparator at {p} holds output {st[i, S_POW]}, its inputs give "
                                          f"{computed[i]}, and it has no tick pending")
 
     # ------------------------------------------------------------------------------ running
@@ -996,10 +996,10 @@ class CompiledWorld:
 
     def on_states(self) -> np.ndarray:
         k_settle(self.G, self.S)
-        return self._views()[1][S_ON].astype(bool)
+        return self._views()[1][:, S_ON].astype(bool)
 
     def locked_states(self) -> np.ndarray:
-        return self._views()[1][S_LOCK].astype(bool)
+        return self._views()[1][:, S_LOCK].astype(bool)
 
     def dust_power(self) -> np.ndarray:
         out = np.zeros(self.nd, np.int64)
@@ -1008,7 +1008,7 @@ class CompiledWorld:
 
     def output_signals(self) -> np.ndarray:
         """Each node's output strength: a comparator's OutputSignal, 0 for other nodes."""
-        return self._views()[1][S_POW].copy()
+        return self._views()[1][:, S_POW].copy()
 
     def comparator_outputs(self) -> np.ndarray:
         """The output each comparator node computes from its inputs now (0 for other nodes)."""
@@ -1021,8 +1021,8 @@ class CompiledWorld:
         k_settle(self.G, self.S)
         meta, st, tog, head, tail, slot = self._views()
         return [
-            (int(st[S_PTIME, i]), int(st[S_PRANK, i]), int(st[S_PSEQ, i]), self.positions[i])
-            for i in np.nonzero(st[S_PEND])[0]
+            (int(st[i, S_PTIME]), int(st[i, S_PRANK]), int(st[i, S_PSEQ]), self.positions[i])
+            for i in np.nonzero(st[:, S_PEND])[0]
         ]
 
 
@@ -1080,7 +1080,7 @@ class Runner:
         _, st, *_ = cw._views()
         never = -(1 << 62)
         self.release = [
-            (int(st[S_PTIME, i]) if st[S_PEND, i] and st[S_ON, i] else never) if cw.kinds[i] == BUTTON else None
+            (int(st[i, S_PTIME]) if st[i, S_PEND] and st[i, S_ON] else never) if cw.kinds[i] == BUTTON else None
             for i in range(cw.n)
         ]
 
@@ -1105,14 +1105,14 @@ class Runner:
         k_settle(cw.G, cw.S)
         meta, st, tog, head, tail, slot = cw._views()
         for i, cells in enumerate(self.cells):
-            g.U[cells, sim.ON] = st[S_ON, i]
+            g.U[cells, sim.ON] = st[i, S_ON]
             if cw.kinds[i] == REPEATER:
-                g.U[cells, sim.LOCKED] = st[S_LOCK, i]
+                g.U[cells, sim.LOCKED] = st[i, S_LOCK]
             elif cw.kinds[i] == COMPARATOR:
-                g.U[cells, sim.POWER] = st[S_POW, i]
+                g.U[cells, sim.POWER] = st[i, S_POW]
             elif cw.kinds[i] in (TORCH, WALL_TORCH):
                 g.T[cells, sim.TOG0 :] = tog[i]
-                g.U[cells, sim.TOGI] = st[S_TOGI, i]
+                g.U[cells, sim.TOGI] = st[i, S_TOGI]
         if len(self.dust_cells):
             g.U[self.dust_cells, sim.POWER] = cw.dust_power()
             n = int(g.meta[sim.M_NCELL])
@@ -1124,13 +1124,13 @@ class Runner:
         mine = np.isin(H[:, sim.HCELL], every) & (g.U[H[:, sim.HCELL], sim.BT] == H[:, sim.HTYPE])
         rows = [H[~mine]]
         g.T[every, sim.PTIME] = -1
-        for i in np.nonzero(st[S_PEND])[0]:
+        for i in np.nonzero(st[:, S_PEND])[0]:
             cells = self.cells[i]
-            g.T[cells, sim.PTIME] = st[S_PTIME, i]
+            g.T[cells, sim.PTIME] = st[i, S_PTIME]
             g.U[cells, sim.PTYPE] = cw.kinds[i]
             r = np.empty((len(cells), 4), np.int64)
-            r[:, sim.HK1] = st[S_PTIME, i] * 4 + st[S_PRANK, i]
-            r[:, sim.HK2] = st[S_PSEQ, i]
+            r[:, sim.HK1] = st[i, S_PTIME] * 4 + st[i, S_PRANK]
+            r[:, sim.HK2] = st[i, S_PSEQ]
             r[:, sim.HCELL] = cells
             r[:, sim.HTYPE] = cw.kinds[i]
             rows.append(r)
