@@ -223,3 +223,19 @@ def test_random_analog_circuits_mostly_compile_with_comparators():
         compiled += 1
         lit += int(cw.output_signals().max(initial=0) > 0)
     assert compiled >= 18 and lit >= 5
+
+
+def test_a_comparator_locks_a_repeater_on_both_engines():
+    """A comparator facing into a repeater's side locks it while its output is above 0 (a barrel's level
+    here, then a lever through dust that it subtracts)."""
+    w = World()
+    floor(w)
+    lever = "lever[face=floor,facing=north]"
+    w.set_blocks([((0, 1, 0), lever), ((1, 1, 0), "redstone_repeater[facing=west]"), ((2, 1, 0), "redstone_lamp"),
+                  ((1, 1, 2), "barrel"), ((1, 1, 1), "comparator[facing=south,mode=subtract]"),
+                  ((2, 1, 1), "redstone_wire"), ((3, 1, 1), "redstone_wire"), ((4, 1, 1), lever)])
+    w.set_items((1, 1, 2), 900)
+    w.step(4)
+    assert w.get_block((1, 1, 0)).endswith("locked=true,powered=false]")
+    cw = compile_world(w)
+    compare(w, cw, [((0, 1, 0), 6), ((4, 1, 1), 8), ((4, 1, 1), 8), ((0, 1, 0), 8), ((4, 1, 1), 8)])

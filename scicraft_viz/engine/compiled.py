@@ -227,7 +227,7 @@ def _changed(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, c, old,
                 st[x, S_ON] = 1
         elif b == REPEATER:
             if f & 2:
-                st[x, S_LCNT] += d
+                st[x, S_LCNT] += ((1 if new > 0 else 0) - (1 if old > 0 else 0)) if analog else d
             lk = st[x, S_LCNT] > 0
             st[x, S_LOCK] = lk
             if not lk and (st[x, S_ON] != 0) != p:
@@ -701,7 +701,7 @@ class CompiledWorld:
                 locks[p] = set()
                 for side in ((f + 1) % 4, (f + 3) % 4) if rules.repeater_lockable else ():
                     q = _add(p, side)
-                    if s.id(q) == REPEATER and s.b[q].facing == side:
+                    if s.id(q) in (REPEATER, COMPARATOR) and s.b[q].facing == side:  # vanilla isLocked: diodes
                         locks[p].add(q)
             elif blk.id == COMPARATOR:
                 f = blk.facing
