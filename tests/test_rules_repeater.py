@@ -252,3 +252,16 @@ def test_repeater_locked_before_its_pending_tick_ignores_it_and_reschedules_on_u
         20: [lambda: w.use(side_lever)],    # side off at 22: unlocked, R reschedules -> on at 30
     })
     assert got == [(0, ("false", False)), (6, ("true", False)), (22, ("false", False)), (30, ("false", True))]
+
+
+def test_a_powered_comparator_facing_into_a_side_locks_it_too():
+    """Vanilla isLocked counts any diode facing into a side: a comparator while it emits a signal."""
+    w = _lever_repeater(1)
+    w.set_block((1, 1, 2), "lever[face=floor,facing=north]")
+    w.set_block((1, 1, 1), "comparator[facing=south]")  # input (1,1,2), output into R's south side
+    got = run(w, 40, lambda: (prop(w, R, "locked"), on(w, R)), {
+        0: [lambda: w.use((1, 1, 2))],       # comparator on at 2 -> R locked at 2
+        5: [lambda: w.use(LEVER)],           # input on while locked: no change
+        20: [lambda: w.use((1, 1, 2))],      # comparator off at 22 -> unlocked -> R on at 24
+    })
+    assert got == [(0, ("false", False)), (2, ("true", False)), (22, ("false", False)), (24, ("false", True))]

@@ -1,21 +1,25 @@
 """A compiled engine for large and long runs: the world as a graph of components.
 
 `compile_world(world)` turns a World into a graph whose nodes are the components (repeaters, torches,
-lamps, buttons, levers) and whose links say which component can power which. Dust is collapsed, as
-MCHPRS's redpiler does: a wire's power is the max over its sources of 15 minus the dust distance, so a
-component's input is "some linked source is on" with the link present when the distance is at most 14.
-Solid blocks are collapsed the same way: a strongly powered block is a link from the component that
-powers it. The graph is ticked in numba by an event-driven scheduler (a timing wheel of FIFO queues per
-game tick and priority, which keeps vanilla's order: priority, then scheduling order); idle ticks cost
-nothing.
+lamps, buttons, levers, comparators, note blocks) and whose links say which component can power which.
+Dust is collapsed, as MCHPRS's redpiler does: a wire's power is the max over its sources of the source's
+signal (15, or a comparator's output) minus the power lost on the way, so a lamp's, torch's or repeater's
+input is a count of the linked sources whose signal arrives above 0, and a comparator's rear and side are
+maxima over their own lists of (source, loss). Solid blocks are collapsed the same way: a strongly powered
+block is a link from the component that powers it. A container is a constant: the fill level it had when
+compiled (a change of contents goes through the reference engine). The graph is ticked in numba by an
+event-driven scheduler (a timing wheel of FIFO queues per game tick and priority, which keeps vanilla's
+order: priority, then scheduling order); idle ticks cost nothing.
 
 It reproduces the reference engine (kernels.py) tick for tick, including scheduled-tick priorities,
-repeater delay, locking and pulse stretching, torch delay and burn-out, lamp delays and the button pulse.
+repeater delay, locking and pulse stretching, torch delay and burn-out, lamp delays, the button pulse,
+comparators (compare, subtract, containers read directly or through a block) and note blocks.
 What it cannot reproduce exactly it refuses (`CompileRefused`) at compile time, or it stops before the
 scheduled tick it cannot take (`step` returns False) so that the caller continues on the reference
 engine from a state that is still exact:
 - a block that needs support and has none (it would pop off), a state the block's surroundings
-  contradict with no tick pending to fix it (replay-mode /setblock states), two pending ticks for one
+  contradict with no tick pending to fix it (replay-mode /setblock states; a comparator whose stored
+  output its inputs do not give; a note block a player placed beside power), two pending ticks for one
   block;
 - a change after which two components reached only through dust could be scheduled for the same tick
   and priority: their order depends on which dust changed power, which the collapsed graph does not know;
@@ -44,23 +48,32 @@ CONST = -1  # source id of a redstone block: always on
 UP, DOWN = 4, 5
 
 REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER = B.REPEATER, B.TORCH, B.WALL_TORCH, B.LAMP, B.BUTTON, B.LEVER
-_COMPONENTS = (REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER)
-_ANALOG = (B.COMPARATOR, *B.CONTAINERS)  # refused: see CompiledWorld
-_CONDUCTORS = (B.STONE, LAMP, B.TARGET)
-# refused as well: blocks the graph has no node for
+COMPARATOR, NOTE_BLOCK = B.COMPARATOR, B.NOTE_BLOCK
+_COMPONENTS = (REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER, COMPARATOR, NOTE_BLOCK)
+_CONDUCTORS = (B.STONE, LAMP, B.TARGET, B.BARREL, NOTE_BLOCK)
+COMPARATOR_DELAY = 2  # not varied by rulesets
+A_SHIFT = 6  # an analog input entry is (source + 1) << A_SHIFT | weight (the power lost on the way)
+# refused: blocks the graph has no node for (the hopper, dropper, dispenser and furnaces are containers the
+# graph could read, but their shapes and conduction are not modelled in it yet)
 _NOT_COMPILED = {B.IRON_DOOR: "doors", B.IRON_TRAPDOOR: "trapdoors", B.PLATE: "pressure plates",
-                 B.LIGHT_PLATE: "pressure plates", B.HEAVY_PLATE: "pressure plates", B.DAYLIGHT: "daylight sensors"}
+                 B.LIGHT_PLATE: "pressure plates", B.HEAVY_PLATE: "pressure plates", B.DAYLIGHT: "daylight sensors",
+                 B.HOPPER: "hoppers", B.DROPPER: "droppers", B.DISPENSER: "dispensers", B.FURNACE: "furnaces"}
 
 # meta slots at the head of the state array; the M_R* slots hold the world's ruleset (engine/rules.py) where
 # the kernels read it at run time. Its repeater step, dust decay and locking are folded into the graph.
 M_TICK, M_NPEND, M_STATUS, M_SEQ, M_RBUTTON, M_RTORCH, M_RLAMP, M_RBURNOUT = range(8)
 NMETA = 8
 # state arrays (views of one int64 array, so a call from Python passes two arrays, not twenty)
-(S_ON, S_LOCK, S_CNT, S_LCNT, S_PEND, S_PRANK, S_PTIME, S_NXT, S_TOGI, S_PSEQ, S_CONSTC) = range(11)
-N_PER_NODE = 11
-# graph arrays: per-node fields, then link lists
-(G_NTYPE, G_DELAY2, G_PRIO, G_SELF) = range(4)  # G_SELF: its own output is among its inputs
+# S_POW: a comparator's output strength (vanilla's OutputSignal); it is powered exactly when that is > 0
+(S_ON, S_LOCK, S_CNT, S_LCNT, S_PEND, S_PRANK, S_PTIME, S_NXT, S_TOGI, S_PSEQ, S_CONSTC, S_POW) = range(12)
+N_PER_NODE = 16  # a node's fields side by side (the first 8, read on every event, fill one cache line)
+# graph arrays: per-node fields, then link lists. A comparator's rear inputs are analog entries
+# G_CA..G_CB-1, its side inputs G_CB..G_CE-1; G_CONT is the fill level of the container it reads (-1: none).
+(G_NTYPE, G_DELAY2, G_PRIO, G_SELF, G_CA, G_CB, G_CE, G_CONT, G_MODE) = range(9)  # G_SELF: own output an input
+NG = 9
 G_LAZY = G_PRIO  # for a lamp: fed by repeaters only (see _changed)
+# A link's flag: 1 input, 2 lock, and the power lost on the way (dust) from bit 4 up, which matters only
+# when the source is a comparator (any other source emits 15 and reaches only where it arrives above 0).
 
 
 _MOVING = (B.OBSERVER, B.PISTON, B.STICKY_PISTON, B.PISTON_HEAD, B.MOVING_PISTON)
@@ -81,8 +94,8 @@ _inline = njit(cache=True, _nrt=False, inline="always")
 def _views(G, S):
     n, nl = G[0], G[2]
     o = 16
-    node = G[o : o + 4 * n].reshape(4, n)
-    o += 4 * n
+    node = G[o : o + NG * n].reshape(n, NG)
+    o += NG * n
     lptr = G[o : o + n + 1]
     o += n + 1
     ltgt = G[o : o + nl]
@@ -90,7 +103,7 @@ def _views(G, S):
     lflag = G[o : o + nl]
     o += nl
     meta = S[:NMETA]
-    st = S[NMETA : NMETA + N_PER_NODE * n].reshape(N_PER_NODE, n)
+    st = S[NMETA : NMETA + N_PER_NODE * n].reshape(n, N_PER_NODE)
     o = NMETA + N_PER_NODE * n
     tog = S[o : o + 8 * n].reshape(n, 8)
     o += 8 * n
@@ -103,84 +116,139 @@ def _views(G, S):
 @_inline
 def _dust_views(G):
     n, nd, nl, ndl = G[0], G[1], G[2], G[3]
-    o = 16 + 4 * n + n + 1 + 2 * nl
+    o = 16 + NG * n + n + 1 + 2 * nl
     return G[o : o + nd + 1], G[o + nd + 1 : o + nd + 1 + ndl], G[o + nd + 1 + ndl : o + nd + 1 + 2 * ndl]
 
 
 @_inline
+def _analog_view(G):
+    n, nd, nl, ndl, na = G[0], G[1], G[2], G[3], G[4]
+    o = 16 + NG * n + n + 1 + 2 * nl + nd + 1 + 2 * ndl
+    return G[o : o + na]
+
+
+@_inline
 def _schedule(meta, st, head, tail, slot, x, delay, rank):
-    if st[S_PEND, x]:
+    if st[x, S_PEND]:
         return
     t = meta[M_TICK] + delay
-    st[S_PEND, x] = 1
-    st[S_PTIME, x] = t
-    st[S_PRANK, x] = rank
-    st[S_PSEQ, x] = meta[M_SEQ]
+    st[x, S_PEND] = 1
+    st[x, S_PTIME] = t
+    st[x, S_PRANK] = rank
+    st[x, S_PSEQ] = meta[M_SEQ]
     meta[M_SEQ] += 1
-    st[S_NXT, x] = -1
+    st[x, S_NXT] = -1
     s = t & (WHEEL - 1)
     q = s * 4 + rank
     if tail[q] < 0:
         head[q] = x
     else:
-        st[S_NXT, tail[q]] = x
+        st[tail[q], S_NXT] = x
     tail[q] = x
     slot[s] += 1
     meta[M_NPEND] += 1
 
 
 @_inline
-def _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c):
-    """Component c switched: update the input and lock counts it feeds and check each component whose
-    input or lock depends on it (and c itself), in the reference engine's neighbour-update order. A
-    check reads only the checked component's own counts, so each can follow its own update."""
-    d = 1 if st[S_ON, c] else -1
+def _level(node, st, s):
+    """The signal node s (CONST: a redstone block) emits: 15 when on, a comparator its output."""
+    if s < 0:
+        return 15
+    if node[s, G_NTYPE] == COMPARATOR:
+        return st[s, S_POW]
+    return 15 if st[s, S_ON] else 0
+
+
+@_inline
+def _strongest(node, st, alist, i0, i1):
+    best = 0
+    for i in range(i0, i1):
+        a = alist[i]
+        v = _level(node, st, (a >> A_SHIFT) - 1) - (a & ((1 << A_SHIFT) - 1))
+        if v > best:
+            best = v
+    return best
+
+
+@_jit
+def _comparator_output(node, st, alist, x):
+    """What comparator x computes now (kernels.comparator_output): rear, the container's level when it
+    reads one and the rear gives less than 15, then compare or subtract the stronger side."""
+    rear = _strongest(node, st, alist, node[x, G_CA], node[x, G_CB])
+    if node[x, G_CONT] >= 0 and rear < 15:
+        rear = node[x, G_CONT]
+    if rear == 0:
+        return 0
+    side = _strongest(node, st, alist, node[x, G_CB], node[x, G_CE])
+    if side > rear:
+        return 0
+    return rear - side if node[x, G_MODE] else rear
+
+
+@_inline
+def _changed(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, c, old, new):
+    """Component c switched (its emitted signal went from `old` to `new`): update the input and lock
+    counts it feeds and check each component whose input or lock depends on it (and c itself), in the
+    reference engine's neighbour-update order. A check reads only the checked component's own counts
+    (a comparator: its inputs' signals), so each can follow its own update."""
+    d = 1 if new > old else -1
+    analog = node[c, G_NTYPE] == COMPARATOR
     for i in range(lptr[c], lptr[c + 1]):
         x = ltgt[i]
         f = lflag[i]
-        before = st[S_CNT, x] > 0
+        b = node[x, G_NTYPE]
+        if b == COMPARATOR:
+            if not st[x, S_PEND] and _comparator_output(node, st, alist, x) != st[x, S_POW]:
+                _schedule(meta, st, head, tail, slot, x, COMPARATOR_DELAY, P_HIGH if node[x, G_PRIO] else P_NORMAL)
+            continue
+        before = st[x, S_CNT] > 0
         if f & 1:
-            st[S_CNT, x] += d
-        p = st[S_CNT, x] > 0
-        b = node[G_NTYPE, x]
+            if analog:
+                w = f >> 4
+                st[x, S_CNT] += (1 if new > w else 0) - (1 if old > w else 0)
+            else:
+                st[x, S_CNT] += d
+        p = st[x, S_CNT] > 0
         if b == LAMP:
-            if node[G_LAZY, x]:
+            if node[x, G_LAZY]:
                 # fed by repeaters only: its off tick (normal priority) runs after every repeater tick of
                 # its game tick, so it sees the input as it stood since the last change; it is settled
                 # here, at the next change, or when read, instead of being queued
                 t = meta[M_TICK]
-                if st[S_PEND, x] and st[S_PTIME, x] < t:
-                    st[S_PEND, x] = 0
+                if st[x, S_PEND] and st[x, S_PTIME] < t:
+                    st[x, S_PEND] = 0
                     if not before:
-                        st[S_ON, x] = 0
-                if st[S_ON, x]:
-                    if not p and not st[S_PEND, x]:
-                        st[S_PEND, x] = 1
-                        st[S_PTIME, x] = t + meta[M_RLAMP]
-                        st[S_PRANK, x] = P_NORMAL
-                        st[S_PSEQ, x] = meta[M_SEQ]
+                        st[x, S_ON] = 0
+                if st[x, S_ON]:
+                    if not p and not st[x, S_PEND]:
+                        st[x, S_PEND] = 1
+                        st[x, S_PTIME] = t + meta[M_RLAMP]
+                        st[x, S_PRANK] = P_NORMAL
+                        st[x, S_PSEQ] = meta[M_SEQ]
                         meta[M_SEQ] += 1
                 elif p:
-                    st[S_ON, x] = 1
-            elif st[S_ON, x]:
+                    st[x, S_ON] = 1
+            elif st[x, S_ON]:
                 if not p:
                     _schedule(meta, st, head, tail, slot, x, meta[M_RLAMP], P_NORMAL)
             elif p:
-                st[S_ON, x] = 1
+                st[x, S_ON] = 1
         elif b == REPEATER:
             if f & 2:
-                st[S_LCNT, x] += d
-            lk = st[S_LCNT, x] > 0
-            st[S_LOCK, x] = lk
-            if not lk and (st[S_ON, x] != 0) != p:
-                if node[G_PRIO, x]:
+                st[x, S_LCNT] += ((1 if new > 0 else 0) - (1 if old > 0 else 0)) if analog else d
+            lk = st[x, S_LCNT] > 0
+            st[x, S_LOCK] = lk
+            if not lk and (st[x, S_ON] != 0) != p:
+                if node[x, G_PRIO]:
                     rank = P_EXTREMELY_HIGH
-                elif st[S_ON, x]:
+                elif st[x, S_ON]:
                     rank = P_VERY_HIGH
                 else:
                     rank = P_HIGH
-                _schedule(meta, st, head, tail, slot, x, node[G_DELAY2, x], rank)
-        elif (st[S_ON, x] != 0) == p:  # a torch
+                _schedule(meta, st, head, tail, slot, x, node[x, G_DELAY2], rank)
+        elif b == NOTE_BLOCK:  # powered follows its input at the neighbour update itself
+            st[x, S_ON] = 1 if p else 0
+        elif (st[x, S_ON] != 0) == p:  # a torch
             _schedule(meta, st, head, tail, slot, x, meta[M_RTORCH], P_NORMAL)
 
 
@@ -194,88 +262,104 @@ def _recent(tog, c, t):
 
 
 @_inline
-def _tick_one(node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot, c, t):
-    """Run the scheduled tick of component c at game tick t."""
-    b = node[G_NTYPE, c]
+def _tick_one(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, c, t):
+    """Run the scheduled tick of component c at game tick t. (One call of _changed at the end, with the
+    signal c switched from and to: each inlined copy of it costs compile time.)"""
+    b = node[c, G_NTYPE]
+    old = -1
+    new = 0
+    later = 0  # a tick to schedule for c after its neighbour updates: delay, and rank
+    later_rank = P_NORMAL
     if b == LAMP:
-        if st[S_ON, c] and st[S_CNT, c] == 0:
-            st[S_ON, c] = 0
+        if st[c, S_ON] and st[c, S_CNT] == 0:
+            st[c, S_ON] = 0
     elif b == REPEATER:
-        if st[S_LCNT, c] > 0:
+        if st[c, S_LCNT] > 0:
             return
-        should = st[S_CNT, c] > 0
-        if st[S_ON, c] and not should:
-            st[S_ON, c] = 0
-            _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c)
-        elif not st[S_ON, c]:
-            st[S_ON, c] = 1
-            if node[G_SELF, c]:
-                _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c)
-                if not should:
-                    _schedule(meta, st, head, tail, slot, c, node[G_DELAY2, c], P_VERY_HIGH)
-            else:
-                # what its own neighbour update (the first of them) does: its input did not move
-                if not should:
-                    rank = P_EXTREMELY_HIGH if node[G_PRIO, c] else P_VERY_HIGH
-                    _schedule(meta, st, head, tail, slot, c, node[G_DELAY2, c], rank)
-                _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c)
+        should = st[c, S_CNT] > 0
+        if st[c, S_ON] and not should:
+            st[c, S_ON] = 0
+            old, new = 15, 0
+        elif not st[c, S_ON]:
+            st[c, S_ON] = 1
+            old, new = 0, 15
+            if not should:
+                if node[c, G_SELF]:
+                    later, later_rank = node[c, G_DELAY2], P_VERY_HIGH
+                else:
+                    # what its own neighbour update (the first of them) does: its input did not move
+                    rank = P_EXTREMELY_HIGH if node[c, G_PRIO] else P_VERY_HIGH
+                    _schedule(meta, st, head, tail, slot, c, node[c, G_DELAY2], rank)
     elif b == TORCH or b == WALL_TORCH:
-        powered = st[S_CNT, c] > 0
-        if st[S_ON, c]:
+        powered = st[c, S_CNT] > 0
+        if st[c, S_ON]:
             if powered:
-                st[S_ON, c] = 0
-                i = st[S_TOGI, c]
+                st[c, S_ON] = 0
+                i = st[c, S_TOGI]
                 tog[c, i] = t
-                st[S_TOGI, c] = (i + 1) % BURNOUT_SLOTS
-                _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c)
+                st[c, S_TOGI] = (i + 1) % BURNOUT_SLOTS
+                old, new = 15, 0
                 if _recent(tog, c, t) >= meta[M_RBURNOUT]:
-                    _schedule(meta, st, head, tail, slot, c, BURNOUT_RECHECK, P_NORMAL)
+                    later = BURNOUT_RECHECK
         elif not powered:  # burnt-out torches with no input never get here (see _run_tick)
-            st[S_ON, c] = 1
-            _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c)
+            st[c, S_ON] = 1
+            old, new = 0, 15
     elif b == BUTTON:
-        if st[S_ON, c]:
-            st[S_ON, c] = 0
-            _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c)
+        if st[c, S_ON]:
+            st[c, S_ON] = 0
+            old, new = 15, 0
+    elif b == COMPARATOR:
+        # it stores the new output and updates its neighbours; with the output unchanged, a compare-mode
+        # comparator's update reaches only components that already agree with their inputs: nothing moves
+        out = _comparator_output(node, st, alist, c)
+        if out != st[c, S_POW]:
+            old, new = st[c, S_POW], out
+            st[c, S_POW] = out
+            st[c, S_ON] = 1 if out > 0 else 0
+    if old >= 0:
+        _changed(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, c, old, new)
+        if later:
+            _schedule(meta, st, head, tail, slot, c, later, later_rank)
 
 
 @_inline
-def _run_tick(node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot, t):
+def _run_tick(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, t):
     """All scheduled ticks due at t, by priority then scheduling order. False if it stopped before one."""
     s = t & (WHEEL - 1)
     for r in range(4):
         q = s * 4 + r
         while head[q] >= 0:
             x = head[q]
-            b = node[G_NTYPE, x]
-            if (b == TORCH or b == WALL_TORCH) and not st[S_ON, x] and st[S_CNT, x] == 0:
+            b = node[x, G_NTYPE]
+            if (b == TORCH or b == WALL_TORCH) and not st[x, S_ON] and st[x, S_CNT] == 0:
                 if _recent(tog, x, t) >= meta[M_RBURNOUT]:
                     # burnt out, it stays dark with nothing pending, and from then on any update that
                     # reaches it matters, which the graph does not see: leave the rest to the reference
                     return False
-            head[q] = st[S_NXT, x]
+            head[q] = st[x, S_NXT]
             if head[q] < 0:
                 tail[q] = -1
             slot[s] -= 1
             meta[M_NPEND] -= 1
-            st[S_PEND, x] = 0
-            _tick_one(node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot, x, t)
+            st[x, S_PEND] = 0
+            _tick_one(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, x, t)
     return True
 
 
 @_inline
-def _use(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c):
-    b = node[G_NTYPE, c]
+def _use(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, c):
+    b = node[c, G_NTYPE]
     if b == BUTTON:
-        if st[S_ON, c]:
+        if st[c, S_ON]:
             return 0
-        st[S_ON, c] = 1
+        st[c, S_ON] = 1
         _schedule(meta, st, head, tail, slot, c, meta[M_RBUTTON], P_NORMAL)
     elif b == LEVER:
-        st[S_ON, c] = 0 if st[S_ON, c] else 1
+        st[c, S_ON] = 0 if st[c, S_ON] else 1
     else:
         return 0
-    _changed(node, lptr, ltgt, lflag, meta, st, head, tail, slot, c)
+    on = st[c, S_ON]
+    _changed(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, c, 15 - 15 * on, 15 * on)
     return 1
 
 
@@ -285,8 +369,9 @@ def k_step(G, S, until, act):
     game tick `until`, skipping ticks with nothing due. Returns 1, or 0 when it stopped inside tick
     meta[M_TICK] before a scheduled tick it cannot take (that tick's remaining entries have not run)."""
     node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
+    alist = _analog_view(G)
     if act >= 0:
-        _use(node, lptr, ltgt, lflag, meta, st, head, tail, slot, act)
+        _use(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, act)
     while meta[M_TICK] < until:
         if meta[M_NPEND] == 0:
             meta[M_TICK] = until
@@ -298,22 +383,20 @@ def k_step(G, S, until, act):
             meta[M_TICK] = until
             break
         meta[M_TICK] = t
-        if not _run_tick(node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot, t):
+        if not _run_tick(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, t):
             meta[M_STATUS] = 1
             return 0
     return 1
 
 
 @_inline
-def _dust_power(dptr, dnode, ddist, st, out):
+def _dust_power(node, dptr, dnode, ddist, st, out):
     for d in range(dptr.shape[0] - 1):
         best = 0
         for i in range(dptr[d], dptr[d + 1]):
-            s = dnode[i]
-            if s < 0 or st[S_ON, s]:
-                v = 15 - ddist[i]
-                if v > best:
-                    best = v
+            v = _level(node, st, dnode[i]) - ddist[i]
+            if v > best:
+                best = v
         out[d] = best
 
 
@@ -321,17 +404,26 @@ def _dust_power(dptr, dnode, ddist, st, out):
 def k_dust_power(G, S, out):
     node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
     dptr, dnode, ddist = _dust_views(G)
-    _dust_power(dptr, dnode, ddist, st, out)
+    _dust_power(node, dptr, dnode, ddist, st, out)
+
+
+@_jit
+def k_comparator_outputs(G, S, out):
+    """out[i] = the output comparator node i computes from its inputs now (0 for other nodes)."""
+    node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
+    alist = _analog_view(G)
+    for x in range(out.shape[0]):
+        out[x] = _comparator_output(node, st, alist, x) if node[x, G_NTYPE] == COMPARATOR else 0
 
 
 @_inline
 def _settle_lamps(node, st, upto):
     """Run the off ticks of lamps fed by repeaters only that fell due by game tick `upto`."""
-    for x in range(st.shape[1]):
-        if st[S_PEND, x] and node[G_NTYPE, x] == LAMP and node[G_LAZY, x] and st[S_PTIME, x] <= upto:
-            st[S_PEND, x] = 0
-            if st[S_CNT, x] == 0:
-                st[S_ON, x] = 0
+    for x in range(st.shape[0]):
+        if st[x, S_PEND] and node[x, G_NTYPE] == LAMP and node[x, G_LAZY] and st[x, S_PTIME] <= upto:
+            st[x, S_PEND] = 0
+            if st[x, S_CNT] == 0:
+                st[x, S_ON] = 0
 
 
 @_jit
@@ -342,10 +434,12 @@ def k_settle(G, S):
 
 
 @_jit
-def k_record(G, S, rec_on, rec_pow):
-    """Fill row 0 of rec_on (node states) and rec_pow (dust power) with the state now and each further
-    row with the state after one more game tick. Returns the rows filled (fewer if stopped, see k_step)."""
+def k_record(G, S, rec_on, rec_pow, rec_out):
+    """Fill row 0 of rec_on (node states), rec_pow (dust power) and rec_out (comparator outputs, when it
+    has columns) with the state now and each further row with the state after one more game tick.
+    Returns the rows filled (fewer if stopped, see k_step)."""
     node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
+    alist = _analog_view(G)
     dptr, dnode, ddist = _dust_views(G)
     n = rec_on.shape[1]
     for row in range(rec_on.shape[0]):
@@ -353,13 +447,15 @@ def k_record(G, S, rec_on, rec_pow):
             t = meta[M_TICK] + 1
             meta[M_TICK] = t
             if slot[t & (WHEEL - 1)]:
-                if not _run_tick(node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot, t):
+                if not _run_tick(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, t):
                     meta[M_STATUS] = 1
                     return row
         _settle_lamps(node, st, meta[M_TICK])
         for i in range(n):
-            rec_on[row, i] = st[S_ON, i]
-        _dust_power(dptr, dnode, ddist, st, rec_pow[row])
+            rec_on[row, i] = st[i, S_ON]
+        for i in range(rec_out.shape[1]):
+            rec_out[row, i] = st[i, S_POW]
+        _dust_power(node, dptr, dnode, ddist, st, rec_pow[row])
     return rec_on.shape[0]
 
 
@@ -380,7 +476,7 @@ def _opp(k: int) -> int:
 
 
 class _Block:
-    __slots__ = ("id", "facing", "face", "delay", "sides", "on", "locked", "power", "sturdy")
+    __slots__ = ("id", "facing", "face", "delay", "sides", "on", "locked", "power", "sturdy", "mode")
 
     def __init__(self, state: str):
         name, props = split_state(state)
@@ -389,9 +485,12 @@ class _Block:
             self.facing = self.face = self.delay = self.power = 0
             self.sides = (0, 0, 0, 0)
             self.on = self.locked = False
+            self.mode = 0
             return
         self.id = B.PALETTE[name][0]
-        self.sturdy = 63 if self.id in (B.STONE, B.GLASS, LAMP, B.REDSTONE_BLOCK, B.TARGET) else 0
+        full = (B.STONE, B.GLASS, LAMP, B.REDSTONE_BLOCK, B.TARGET, B.BARREL, NOTE_BLOCK)
+        self.sturdy = 63 if self.id in full else 0
+        self.mode = B.COMPARATOR_MODES.index(props["mode"]) if "mode" in props else 0
         self.facing = B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0
         self.face = B.FACES.index(props["face"]) if "face" in props else 0
         self.delay = int(props.get("delay", 1))
@@ -416,7 +515,7 @@ class _Structure:
 
     def attachment(self, p: Pos) -> Pos | None:
         blk = self.b[p]
-        if blk.id in (B.WIRE, REPEATER, TORCH):
+        if blk.id in (B.WIRE, REPEATER, TORCH, COMPARATOR):
             return _add(p, DOWN)
         if blk.id == WALL_TORCH:
             return _add(p, _opp(blk.facing))
@@ -436,7 +535,7 @@ class _Structure:
             blk = self.b.get(m)
             if blk is None:
                 continue
-            if blk.id == REPEATER and blk.facing == k:
+            if blk.id in (REPEATER, COMPARATOR) and blk.facing == k:
                 out.add(m)
             elif blk.id in (TORCH, WALL_TORCH) and k == DOWN:
                 out.add(m)
@@ -456,7 +555,7 @@ class _Structure:
                 out |= self.strong_sources(n)
             elif blk.id == B.REDSTONE_BLOCK:
                 out.add(CONST)
-            elif blk.id == REPEATER:
+            elif blk.id in (REPEATER, COMPARATOR):
                 if blk.facing == k:
                     out.add(n)
             elif blk.id == TORCH:
@@ -491,55 +590,75 @@ class _Structure:
         return out
 
 
-def _signal_sources(s: _Structure, reach: dict, src: Pos, k: int) -> set:
-    """Sources whose being on makes the block at src send a signal to the receiver at src - off[k]."""
+def _merge(into: dict, more: dict) -> dict:
+    """Union of {source: power lost on the way}, keeping the smaller loss (the stronger signal)."""
+    for q, w in more.items():
+        if w < into.get(q, 99):
+            into[q] = w
+    return into
+
+
+def _signal_sources(s: _Structure, reach: dict, src: Pos, k: int) -> dict:
+    """{source: power lost on the way} for the sources whose signal the block at src passes to the
+    receiver at src - off[k] (kernels.signal_to with dust)."""
     blk = s.b.get(src)
     if blk is None:
-        return set()
+        return {}
     b = blk.id
     if b in _CONDUCTORS:
-        out = set(s.strong_sources(src))
+        out = dict.fromkeys(s.strong_sources(src), 0)
         up = _add(src, UP)
         if s.id(up) == B.WIRE:
-            out |= reach[up]
+            _merge(out, reach[up])
         for k2 in range(4):
             n = _add(src, k2)
             if s.id(n) == B.WIRE and s.b[n].sides[_opp(k2)]:
-                out |= reach[n]
+                _merge(out, reach[n])
         return out
     if b == B.WIRE:
         if k == DOWN:
-            return set()
+            return {}
         if k == UP or blk.sides[_opp(k)]:
-            return set(reach[src])
-        return set()
-    if b == REPEATER:
-        return {src} if blk.facing == k else set()
+            return dict(reach[src])
+        return {}
+    if b in (REPEATER, COMPARATOR):
+        return {src: 0} if blk.facing == k else {}
     if b == TORCH:
-        return {src} if k != UP else set()
+        return {src: 0} if k != UP else {}
     if b == WALL_TORCH:
-        return {src} if k != blk.facing else set()
+        return {src: 0} if k != blk.facing else {}
     if b in (BUTTON, LEVER):
-        return {src}
+        return {src: 0}
     if b == B.REDSTONE_BLOCK:
-        return {CONST}
-    return set()
+        return {CONST: 0}
+    return {}
+
+
+def _side_sources(s: _Structure, reach: dict, n: Pos, k: int) -> dict:
+    """What the block at n gives a comparator's side (k points from the comparator to n;
+    kernels.side_signal): dust its power whatever its shape, a redstone block 15, a diode facing in."""
+    blk = s.b.get(n)
+    if blk is None:
+        return {}
+    if blk.id == B.WIRE:
+        return dict(reach[n])
+    if blk.id == B.REDSTONE_BLOCK:
+        return {CONST: 0}
+    if blk.id in (REPEATER, COMPARATOR) and blk.facing == k:
+        return {n: 0}
+    return {}
 
 
 class CompiledWorld:
     """A world compiled into a component graph (see the module docstring). Build with `compile_world`."""
 
-    def __init__(self, states: dict[Pos, str], tick: int, pending, toggles, seq: int, rules: Ruleset = VANILLA):
+    def __init__(self, states: dict[Pos, str], tick: int, pending, toggles, seq: int, rules: Ruleset = VANILLA,
+                 levels: dict[Pos, int] | None = None):
+        """`levels`: each comparator's output strength and each container's fill level (0 if left out)."""
         self.rules = rules
+        levels = levels or {}
         s = _Structure(states)
         for p, blk in s.b.items():
-            if blk.id in _ANALOG:
-                raise CompileRefused(
-                    f"{B.NAME_OF_ID[blk.id]} at {p}: the compiled graph carries on/off signals only, not the "
-                    "signal strengths comparators and containers need"
-                )
-            if blk.id == B.NOTE_BLOCK:
-                raise CompileRefused(f"note_block at {p}: the compiled graph has no note blocks (they play notes)")
             if blk.id in _NOT_COMPILED:
                 what = _NOT_COMPILED[blk.id]
                 raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p}: the compiled graph has no {what}")
@@ -552,7 +671,6 @@ class CompiledWorld:
             face = B.OFFSETS.index((p[0] - a[0], p[1] - a[1], p[2] - a[2])) if a is not None else 0
             if a is not None and not (a in s.b and (s.b[a].sturdy >> face) & 1):
                 raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p} has no support and would pop off")
-        idx = {p: i for i, p in enumerate(comps)}
         n = len(comps)
         dust = sorted(p for p, blk in s.b.items() if blk.id == B.WIRE)
         # dust reach: for every source, the dust within the ruleset's reach (14 links in vanilla) of the dust
@@ -576,42 +694,74 @@ class CompiledWorld:
                 frontier = nxt
             for d, v in seen.items():
                 dist[d][src] = v
-        reach = {d: set(dist[d]) for d in dust}
+        # {source: power lost on the way} per dust
+        reach = {d: {q: v * rules.dust_decay for q, v in dist[d].items()} for d in dust}
         # inputs and locks
-        inputs: dict[Pos, set] = {}
+        inputs: dict[Pos, dict] = {}
         locks: dict[Pos, set] = {}
+        analog: dict[Pos, tuple] = {}  # a comparator's (rear sources, side sources, container level or -1)
         for p in comps:
             blk = s.b[p]
-            if blk.id == LAMP:
-                inputs[p] = set().union(*(_signal_sources(s, reach, _add(p, k), k) for k in range(6)))
+            if blk.id in (LAMP, NOTE_BLOCK):
+                inputs[p] = {}
+                for k in range(6):
+                    _merge(inputs[p], _signal_sources(s, reach, _add(p, k), k))
             elif blk.id in (TORCH, WALL_TORCH):
                 k = DOWN if blk.id == TORCH else _opp(blk.facing)
                 inputs[p] = _signal_sources(s, reach, s.attachment(p), k)
             elif blk.id == REPEATER:
                 f = blk.facing
                 behind = _add(p, f)
-                inputs[p] = set(reach[behind]) if s.id(behind) == B.WIRE else _signal_sources(s, reach, behind, f)
+                inputs[p] = dict(reach[behind]) if s.id(behind) == B.WIRE else _signal_sources(s, reach, behind, f)
                 locks[p] = set()
                 for side in ((f + 1) % 4, (f + 3) % 4) if rules.repeater_lockable else ():
                     q = _add(p, side)
-                    if s.id(q) == REPEATER and s.b[q].facing == side:
+                    if s.id(q) in (REPEATER, COMPARATOR) and s.b[q].facing == side:  # vanilla isLocked: diodes
                         locks[p].add(q)
-        fanout: dict[Pos, list] = {p: [] for p in comps}
+            elif blk.id == COMPARATOR:
+                f = blk.facing
+                behind = _add(p, f)
+                cont = -1
+                if s.id(behind) in B.CONTAINERS:
+                    rear: dict = {}
+                    cont = levels.get(behind, 0)
+                else:
+                    rear = dict(reach[behind]) if s.id(behind) == B.WIRE else _signal_sources(s, reach, behind, f)
+                    two = _add(behind, f)
+                    if s.conductor(behind) and s.id(two) in B.CONTAINERS:
+                        cont = levels.get(two, 0)
+                side: dict = {}
+                for k in ((f + 1) % 4, (f + 3) % 4):
+                    _merge(side, _side_sources(s, reach, _add(p, k), k))
+                analog[p] = (rear, side, cont)
+                inputs[p] = _merge(dict(rear), side)
         checks: dict[Pos, set] = {p: set() for p in comps}
         for p, srcs in inputs.items():
             for q in srcs:
                 if q != CONST:
-                    fanout[q].append((idx[p], 0))
                     checks[q].add(p)
         for p, srcs in locks.items():
             for q in srcs:
-                fanout[q].append((idx[p], 1))
                 checks[q].add(p)
+        prio = {p: self._prioritized(s, p) for p in comps if s.b[p].id in (REPEATER, COMPARATOR)}
+
+        def slots(x: Pos) -> set:
+            """(delay, priority) of the scheduled ticks a check of x can make."""
+            xb = s.b[x]
+            if xb.id == REPEATER:
+                ranks = (P_EXTREMELY_HIGH,) if prio[x] else (P_VERY_HIGH, P_HIGH)
+                return {(rules.repeater_step * xb.delay, r) for r in ranks}
+            if xb.id == COMPARATOR:
+                return {(COMPARATOR_DELAY, P_HIGH if prio[x] else P_NORMAL)}
+            if xb.id in (TORCH, WALL_TORCH):
+                return {(rules.torch_delay, P_NORMAL)}
+            return set()  # a lamp's tick changes nothing else; a note block has none
+
         # check order: the components within two steps in the engine's neighbour order (the switching
         # component itself first), then those reached through dust. The reference orders the latter by
         # which dust changed power, which the graph does not track; the order can only matter between
-        # components that may be scheduled for the same tick and priority (two torches, or two repeaters of
-        # one delay) and whose downstream cones meet.
+        # components that may be scheduled for the same tick and priority (two torches, two repeaters of
+        # one delay, a comparator and a torch of the same delay...) and whose downstream cones meet.
         cone_cache: dict[Pos, set] = {}
 
         def cone(x: Pos) -> set:
@@ -636,21 +786,15 @@ class CompiledWorld:
             # among its inputs: otherwise a torch is consistent after switching, and a repeater that
             # switched on with no input is scheduled off by _tick_one in the same place in the order.
             near.sort(key=lambda x, c=c: _NEAR_RANK[(x[0] - c[0], x[1] - c[1], x[2] - c[2])])
-            classes: dict = {}
-            for x in sorted(far):
-                xb = s.b[x]
-                if xb.id == LAMP:
-                    continue  # scheduled 4 gt on: never with a torch or repeater of the same priority
-                classes.setdefault(("torch",) if xb.id != REPEATER else ("repeater", xb.delay), []).append(x)
-            for members in classes.values():
-                for i, x in enumerate(members):
-                    for y in members[i + 1 :]:
-                        if cone(x) & cone(y):
-                            raise CompileRefused(
-                                f"{B.NAME_OF_ID[cb.id]} at {c} reaches {B.NAME_OF_ID[s.b[x].id]}s at {x} and {y} "
-                                "only through dust, with the same delay and meeting downstream: their order "
-                                "depends on which dust changes power"
-                            )
+            members = [(x, slots(x)) for x in sorted(far)]
+            for i, (x, sx) in enumerate(members):
+                for y, sy in members[i + 1 :]:
+                    if sx & sy and cone(x) & cone(y):
+                        raise CompileRefused(
+                            f"{B.NAME_OF_ID[cb.id]} at {c} reaches {B.NAME_OF_ID[s.b[x].id]} at {x} and "
+                            f"{B.NAME_OF_ID[s.b[y].id]} at {y} only through dust, with the same delay and meeting "
+                            "downstream: their order depends on which dust changes power"
+                        )
             order[c] = near + sorted(far)
         # Lamps with the same inputs and the same state behave alike (a lamp's tick changes nothing
         # else), so each such group is one node.
@@ -659,7 +803,7 @@ class CompiledWorld:
         groups: dict = {}
         for p in comps:
             if s.b[p].id == LAMP:
-                rep[p] = groups.setdefault((frozenset(inputs[p]), s.b[p].on, pend_of.get(p)), p)
+                rep[p] = groups.setdefault((frozenset(inputs[p].items()), s.b[p].on, pend_of.get(p)), p)
         nodes = [p for p in comps if rep.get(p, p) == p]
         self.positions = nodes
         self.index = {p: i for i, p in enumerate(nodes)}
@@ -670,18 +814,33 @@ class CompiledWorld:
         self.kinds = np.array([s.b[p].id for p in nodes], np.int64)
         self.dust_positions = dust
         self.n, self.nd = n, nd = len(nodes), len(dust)
-        node = np.zeros((4, n), np.int64)
-        node[G_NTYPE] = self.kinds
+        node = np.zeros((n, NG), np.int64)
+        node[:, G_NTYPE] = self.kinds
+        node[:, G_CONT] = -1
+        alist: list[int] = []
+
+        def entries(srcs: dict) -> list[int]:
+            return [(1 + (CONST if q == CONST else self.node_of[q])) << A_SHIFT | w for q, w in srcs.items()]
+
         for i, p in enumerate(nodes):
             blk = s.b[p]
             if blk.id == REPEATER:
-                node[G_DELAY2, i] = rules.repeater_step * blk.delay
-                front = _add(p, _opp(blk.facing))
-                node[G_PRIO, i] = s.id(front) == REPEATER and s.b[front].facing != _opp(blk.facing)
+                node[i, G_DELAY2] = rules.repeater_step * blk.delay
+                node[i, G_PRIO] = prio[p]
             elif blk.id == LAMP:
-                node[G_LAZY, i] = all(q != CONST and s.b[q].id == REPEATER for q in inputs[p])
-            node[G_SELF, i] = p in inputs.get(p, ()) or p in locks.get(p, ())
-        self._lazy = (node[G_LAZY] != 0) & (self.kinds == LAMP)
+                node[i, G_LAZY] = all(q != CONST and s.b[q].id == REPEATER for q in inputs[p])
+            elif blk.id == COMPARATOR:
+                rear, side, cont = analog[p]
+                node[i, G_PRIO] = prio[p]
+                node[i, G_CA] = len(alist)
+                alist += entries(rear)
+                node[i, G_CB] = len(alist)
+                alist += entries(side)
+                node[i, G_CE] = len(alist)
+                node[i, G_CONT] = cont
+                node[i, G_MODE] = blk.mode
+            node[i, G_SELF] = p in inputs.get(p, ()) or p in locks.get(p, ())
+        self._lazy = (node[:, G_LAZY] != 0) & (self.kinds == LAMP)
         lptr = np.zeros(n + 1, np.int64)
         ltgt: list[int] = []
         lflag: list[int] = []
@@ -692,7 +851,8 @@ class CompiledWorld:
                 if j not in seen:
                     seen.add(j)
                     ltgt.append(j)
-                    lflag.append((c in inputs.get(x, ())) | (2 * (c in locks.get(x, ()))))
+                    w = inputs.get(x, {}).get(c)
+                    lflag.append((w is not None) | (2 * (c in locks.get(x, ()))) | (w or 0) << 4)
             lptr[i + 1] = len(ltgt)
         dptr = np.zeros(nd + 1, np.int64)
         dnode: list[int] = []
@@ -703,23 +863,31 @@ class CompiledWorld:
                 ddist.append(v * rules.dust_decay)  # the power lost on the way
             dptr[j + 1] = len(dnode)
         header = np.zeros(16, np.int64)
-        header[:4] = (n, nd, len(ltgt), len(dnode))
+        header[:5] = (n, nd, len(ltgt), len(dnode), len(alist))
         self.G = np.concatenate(
             [header, node.ravel(), lptr, np.array(ltgt, np.int64), np.array(lflag, np.int64), dptr,
-             np.array(dnode, np.int64), np.array(ddist, np.int64)]
+             np.array(dnode, np.int64), np.array(ddist, np.int64), np.array(alist, np.int64)]
         ).astype(np.int64)
         self.S = np.zeros(NMETA + N_PER_NODE * n + 8 * n + 9 * WHEEL, np.int64)
-        self._inputs = {self.index[p]: [CONST if q == CONST else self.node_of[q] for q in v]
-                        for p, v in inputs.items() if p in self.index}
+        self._inputs = {self.index[p]: [(CONST if q == CONST else self.node_of[q], w) for q, w in v.items()]
+                        for p, v in inputs.items() if p in self.index and p not in analog}
         self._locks = {self.index[p]: [self.node_of[q] for q in v] for p, v in locks.items()}
-        self._load(s, tick, [e for e in pending if self.node_of.get(e[3], -1) < 0 or e[3] in self.index], toggles, seq)
+        pending = [e for e in pending if self.node_of.get(e[3], -1) < 0 or e[3] in self.index]
+        self._load(s, tick, pending, toggles, seq, levels)
         self.buttons = {p: i for i, p in enumerate(nodes) if s.b[p].id in (BUTTON, LEVER)}
-        self._on = self._views()[1][S_ON]
+        self._on = self._views()[1][:, S_ON]
+
+    @staticmethod
+    def _prioritized(s: _Structure, p: Pos) -> bool:
+        """kernels.diode_prioritized: a diode facing into another diode that does not face back."""
+        out = _opp(s.b[p].facing)
+        front = _add(p, out)
+        return s.id(front) in (REPEATER, COMPARATOR) and s.b[front].facing != out
 
     def _views(self):
         n = self.n
         meta = self.S[:NMETA]
-        st = self.S[NMETA : NMETA + N_PER_NODE * n].reshape(N_PER_NODE, n)
+        st = self.S[NMETA : NMETA + N_PER_NODE * n].reshape(n, N_PER_NODE)
         o = NMETA + N_PER_NODE * n
         tog = self.S[o : o + 8 * n].reshape(n, 8)
         o += 8 * n
@@ -727,7 +895,7 @@ class CompiledWorld:
         slot = self.S[o + 8 * WHEEL :]
         return meta, st, tog, head, tail, slot
 
-    def _load(self, s: _Structure, tick: int, pending, toggles, seq: int) -> None:
+    def _load(self, s: _Structure, tick: int, pending, toggles, seq: int, levels: dict) -> None:
         """Dynamic state from the world: on/locked states, pending ticks, torch toggle history. The
         state must be one the reference engine could continue from without a stray update mattering."""
         meta, st, tog, head, tail, slot = self._views()
@@ -739,52 +907,68 @@ class CompiledWorld:
         tail[:] = -1
         tog[:] = -(10**9)
         for i, p in enumerate(self.positions):
-            st[S_ON, i] = s.b[p].on
-            st[S_LOCK, i] = s.b[p].locked
+            st[i, S_ON] = s.b[p].on
+            st[i, S_LOCK] = s.b[p].locked
+            if self.kinds[i] == COMPARATOR:
+                st[i, S_POW] = levels.get(p, 0)
         for p, (times, k) in toggles.items():
             if p in self.index:
                 tog[self.index[p]] = times
-                st[S_TOGI, self.index[p]] = k
+                st[self.index[p], S_TOGI] = k
         for due, rank, sq, p in sorted(pending):
             i = self.index.get(p)
             if i is None:
                 raise CompileRefused(f"a tick is pending at {p}, which holds no component")
-            if st[S_PEND, i]:
+            if st[i, S_PEND]:
                 raise CompileRefused(f"two ticks are pending for the block at {p}")
             if not 0 < due - tick < WHEEL:
                 raise CompileRefused(f"the tick pending at {p} is due at {due}, outside the scheduler's window")
-            st[S_PEND, i], st[S_PTIME, i], st[S_PRANK, i], st[S_PSEQ, i], st[S_NXT, i] = 1, due, rank, sq, -1
+            st[i, S_PEND], st[i, S_PTIME], st[i, S_PRANK], st[i, S_PSEQ], st[i, S_NXT] = 1, due, rank, sq, -1
             if self._lazy[i]:
                 continue  # settled by _changed or k_settle, never queued
             q = (due & (WHEEL - 1)) * 4 + rank
             if tail[q] < 0:
                 head[q] = i
             else:
-                st[S_NXT, tail[q]] = i
+                st[tail[q], S_NXT] = i
             tail[q] = i
             slot[due & (WHEEL - 1)] += 1
             meta[M_NPEND] += 1
-        on = st[S_ON]
+        on = st[:, S_ON]
+
+        def level(q: int) -> int:
+            return 15 if q == CONST else int(st[q, S_POW]) if self.kinds[q] == COMPARATOR else 15 * int(on[q])
+
         for i, srcs in self._inputs.items():
-            st[S_CNT, i] = sum(1 for q in srcs if q == CONST or on[q])
+            st[i, S_CNT] = sum(1 for q, w in srcs if level(q) > w)
         for i, srcs in self._locks.items():
-            st[S_LCNT, i] = sum(1 for q in srcs if on[q])
+            st[i, S_LCNT] = sum(1 for q in srcs if on[q])
         power = self.dust_power()
         for j, d in enumerate(self.dust_positions):
             if power[j] != s.b[d].power:
                 raise CompileRefused(f"dust at {d} has power {s.b[d].power}, its sources give {power[j]}")
+        computed = self.comparator_outputs()
         for i, p in enumerate(self.positions):
-            b, x, pend, inp = s.b[p].id, bool(on[i]), bool(st[S_PEND, i]), bool(st[S_CNT, i] > 0)
+            b, x, pend, inp = s.b[p].id, bool(on[i]), bool(st[i, S_PEND]), bool(st[i, S_CNT] > 0)
             name = B.NAME_OF_ID[b]
             if b == REPEATER:
-                if bool(st[S_LOCK, i]) != bool(st[S_LCNT, i] > 0):
+                if bool(st[i, S_LOCK]) != bool(st[i, S_LCNT] > 0):
                     raise CompileRefused(f"repeater at {p} has a lock state its neighbours contradict")
-                if not st[S_LOCK, i] and x != inp and not pend:
+                if not st[i, S_LOCK] and x != inp and not pend:
                     raise CompileRefused(f"repeater at {p} disagrees with its input and has no tick pending")
             elif b in (TORCH, WALL_TORCH, LAMP) and (x == inp if b != LAMP else x != inp) and not pend:
                 raise CompileRefused(f"{name} at {p} disagrees with its input and has no tick pending")
             elif b == BUTTON and x and not pend:
                 raise CompileRefused(f"button at {p} is pressed with no release pending")
+            elif b == NOTE_BLOCK and x != inp:
+                raise CompileRefused(f"note_block at {p} disagrees with its input (it waits for a neighbour update)")
+            elif b == COMPARATOR:
+                if x != (st[i, S_POW] > 0):
+                    raise CompileRefused(f"comparator at {p} is {'' if x else 'not '}powered with output "
+                                         f"{st[i, S_POW]}")
+                if computed[i] != st[i, S_POW] and not pend:
+                    raise CompileRefused(f"comparator at {p} holds output {st[i, S_POW]}, its inputs give "
+                                         f"{computed[i]}, and it has no tick pending")
 
     # ------------------------------------------------------------------------------ running
     @property
@@ -815,24 +999,36 @@ class CompiledWorld:
             return False
         return bool(k_step(self.G, self.S, self.tick + n, -1))
 
-    def record(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+    def record(self, n: int, outputs: bool = False) -> tuple[np.ndarray, ...]:
         """Component states (n+1, components) and dust power (n+1, dust) for this tick and the next n;
-        fewer rows if it stopped early."""
+        fewer rows if it stopped early. With `outputs`, also each node's output strength (n+1,
+        components; a comparator's, 0 for the rest)."""
         on = np.zeros((n + 1, self.n), np.uint8)
         pw = np.zeros((n + 1, self.nd), np.uint8)
-        rows = k_record(self.G, self.S, on, pw) if not self.S[M_STATUS] else 0
-        return on[:rows], pw[:rows]
+        out = np.zeros((n + 1, self.n if outputs else 0), np.uint8)
+        rows = k_record(self.G, self.S, on, pw, out) if not self.S[M_STATUS] else 0
+        return (on[:rows], pw[:rows], out[:rows]) if outputs else (on[:rows], pw[:rows])
 
     def on_states(self) -> np.ndarray:
         k_settle(self.G, self.S)
-        return self._views()[1][S_ON].astype(bool)
+        return self._views()[1][:, S_ON].astype(bool)
 
     def locked_states(self) -> np.ndarray:
-        return self._views()[1][S_LOCK].astype(bool)
+        return self._views()[1][:, S_LOCK].astype(bool)
 
     def dust_power(self) -> np.ndarray:
         out = np.zeros(self.nd, np.int64)
         k_dust_power(self.G, self.S, out)
+        return out
+
+    def output_signals(self) -> np.ndarray:
+        """Each node's output strength: a comparator's OutputSignal, 0 for other nodes."""
+        return self._views()[1][:, S_POW].copy()
+
+    def comparator_outputs(self) -> np.ndarray:
+        """The output each comparator node computes from its inputs now (0 for other nodes)."""
+        out = np.zeros(self.n, np.int64)
+        k_comparator_outputs(self.G, self.S, out)
         return out
 
     def pending(self) -> list[tuple[int, int, int, Pos]]:
@@ -840,8 +1036,8 @@ class CompiledWorld:
         k_settle(self.G, self.S)
         meta, st, tog, head, tail, slot = self._views()
         return [
-            (int(st[S_PTIME, i]), int(st[S_PRANK, i]), int(st[S_PSEQ, i]), self.positions[i])
-            for i in np.nonzero(st[S_PEND])[0]
+            (int(st[i, S_PTIME]), int(st[i, S_PRANK]), int(st[i, S_PSEQ]), self.positions[i])
+            for i in np.nonzero(st[:, S_PEND])[0]
         ]
 
 
@@ -849,7 +1045,17 @@ def compile_world(world) -> CompiledWorld:
     """Compile a World's current blocks and dynamic state. Raises CompileRefused with the reason when
     the graph could not follow the reference engine exactly."""
     tick, pending, toggles, seq = world_dynamic_state(world)
-    return CompiledWorld(world.blocks(), tick, pending, toggles, seq, world.rules)
+    return CompiledWorld(world.blocks(), tick, pending, toggles, seq, world.rules, world_levels(world))
+
+
+def world_levels(world) -> dict[Pos, int]:
+    """Each comparator's output strength and each container's fill level (block-entity data that the
+    block states do not show)."""
+    from scicraft_viz.engine import kernels as sim
+
+    g = world.g
+    cells = world.cells_of(B.COMPARATOR, *B.CONTAINERS)
+    return {tuple(g.P[c].tolist()): int(g.U[c, sim.POWER]) for c in cells.tolist()}
 
 
 def world_dynamic_state(world):
@@ -889,7 +1095,7 @@ class Runner:
         _, st, *_ = cw._views()
         never = -(1 << 62)
         self.release = [
-            (int(st[S_PTIME, i]) if st[S_PEND, i] and st[S_ON, i] else never) if cw.kinds[i] == BUTTON else None
+            (int(st[i, S_PTIME]) if st[i, S_PEND] and st[i, S_ON] else never) if cw.kinds[i] == BUTTON else None
             for i in range(cw.n)
         ]
 
@@ -914,12 +1120,14 @@ class Runner:
         k_settle(cw.G, cw.S)
         meta, st, tog, head, tail, slot = cw._views()
         for i, cells in enumerate(self.cells):
-            g.U[cells, sim.ON] = st[S_ON, i]
+            g.U[cells, sim.ON] = st[i, S_ON]
             if cw.kinds[i] == REPEATER:
-                g.U[cells, sim.LOCKED] = st[S_LOCK, i]
+                g.U[cells, sim.LOCKED] = st[i, S_LOCK]
+            elif cw.kinds[i] == COMPARATOR:
+                g.U[cells, sim.POWER] = st[i, S_POW]
             elif cw.kinds[i] in (TORCH, WALL_TORCH):
                 g.T[cells, sim.TOG0 :] = tog[i]
-                g.U[cells, sim.TOGI] = st[S_TOGI, i]
+                g.U[cells, sim.TOGI] = st[i, S_TOGI]
         if len(self.dust_cells):
             g.U[self.dust_cells, sim.POWER] = cw.dust_power()
             n = int(g.meta[sim.M_NCELL])
@@ -931,13 +1139,13 @@ class Runner:
         mine = np.isin(H[:, sim.HCELL], every) & (g.U[H[:, sim.HCELL], sim.BT] == H[:, sim.HTYPE])
         rows = [H[~mine]]
         g.T[every, sim.PTIME] = -1
-        for i in np.nonzero(st[S_PEND])[0]:
+        for i in np.nonzero(st[:, S_PEND])[0]:
             cells = self.cells[i]
-            g.T[cells, sim.PTIME] = st[S_PTIME, i]
+            g.T[cells, sim.PTIME] = st[i, S_PTIME]
             g.U[cells, sim.PTYPE] = cw.kinds[i]
             r = np.empty((len(cells), 4), np.int64)
-            r[:, sim.HK1] = st[S_PTIME, i] * 4 + st[S_PRANK, i]
-            r[:, sim.HK2] = st[S_PSEQ, i]
+            r[:, sim.HK1] = st[i, S_PTIME] * 4 + st[i, S_PRANK]
+            r[:, sim.HK2] = st[i, S_PSEQ]
             r[:, sim.HCELL] = cells
             r[:, sim.HTYPE] = cw.kinds[i]
             rows.append(r)

@@ -548,10 +548,11 @@ def repeater_input(U, N, c):
 
 @jit
 def repeater_locked(U, N, c):
+    """Vanilla isLocked: a repeater or comparator facing into a side emits a signal into it."""
     f = U[c, FACING]
     for s in ((f + 1) % 4, (f + 3) % 4):
         n = N[c, FC[s]]
-        if U[n, BT] == REPEATER and U[n, ON] and U[n, FACING] == s:
+        if U[n, FACING] == s and U[n, ON] and (U[n, BT] == REPEATER or (U[n, BT] == COMPARATOR and U[n, POWER] > 0)):
             return True
     return False
 
