@@ -184,7 +184,6 @@ function initialize({ model }) {
     if (M.counter) M.counter.set('value', counter(t));
     if (M.back) M.back.set('disabled', t <= D.meta.start);
     if (M.heat_slider) M.heat_slider.set('value', t);
-    model.set('tick', t);
   }
   // plotly redraws a figure in tens of milliseconds: the heatmap is drawn after the canvas, the counter and
   // the cursor have been painted, and only for the newest tick asked for meanwhile
@@ -304,7 +303,9 @@ function initialize({ model }) {
   function cursor() {
     const c = model.get('axis');
     if (c && c.rows && st.shown !== null) {
-      const gd = Array.from(lines.keys()).find(gd => gd._fullLayout && gd._fullLayout.xaxis);
+      // only once plotly has drawn the figure's traces: a relayout during its first draw leaves it empty
+      const gd = Array.from(lines.keys()).find(gd => gd._fullLayout && gd._fullLayout.xaxis && gd.data
+                                                     && gd.data.length > 6);
       if (gd) widen(gd, c);
     }
     for (const [gd, line] of lines) {
@@ -324,11 +325,14 @@ function initialize({ model }) {
       }
     }
   }
+  // The model's tick is set only as it is sent: the kernel echoes each value it receives, and an echo of an
+  // older tick arriving over a newer one set but not yet sent would move the page back.
+  function save() { st.sent = performance.now(); model.set('tick', st.shown); model.save_changes(); }
   function report(now) {  // tell the kernel the tick; while playing, at most every 150 ms
     if (now || !st.playing || performance.now() - st.sent > 150) {
-      clearTimeout(st.timer); st.timer = null; st.sent = performance.now(); model.save_changes();
+      clearTimeout(st.timer); st.timer = null; save();
     } else if (st.timer === null) {
-      st.timer = setTimeout(() => { st.timer = null; st.sent = performance.now(); model.save_changes(); }, 150);
+      st.timer = setTimeout(() => { st.timer = null; save(); }, 150);
     }
   }
   function go(t) {  // true when the page drew tick t itself
@@ -345,13 +349,15 @@ function initialize({ model }) {
     if (due > st.shown) {  // one tick per frame at most: every tick is drawn
       const next = st.shown + 1;
       if (canShow(next)) {
-        // more than a tick behind: the page cannot draw this many frames a second, so play slows down from
-        // here (the clock restarts at this tick) rather than skip ticks, and the counter says so
-        if (due > next) { st.origin = { t: now, tick: next }; st.behind = now; }
+        // a late frame is caught up one tick per frame; more than half a second behind, the page cannot draw
+        // this many frames a second, so play slows down (the clock restarts at this tick) rather than skip
+        // ticks, and the counter says so while the last second's rate is under the speed asked
+        const speed = M.speed.get('value');
+        if (due > next + Math.max(2, speed / 2)) st.origin = { t: now, tick: next };
         st.beats.push(now);
         while (st.beats.length > 1 && st.beats[0] < now - 1000) st.beats.shift();
-        const span = (now - st.beats[0]) / 1000;
-        st.slow = now - st.behind < 1000 && span > 0.4 ? Math.max(1, Math.round((st.beats.length - 1) / span)) : null;
+        const span = (now - st.beats[0]) / 1000, rate = (st.beats.length - 1) / Math.max(span, 1e-3);
+        st.slow = span > 0.9 && rate < 0.9 * speed ? Math.max(1, Math.round(rate)) : null;
         show(next); report(false);
       } else if (!st.waiting) { st.waiting = true; report(true); model.send({ advance: next }); }
     }
@@ -407,7 +413,7 @@ function initialize({ model }) {
       M.play.__scvScrub = true;
       M.play.on('change:playing', () => {
         st.playing = !!M.play.get('playing');
-        st.slow = null; st.behind = -1e9; st.beats = [];
+        st.slow = null; st.beats = [];
         if (st.playing) { st.origin = { t: performance.now(), tick: st.shown }; requestAnimationFrame(loop); }
         else {
           report(true);
