@@ -112,7 +112,8 @@ function initialize({ model }) {
   let D = null;
   // foreign: the buffers hold colours the kernel sent (not the row D.row), so the next tick writes them whole
   const st = { shown: model.get('tick'), playing: false, origin: null, waiting: false, sent: 0, timer: null,
-               foreign: true, slow: null, beats: [], loads: 0 };
+               foreign: true, slow: null, beats: [], loads: 0,
+               heatPlots: new Set() };
 
   function load() {  // decoded again whenever the kernel sent a new recording (a new meta object)
     const meta = model.get('meta');
@@ -203,6 +204,7 @@ function initialize({ model }) {
     for (const v of Object.values((M.heat_fig && M.heat_fig.views) || {})) Promise.resolve(v).then(view => {
       const gd = plotOf(view), L = gd && gd._fullLayout;
       if (!L || !L.xaxis || !L.yaxis) return;
+      st.heatPlots.add(gd);
       const xa = L.xaxis, ya = L.yaxis;
       let cv = gd.querySelector('canvas.scv-heat');
       if (!cv) {
@@ -253,6 +255,11 @@ function initialize({ model }) {
       const w = st.heat, h = w.meta.heat;
       st.heatBusy = false;
       if (!h) return;
+      // only once plotly has drawn the figure's traces: an update during its first draw leaves it empty
+      if (!st.heatPlots.size || Array.from(st.heatPlots).some(gd => !gd._fullLayout || !gd.data || gd.data.length < 2)) {
+        setTimeout(() => heat(st.heat.t, st.heat.k), 250);
+        return;
+      }
       const p = h.payloads[h.index[w.k]];
       M.heat_fig.set('_py2js_update', {
         style_data: { z: [p.z, undefined], text: [undefined, p.text], 'marker.color': [undefined, p.color] },
