@@ -256,7 +256,8 @@ function initialize({ model }) {
       st.heatBusy = false;
       if (!h) return;
       // only once plotly has drawn the figure's traces: an update during its first draw leaves it empty
-      if (!st.heatPlots.size || Array.from(st.heatPlots).some(gd => !gd._fullLayout || !gd.data || gd.data.length < 2)) {
+      const drawn = gd => gd._fullLayout && gd.data && gd.data.length >= 2;
+      if (!st.heatPlots.size || !Array.from(st.heatPlots).every(drawn)) {
         setTimeout(() => heat(st.heat.t, st.heat.k), 250);
         return;
       }
