@@ -319,7 +319,13 @@ function initialize({ model }) {
     for (const [gd, line] of lines) {
       const xa = gd._fullLayout && gd._fullLayout.xaxis, ya = gd._fullLayout && gd._fullLayout.yaxis;
       if (!c || !c.rows || !xa || !ya || st.shown === null) { line.style.display = 'none'; continue; }
-      const x = xa._offset + xa.l2p(st.shown / c.factor);
+      // placed on the span the page asked for (the same as plotly's own once its relayout has drawn): a frame
+      // in which plotly is still drawing the wider axis never loses the line
+      let x = xa._offset + xa.l2p(st.shown / c.factor);
+      if (c.lo !== undefined) {
+        const [lo, hi] = reach(c, st.shown), r0 = (lo - 0.5) / c.factor, r1 = (hi + 0.5) / c.factor;
+        x = xa._offset + (st.shown / c.factor - r0) / (r1 - r0) * xa._length;
+      }
       const inside = x >= xa._offset - 1 && x <= xa._offset + xa._length + 1;
       Object.assign(line.style, { display: inside ? 'block' : 'none', left: `${x - 1}px`, top: `${ya._offset}px`,
                                   height: `${ya._length}px` });
