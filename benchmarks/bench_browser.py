@@ -4,9 +4,10 @@ browser tests drive it), an explorer on a 64-lamp reference solution after its t
 For Step, Back and a timeline click, the time from the click (dispatched in the page) to the moment the
 page shows the new tick: the counter's text, the heatmap's title as painted, the timeline's tick line (the
 scrubber's line over the plot, else plotly's own) and the 3D canvas's pixels (every pixel read back from
-WebGL each animation frame). For Play at 10 and 20 gt/s, which ticks each view showed out of those that
-elapsed on the counter, in how many frames the 3D view changed, and how often counter, heatmap and
-timeline agreed on the tick in the same frame.
+WebGL each animation frame). For Play at 10 and 20 gt/s, the rate achieved (ticks per second on the counter)
+and in how many frames the page said it slowed, which ticks each view showed out of those that elapsed on
+the counter, in how many frames the 3D view changed, how often counter, heatmap and timeline agreed on the
+tick in the same frame, and in how many frames the timeline's tick line was inside the plot.
 
 Run: python benchmarks/bench_browser.py [--task A_simultaneous_lights_L5] [--n 9]
 Needs /usr/bin/chromium and the playwright package (never `playwright install`). Figures are printed
@@ -56,10 +57,20 @@ PROBE = r"""
     const d = plot && plot._fullData && plot._fullData[6];
     return d && d.visible !== false && d.x && d.x.length ? Math.round(d.x[0] * (plot._fullLayout.xaxis.title.text
       .startsWith('redstone') ? 2 : 1)) : null; };
-  window.__scv = {tick, heat, cursor, canvasHash};
+  const inView = () => {  // the tick line is shown and lies inside the plot area
+    const line = ex.querySelector('.scv-timeline .scv-cursor');
+    const plot = ex.querySelector('.scv-timeline .js-plotly-plot');
+    if (!line || line.style.display === 'none' || !plot || !plot._fullLayout) return false;
+    const xa = plot._fullLayout.xaxis, x = parseFloat(line.style.left) + 1;
+    return x >= xa._offset - 1 && x <= xa._offset + xa._length + 1;
+  };
+  window.__scv = {tick, heat, cursor, canvasHash, inView};
   return !!gl;
 }
 """
+
+FIGURES_DRAWN = ("() => { const f = Array.from(document.querySelectorAll('.scv-explorer .js-plotly-plot'));"
+                 " return f.length > 0 && f.every(d => d.data && d.data.length >= 1 && d.querySelector('.gtitle')); }")
 
 # Click a button (found by its text) and wait until each view shows the wanted tick; returns ms per view.
 MEASURE = r"""
@@ -97,16 +108,22 @@ async ([label, want, timeoutMs]) => {
 PLAY = r"""
 async ([ms]) => {
   const P = window.__scv;
-  const seen = {counter: [], heatmap: [], timeline: []}, agree = [];
+  const seen = {counter: [], heatmap: [], timeline: []}, agree = [], moves = [];
+  let slowed = 0, frames = 0, inView = 0;
   let canvasFrames = 0, h = P.canvasHash(true);
   const t0 = performance.now();
   return await new Promise(resolve => {
     const frame = () => {
       const t = P.tick(), v = {counter: t, heatmap: P.heat(), timeline: P.cursor()};
+      if (t !== null && (!moves.length || moves[moves.length - 1][1] !== t)) moves.push([performance.now(), t]);
+      frames++;
+      if (document.querySelector('.scv-explorer .scv-slow')) slowed++;
+      if (P.inView()) inView++;
       for (const k in v) if (v[k] !== null) seen[k].push(v[k]);
       if (t !== null) agree.push(t === v.heatmap && t === v.timeline);
       const h2 = P.canvasHash(true); if (h2 !== h) { canvasFrames++; h = h2; }
-      if (performance.now() - t0 > ms) resolve({seen, agree, canvasFrames}); else requestAnimationFrame(frame);
+      if (performance.now() - t0 > ms) resolve({seen, agree, canvasFrames, moves, slowed, frames, inView});
+      else requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
   });
@@ -143,7 +160,15 @@ def main() -> None:
             open_notebook(page, url, token, "bench.ipynb")
             run_all(page)
             page.wait_for_selector(".scv-explorer .scv-tick", timeout=300_000)
-            page.wait_for_timeout(3000)
+            # the figures are measured, so they must be drawn with their traces first; on a loaded machine they
+            # were seen to stay empty until the kernel next spoke, so it is asked for nothing once a while
+            for _ in range(30):
+                if page.evaluate(FIGURES_DRAWN):
+                    break
+                page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
+                              ".requestExecute({code: ''}).done")
+                page.wait_for_timeout(2000)
+            page.wait_for_timeout(1000)
             has_gl = page.evaluate(PROBE)
             tick = page.evaluate("() => window.__scv.tick()")
             results: dict[str, list[dict]] = {"Step": [], "Back": [], "timeline click": []}
@@ -184,10 +209,16 @@ def main() -> None:
                 span = (max(counter) - min(counter) + 1) if counter else 0
                 shown = {k: len(set(v) & set(counter)) for k, v in out["seen"].items()}
                 agree = sum(out["agree"]) / max(1, len(out["agree"]))
-                print(f"  play {speed:2d} gt/s     ticks shown of {span} elapsed: "
+                moves = [m for m in out["moves"] if m[1] > start]
+                rate = ((moves[-1][1] - moves[0][1]) / ((moves[-1][0] - moves[0][0]) / 1000)
+                        if len(moves) > 1 and moves[-1][0] > moves[0][0] else 0.0)
+                print(f"  play {speed:2d} gt/s     achieved {rate:.1f} gt/s ({100 * rate / speed:.0f}% of the speed "
+                      f"asked); the page said it slowed in {out['slowed']} of {out['frames']} frames")
+                print(f"                   ticks shown of {span} elapsed: "
                       + " · ".join(f"{k} {n} ({100 * n / max(1, span):.0f}%)" for k, n in shown.items())
                       + f" (goal every tick) · canvas redrawn in {out['canvasFrames']} frames · counter, heatmap "
-                      f"and timeline agree in {100 * agree:.0f}% of frames")
+                      f"and timeline agree in {100 * agree:.0f}% of frames · tick line in view in "
+                      f"{100 * out['inView'] / max(1, out['frames']):.0f}% of frames")
             browser.close()
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -247,3 +247,38 @@ def test_r_turns_the_copy_while_pasting_positions_and_facings_alike(tmp_path):
     a.turn_clipboard(2)  # half a turn: output to the west, the dust on the west
     assert a.clipboard == {(1, 0, 0): "minecraft:redstone_repeater[delay=2,facing=east]",
                            (0, 0, 0): "minecraft:redstone_wire"}
+
+
+def test_pasting_shows_the_whole_copy_where_it_would_land_turned_as_it_is(tmp_path):
+    from scicraft_viz.views.annotator import GHOST_COLOR
+
+    a = started(tmp_path)
+    a.palette.choose("repeater", facing="west", delay=2)
+    a.canvas.click_face((0, 3, 0), (0, 1, 0))  # repeater at (0, 4, 0)
+    a.palette.choose("dust")
+    a.canvas.click_face((1, 3, 0), (0, 1, 0))  # dust at (1, 4, 0)
+    a.palette.choose("glass")
+    a.canvas.click_face((1, 4, 0), (0, 1, 0))  # glass at (1, 5, 0)
+    a.copy((0, 4, 0), (1, 5, 0))
+    floor = pick_from_point((4.5, 4.0, 2.5), (0, 1, 0))  # the top of the floor block (4, 3, 2): target (4, 4, 2)
+    a._on_hover(floor)
+    assert a.canvas.ghost_cells == [] and a.canvas.ghost_at == (4, 4, 2)  # placing: the one-block ghost
+    assert a.on_key({"key": "v"}) == "paste on"
+    # the footprint shows at once where the mouse already is: every copied block, not the air between
+    assert a.canvas.ghost_cells == [(4, 4, 2), (5, 4, 2), (5, 5, 2)] and a.canvas.ghost_at is None
+    assert a.canvas._footprint.material.color == GHOST_COLOR["paste"]
+    # one mesh: 12 triangles per copied block
+    assert len(a.canvas._footprint.geometry.attributes["position"].array) == 3 * 36
+    a.on_key({"key": "r"})  # a quarter turn clockwise: east becomes south
+    assert a.canvas.ghost_cells == [(4, 4, 2), (4, 4, 3), (4, 5, 3)]
+    a.canvas.click_face((4, 3, 2), (0, 1, 0))
+    assert a.last_message == "pasted 3 block(s) of 3 at (4, 4, 2)"
+    assert a.env.world.get_block((4, 5, 3)) == "minecraft:glass"  # it landed where the footprint was
+    a._on_hover(pick_from_point((10.5, 4.0, 0.5), (0, 1, 0)))  # (10, 4, 0): the turned copy reaches z 1, x 10
+    assert a.canvas.ghost_cells == [(10, 4, 0), (10, 4, 1), (10, 5, 1)]
+    assert a.canvas._footprint.material.color == GHOST_COLOR["paste"]
+    a.on_key({"key": "R"})  # back: it would now reach x 11, outside the region, and the footprint says so
+    assert a.canvas.ghost_cells == [(10, 4, 0), (11, 4, 0), (11, 5, 0)]
+    assert a.canvas._footprint.material.color == GHOST_COLOR["refused"]
+    assert a.on_key({"key": "Escape"}) == "paste off" and a.canvas.ghost_cells == []
+    assert a.canvas.ghost_at == (10, 4, 0)  # the one-block ghost of placing is back

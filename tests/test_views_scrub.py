@@ -9,6 +9,7 @@ from scicraft_viz.demo import demo_world
 from scicraft_viz.views import Explorer
 from scicraft_viz.views.scrub import canvas_colors, quiet
 from scicraft_viz.views.stepper import tick_text
+from scicraft_viz.views.timeline import reach
 
 
 @pytest.fixture
@@ -52,7 +53,9 @@ def test_every_recorded_tick_decodes_to_what_the_canvas_and_heatmap_draw(ex):
     assert len(sc.colors) == 3 * sum(sc.meta["caps"]) and len(sc.delta_index) == 4 * n
     assert len(sc.delta_old) == len(sc.delta_new) == 3 * n and len(sc.delta_start) == 4 * 12
     assert sc.meta["presses"] == s.presses and len(ex.timeline.lamps) == 4
-    assert sc.meta["cursor"] == {"factor": 1, "rows": 4}
+    # the timeline's axis before it is widened to hold the tick: the press to 2 ticks past the last lamp change
+    assert sc.axis == {"factor": 1, "rows": 4, "lo": 0, "hi": 10, "first": s.start, "last": s.end,
+                       "origin": s.presses[-1]}
 
 
 def test_a_tick_drawn_by_the_page_moves_the_kernel_without_sending_it_back(ex):
@@ -66,10 +69,23 @@ def test_a_tick_drawn_by_the_page_moves_the_kernel_without_sending_it_back(ex):
     assert ex.heatmap.tick_slider.value == s.tick and f"tick {s.tick} gt" in ex.heatmap.figure.layout.title.text
     assert list(ex.timeline.figure.data[6].x) == [s.tick, s.tick]
     assert np.array_equal(shown_colors(ex), ex.scrubber.row_colors(4))
+    sent([ex.timeline.figure], log)
+    ex.scrubber.tick = s.end  # past the axis's span (0..10): the page widened it as it drew; the kernel follows
+    assert tuple(ex.timeline.figure.layout.xaxis.range) == (-0.5, 12.5) and ex.timeline.tick_range() == (0, 12)
     assert log == []
     s.seek(s.start + 6)  # a tick chosen in the kernel (a key, code) is sent as before, and the page follows
     assert {id(ex.stepper.counter), id(ex.heatmap.tick_slider), id(ex.heatmap.figure)} <= set(map(id, log))
     assert ex.scrubber.tick == s.start + 6
+
+
+def test_the_axis_widens_in_steps_of_half_its_span_to_hold_the_tick():
+    assert reach(10, 30, 0, 200, 20) == (10, 30)  # inside, with room: unchanged
+    assert reach(10, 30, 0, 200, 29) == (10, 40)  # 2 ticks of room beyond the tick, in steps of 10
+    assert reach(10, 30, 0, 200, 55) == (10, 60)
+    assert reach(10, 30, 0, 200, 10) == (0, 30)  # and one before it
+    assert reach(10, 30, 0, 35, 34) == (10, 35)  # never past the recording
+    assert reach(10, 12, 0, 200, 13) == (10, 16)  # at least 4 ticks a step
+    assert reach(10, 30, 0, 200, 250) == (10, 30)  # a tick not recorded leaves it
 
 
 def test_quiet_keeps_a_change_from_the_page_and_restores_sending():

@@ -61,7 +61,7 @@ HOTKEYS = ("keys, with the mouse over the canvas: 1-9 and 0 choose the palette's
            "the facing (auto follows the camera) · D the repeater's delay · F the face · T the tool · "
            "L fill a line or box · C copy a box · V paste (R turns the copy) · Z undo · Esc cancel a fill, copy or "
            "paste")
-GHOST_COLOR = {"place": "#7fdcff", "fill": "#ffd43b", "copy": "#b197fc", "paste": "#8ce99a"}
+GHOST_COLOR = {"place": "#7fdcff", "fill": "#ffd43b", "copy": "#b197fc", "paste": "#8ce99a", "refused": "#ff6b6b"}
 
 
 def _esc(s) -> str:
@@ -245,6 +245,7 @@ class Annotator(W.VBox):
         self.copy_button.observe(lambda ch: self._mode_toggled(self.copy_button), "value")
         self.paste_button.observe(lambda ch: self._mode_toggled(self.paste_button), "value")
         self._copy_corner: Pos | None = None
+        self._hover_pick: Pick | None = None  # where the mouse is over the canvas (for the paste's footprint)
         self.clipboard: dict[Pos, str] = {}  # copied blocks by offset from the copied box's lowest corner
         self.trial_button = W.Button(description="Run trial", button_style="warning", icon="hand-pointer-o",
                                      tooltip="press the button and watch what happens (uses one trial)")
@@ -660,13 +661,21 @@ class Annotator(W.VBox):
                 self.fill(first, pick.target, state)
 
     def _on_hover(self, pick: Pick | None) -> None:
-        """The ghost: a translucent box where a double-click would place (nothing for remove or use)."""
-        if pick is None or self.env is None or self.finished:
+        """The ghost: a translucent box where a double-click would place (nothing for remove or use); while
+        pasting, the whole copy as it would land, turned as it is, red where the paste would be refused."""
+        self._hover_pick = pick
+        pasting = pick is not None and self.env is not None and not self.finished and self.paste_button.value
+        if pasting and self.clipboard:
+            at = pick.target
+            cells = sorted(tuple(o + d for o, d in zip(at, rel)) for rel in self.clipboard)
+            refused = self._box_refusal("paste", cells) is not None
+            self.canvas.ghost_blocks(cells, GHOST_COLOR["refused" if refused else "paste"])
+        else:
+            self.canvas.ghost_blocks([])
+        if pick is None or self.env is None or self.finished or pasting:
             self.canvas.ghost(None)
         elif self.copy_button.value:
             self.canvas.ghost(pick.hit, GHOST_COLOR["copy"])
-        elif self.paste_button.value:
-            self.canvas.ghost(pick.target, GHOST_COLOR["paste"])
         elif self.palette.tool.value == "place":
             self.canvas.ghost(pick.target, GHOST_COLOR["fill" if self.fill_button.value else "place"])
         else:
@@ -694,6 +703,7 @@ class Annotator(W.VBox):
             return f"{name} " + ("on" if button.value else "off")
         if key in ("r", "R") and self.paste_button.value:
             self.turn_clipboard(1 if key == "r" else 3)
+            self._on_hover(self._hover_pick)  # the footprint turns with the copy
             return "paste turned"
         if key == "Escape":
             on = [name for name, b in modes.items() if b.value]
@@ -719,6 +729,7 @@ class Annotator(W.VBox):
         elif self.env is not None and not self.finished and not any(
                 b.value for b in (self.fill_button, self.copy_button, self.paste_button)):
             self._say(True, f"{button.description.lower()} off")
+        self._on_hover(self._hover_pick)  # the ghost of the mode now on, where the mouse is
 
     def _end_fill(self) -> None:
         self._corner = None

@@ -188,6 +188,10 @@ def look_quaternion(eye, target, up=(0.0, 1.0, 0.0)) -> tuple[float, float, floa
     return tuple(float(v) for v in q)  # type: ignore[return-value]
 
 
+# the 12 triangles of a unit cube, wound as the canvas's blocks are
+_BOX_TRIANGLES = G._PICK.reshape(-1, 3).astype(np.float32)
+
+
 def box_outline(lo, hi) -> np.ndarray:
     """Line-segment points of the 12 edges of the box lo..hi."""
     lo = np.asarray(lo, np.float32)
@@ -244,8 +248,16 @@ class Canvas(W.VBox):
         self._ghost = P3.Mesh(P3.BoxGeometry(width=0.98, height=0.98, depth=0.98), P3.MeshBasicMaterial(
             color="#ffffff", transparent=True, opacity=0.35, depthWrite=False), name="ghost", visible=False)
         self._ghost_pos: Pos | None = None
+        # the footprint of a paste: translucent boxes (one mesh) and their outlines, as the single ghost shows
+        self._footprint = P3.Mesh(P3.BufferGeometry(attributes={"position": P3.BufferAttribute(
+            array=np.zeros((3, 3), np.float32), normalized=False)}), P3.MeshBasicMaterial(
+            color="#ffffff", transparent=True, opacity=0.35, depthWrite=False), name="footprint", visible=False)
+        self._footprint_edges = _lines(np.zeros((2, 3), np.float32), "#ffffff", "footprint-edges")
+        self._footprint_edges.visible = False
+        self._footprint_cells: list[Pos] = []
         self._world = P3.Group(children=[self._pickable, self._buffers["glow"].mesh, self._glass_edges, outline,
-                                         axes, self._compass, self._grid, self._ghost])
+                                         axes, self._compass, self._grid, self._ghost, self._footprint,
+                                         self._footprint_edges])
         self.scene = P3.Scene(children=[self._world], background=background)
         self.center = ((lo + hi) / 2).tolist()
         self.camera = P3.PerspectiveCamera(fov=35, aspect=width / height, near=0.1, far=2000,
@@ -441,6 +453,29 @@ class Canvas(W.VBox):
         self._ghost.position = tuple((np.asarray(pos, float) + 0.5 - self._offset).tolist())
         self._ghost.material.color = color
         self._ghost.visible = True
+
+    def ghost_blocks(self, positions, color: str = "#ffffff") -> None:
+        """Show translucent boxes, outlined, at all these positions (none: hidden): where a paste would put its
+        blocks. One mesh for all of them, however many."""
+        cells = sorted({tuple(int(v) for v in p) for p in positions})
+        self._footprint_cells = cells
+        if not cells:
+            self._footprint.visible = self._footprint_edges.visible = False
+            return
+        lo = np.asarray(cells, np.float32) + 0.01 - self._offset.astype(np.float32)
+        tris = (lo[:, None, :] + _BOX_TRIANGLES[None] * 0.98).reshape(-1, 3)
+        edges = np.concatenate([box_outline(p, p + 0.98) for p in lo])
+        self._footprint.geometry = P3.BufferGeometry(attributes={"position": P3.BufferAttribute(
+            array=tris.astype(np.float32), normalized=False)})
+        self._footprint_edges.geometry = P3.BufferGeometry(attributes={"position": P3.BufferAttribute(
+            array=edges.astype(np.float32), normalized=False)})
+        self._footprint.material.color = self._footprint_edges.material.color = color
+        self._footprint.visible = self._footprint_edges.visible = True
+
+    @property
+    def ghost_cells(self) -> list[Pos]:
+        """Where the footprint boxes are shown (sorted; empty: hidden)."""
+        return list(self._footprint_cells) if self._footprint.visible else []
 
     @property
     def ghost_at(self) -> Pos | None:

@@ -110,10 +110,14 @@ function initialize({ model }) {
   const M = {};
   let attrs = [];
   let D = null;
-  const st = { shown: model.get('tick'), playing: false, origin: null, waiting: false, sent: 0, timer: null };
+  // foreign: the buffers hold colours the kernel sent (not the row D.row), so the next tick writes them whole
+  const st = { shown: model.get('tick'), playing: false, origin: null, waiting: false, sent: 0, timer: null,
+               foreign: true, slow: null, beats: [], loads: 0,
+               heatPlots: new Set() };
 
   function load() {  // decoded again whenever the kernel sent a new recording (a new meta object)
     const meta = model.get('meta');
+    st.loads += 1;
     if (!meta || meta.first === undefined) { D = null; return; }
     D = { meta, base: bytes(model.get('colors')), idx: u32(model.get('delta_index')),
           old: bytes(model.get('delta_old')), nu: bytes(model.get('delta_new')),
@@ -132,10 +136,12 @@ function initialize({ model }) {
       f[v] = src[3 * j]; f[v + 1] = src[3 * j + 1]; f[v + 2] = src[3 * j + 2];
     }
   }
-  function colorsAt(k) {
+  function colorsAt(k) {  // the colours of row k; D.changed: whether any vertex differs from the row before
+    D.changed = D.full === null;
     if (D.full === null) { D.full = D.base.slice(); D.row = 0; }
-    while (D.row < k) { D.row += 1; delta(D.row, D.nu); }
-    while (D.row > k) { delta(D.row, D.old); D.row -= 1; }
+    const changes = r => D.start[r - 1] > (r > 1 ? D.start[r - 2] : 0);
+    while (D.row < k) { D.row += 1; D.changed = D.changed || changes(D.row); delta(D.row, D.nu); }
+    while (D.row > k) { D.changed = D.changed || changes(D.row); delta(D.row, D.old); D.row -= 1; }
     return D.full;
   }
   function counter(t) {
@@ -145,33 +151,40 @@ function initialize({ model }) {
     for (const p of m.presses) if (p <= t) press = p;
     if (press !== null) parts.push(`press +${t - press} gt (+${g((t - press) / 2)} rt)`);
     parts.push(t === m.end ? 'live' : `replaying ${m.start}..${m.end}`);
+    if (st.playing && st.slow) parts.push(`<span class='scv-slow' style='color:#c92a2a'>slowed to ${st.slow} gt/s ` +
+                                          'to draw every tick</span>');
     return "<span class='scv-tick' style='font-family:monospace;white-space:nowrap'>" + parts.join(' · ') + '</span>';
   }
   function show(t) {
     const k = t - D.meta.first;
     const full = colorsAt(k);
-    let o = 0;
-    attrs.forEach((a, i) => {
-      a.obj.array.set(full.subarray(o, o + 3 * D.meta.caps[i]));  // the model's array shares this memory
-      a.obj.needsUpdate = true;
-      o += 3 * D.meta.caps[i];
-    });
-    M.renderer.trigger('rerender', M.renderer, {});
-    st.canvasAt = t;
-    // once more on the next frame: an upload made from inside a click was sometimes lost for the additive
-    // glow (seen in headless Chromium); marking the buffers again costs one more upload of a few kB
-    requestAnimationFrame(() => {
-      if (st.canvasAt !== t) return;
-      attrs.forEach(a => { a.obj.needsUpdate = true; });
+    // the 3D view is drawn again only when its colours change: in software WebGL a draw is most of a
+    // frame's time, and most ticks of a circuit change few blocks or none (pythreejs draws on the next
+    // animation frame, once however often it is asked)
+    if (D.changed || st.foreign) {
+      st.foreign = false;
+      let o = 0;
+      attrs.forEach((a, i) => {
+        a.obj.array.set(full.subarray(o, o + 3 * D.meta.caps[i]));  // the model's array shares this memory
+        a.obj.needsUpdate = true;
+        o += 3 * D.meta.caps[i];
+      });
       M.renderer.trigger('rerender', M.renderer, {});
-    });
+      st.canvasAt = t;
+      // once more on the next frame when not playing: an upload made from inside a click was sometimes lost
+      // for the additive glow (seen in headless Chromium); while playing, the next change draws again
+      if (!st.playing) requestAnimationFrame(() => {
+        if (st.canvasAt !== t) return;
+        attrs.forEach(a => { a.obj.needsUpdate = true; });
+        M.renderer.trigger('rerender', M.renderer, {});
+      });
+    }
     st.shown = t;
     cursor();
     heat(t, k);
     if (M.counter) M.counter.set('value', counter(t));
     if (M.back) M.back.set('disabled', t <= D.meta.start);
     if (M.heat_slider) M.heat_slider.set('value', t);
-    model.set('tick', t);
   }
   // plotly redraws a figure in tens of milliseconds: the heatmap is drawn after the canvas, the counter and
   // the cursor have been painted, and only for the newest tick asked for meanwhile
@@ -186,10 +199,12 @@ function initialize({ model }) {
   }
   // Until plotly has redrawn the heatmap, the new tick is painted over it: the dust cells on a canvas laid
   // over the plot area (placed from plotly's own axes), the markers' fill and the title's text.
-  function heatNow(t, p, h) {
+  function heatNow(t, i, h) {
+    const p = h.payloads[i];
     for (const v of Object.values((M.heat_fig && M.heat_fig.views) || {})) Promise.resolve(v).then(view => {
       const gd = plotOf(view), L = gd && gd._fullLayout;
       if (!L || !L.xaxis || !L.yaxis) return;
+      st.heatPlots.add(gd);
       const xa = L.xaxis, ya = L.yaxis;
       let cv = gd.querySelector('canvas.scv-heat');
       if (!cv) {
@@ -202,6 +217,12 @@ function initialize({ model }) {
       if (cv.width !== Math.round(xa._length)) cv.width = xa._length;
       if (cv.height !== Math.round(ya._length)) cv.height = ya._length;
       cv.dataset.tick = String(t);
+      const title = gd.querySelector('.gtitle');
+      if (title) title.textContent = `dust power on layer y=${h.y} · tick ${t} gt`;
+      // the same cells as the tick painted last (most ticks): only the title changes
+      const key = `${i} ${xa._offset} ${ya._offset} ${xa._length} ${ya._length} ${st.loads}`;
+      if (cv.dataset.key === key) return;
+      cv.dataset.key = key;
       const c = cv.getContext('2d');
       c.clearRect(0, 0, cv.width, cv.height);
       c.font = '10px "Open Sans", verdana, arial, sans-serif'; c.textAlign = 'center'; c.textBaseline = 'middle';
@@ -214,21 +235,19 @@ function initialize({ model }) {
         if (h.numbers) { c.fillStyle = '#ffffff'; c.fillText(String(v), (x0 + x1) / 2, (y0 + y1) / 2); }
       }));
       const pts = gd.querySelectorAll('.scatterlayer .trace:first-child path.point');
-      if (pts.length === p.color.length) pts.forEach((e, i) => { e.style.fill = p.color[i]; });
-      const title = gd.querySelector('.gtitle');
-      if (title) title.textContent = `dust power on layer y=${h.y} · tick ${t} gt`;
+      if (pts.length === p.color.length) pts.forEach((e, j) => { e.style.fill = p.color[j]; });
     });
   }
   function heatDone(t) {  // plotly drew tick t (null: the kernel redrew it): the painted layer is not needed
     for (const v of Object.values((M.heat_fig && M.heat_fig.views) || {})) Promise.resolve(v).then(view => {
       const cv = view && view.el && view.el.querySelector('canvas.scv-heat');
-      if (cv && (t === null || cv.dataset.tick === String(t))) cv.style.display = 'none';
+      if (cv && (t === null || cv.dataset.tick === String(t))) { cv.style.display = 'none'; cv.dataset.key = ''; }
     });
   }
   function heat(t, k) {
     st.heat = { t, k, meta: D.meta };
     const h = D.meta.heat;
-    if (h) heatNow(t, h.payloads[h.index[k]], h);
+    if (h) heatNow(t, h.index[k], h);
     // while playing, plotly's own redraw (which holds the page for tens of ms) waits for the pause
     if (st.heatBusy || !M.heat_fig || st.playing) return;
     st.heatBusy = true;
@@ -236,6 +255,12 @@ function initialize({ model }) {
       const w = st.heat, h = w.meta.heat;
       st.heatBusy = false;
       if (!h) return;
+      // only once plotly has drawn the figure's traces: an update during its first draw leaves it empty
+      const drawn = gd => gd._fullLayout && gd.data && gd.data.length >= 2;
+      if (!st.heatPlots.size || !Array.from(st.heatPlots).every(drawn)) {
+        setTimeout(() => heat(st.heat.t, st.heat.k), 250);
+        return;
+      }
       const p = h.payloads[h.index[w.k]];
       M.heat_fig.set('_py2js_update', {
         style_data: { z: [p.z, undefined], text: [undefined, p.text], 'marker.color': [undefined, p.color] },
@@ -248,12 +273,59 @@ function initialize({ model }) {
   // the timeline's tick line is a thin element over the plot, placed from plotly's own axis (a plotly
   // restyle per tick would be as slow as the heatmap); plotly's own line (trace 6) is hidden once this shows
   const lines = new Map();
+  // The axis holds the current tick: its span widens as the kernel's timeline.reach() would, with the same tick
+  // labels counted from the press (LampTimeline._set_range), so the cursor shows in every frame.
+  const NICE = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000];
+  const dtickOf = span => NICE.find(d => span / d <= 14) || Math.floor(span / 14) + 1;
+  function reach(a, t) {
+    let lo = a.lo, hi = a.hi;
+    if (t < a.first || t > a.last) return [lo, hi];
+    const step = Math.max(4, Math.floor((hi - lo) / 2));
+    if (t + 2 > hi) hi = Math.min(a.last, hi + step * Math.ceil((t + 2 - hi) / step));
+    if (t - 1 < lo) lo = Math.max(a.first, lo - step * Math.ceil((lo - t + 1) / step));
+    return [lo, hi];
+  }
+  function axisLayout(a, lo, hi) {
+    const x = v => v / a.factor, r0 = x(lo - 0.5), r1 = x(hi + 0.5), d = dtickOf(x(hi - lo));
+    const out = { 'xaxis.range': [r0, r1], 'xaxis.dtick': d };
+    if (a.origin === null) return Object.assign(out, { 'xaxis.tickmode': 'linear', 'xaxis.tick0': 0,
+                                                       'xaxis.tickvals': null, 'xaxis.ticktext': null });
+    const o = x(a.origin), vals = [], text = [];
+    for (let k = Math.ceil((r0 - o) / d); k <= Math.floor((r1 - o) / d); k++) {
+      vals.push(o + k * d);
+      text.push(k ? (k > 0 ? '+' : '') + k * d : 'press');
+    }
+    return Object.assign(out, { 'xaxis.tickmode': 'array', 'xaxis.tickvals': vals, 'xaxis.ticktext': text });
+  }
+  function widen(gd, a) {  // true when the axis was relaid out to hold the shown tick
+    const xa = gd._fullLayout.xaxis;
+    const [lo, hi] = reach(a, st.shown), r = [lo - 0.5, hi + 0.5].map(v => v / a.factor);
+    if (!xa.range || (xa.range[0] === r[0] && xa.range[1] === r[1]) || !M.timeline_fig) return false;
+    const asked = `${r} from ${xa.range}`;  // never the same request twice over the same axis (no relayout loop)
+    if (st.axisAsked === asked) return false;
+    st.axisAsked = asked;
+    M.timeline_fig.set('_py2js_relayout', { relayout_data: axisLayout(a, lo, hi), layout_edit_id: -1 });
+    M.timeline_fig.set('_py2js_relayout', null);
+    return true;
+  }
   function cursor() {
-    const c = D && D.meta.cursor;
+    const c = model.get('axis');
+    if (c && c.rows && st.shown !== null) {
+      // only once plotly has drawn the figure's traces: a relayout during its first draw leaves it empty
+      const gd = Array.from(lines.keys()).find(gd => gd._fullLayout && gd._fullLayout.xaxis && gd.data
+                                                     && gd.data.length > 6);
+      if (gd) widen(gd, c);
+    }
     for (const [gd, line] of lines) {
       const xa = gd._fullLayout && gd._fullLayout.xaxis, ya = gd._fullLayout && gd._fullLayout.yaxis;
       if (!c || !c.rows || !xa || !ya || st.shown === null) { line.style.display = 'none'; continue; }
-      const x = xa._offset + xa.l2p(st.shown / c.factor);
+      // placed on the span the page asked for (the same as plotly's own once its relayout has drawn): a frame
+      // in which plotly is still drawing the wider axis never loses the line
+      let x = xa._offset + xa.l2p(st.shown / c.factor);
+      if (c.lo !== undefined) {
+        const [lo, hi] = reach(c, st.shown), r0 = (lo - 0.5) / c.factor, r1 = (hi + 0.5) / c.factor;
+        x = xa._offset + (st.shown / c.factor - r0) / (r1 - r0) * xa._length;
+      }
       const inside = x >= xa._offset - 1 && x <= xa._offset + xa._length + 1;
       Object.assign(line.style, { display: inside ? 'block' : 'none', left: `${x - 1}px`, top: `${ya._offset}px`,
                                   height: `${ya._length}px` });
@@ -267,11 +339,14 @@ function initialize({ model }) {
       }
     }
   }
+  // The model's tick is set only as it is sent: the kernel echoes each value it receives, and an echo of an
+  // older tick arriving over a newer one set but not yet sent would move the page back.
+  function save() { st.sent = performance.now(); model.set('tick', st.shown); model.save_changes(); }
   function report(now) {  // tell the kernel the tick; while playing, at most every 150 ms
     if (now || !st.playing || performance.now() - st.sent > 150) {
-      clearTimeout(st.timer); st.timer = null; st.sent = performance.now(); model.save_changes();
+      clearTimeout(st.timer); st.timer = null; save();
     } else if (st.timer === null) {
-      st.timer = setTimeout(() => { st.timer = null; st.sent = performance.now(); model.save_changes(); }, 150);
+      st.timer = setTimeout(() => { st.timer = null; save(); }, 150);
     }
   }
   function go(t) {  // true when the page drew tick t itself
@@ -283,11 +358,22 @@ function initialize({ model }) {
   }
   function loop() {
     if (!st.playing) return;
-    const due = st.origin.tick + Math.floor((performance.now() - st.origin.t) / 1000 * M.speed.get('value') + 1e-6);
-    if (due > st.shown) {  // one tick per frame at most: every tick is drawn, late ones catch up
+    const now = performance.now();
+    const due = st.origin.tick + Math.floor((now - st.origin.t) / 1000 * M.speed.get('value') + 1e-6);
+    if (due > st.shown) {  // one tick per frame at most: every tick is drawn
       const next = st.shown + 1;
-      if (canShow(next)) { show(next); report(false); }
-      else if (!st.waiting) { st.waiting = true; report(true); model.send({ advance: next }); }
+      if (canShow(next)) {
+        // a late frame is caught up one tick per frame; more than half a second behind, the page cannot draw
+        // this many frames a second, so play slows down (the clock restarts at this tick) rather than skip
+        // ticks, and the counter says so while the last second's rate is under the speed asked
+        const speed = M.speed.get('value');
+        if (due > next + Math.max(2, speed / 2)) st.origin = { t: now, tick: next };
+        st.beats.push(now);
+        while (st.beats.length > 1 && st.beats[0] < now - 1000) st.beats.shift();
+        const span = (now - st.beats[0]) / 1000, rate = (st.beats.length - 1) / Math.max(span, 1e-3);
+        st.slow = span > 0.9 && rate < 0.9 * speed ? Math.max(1, Math.round(rate)) : null;
+        show(next); report(false);
+      } else if (!st.waiting) { st.waiting = true; report(true); model.send({ advance: next }); }
     }
     requestAnimationFrame(loop);
   }
@@ -315,7 +401,8 @@ function initialize({ model }) {
         cursor();
         gd.on('plotly_click', ev => {
           const pt = ev && ev.points && ev.points[0];
-          if (pt && pt.curveNumber === 0 && D && D.meta.cursor) go(Math.round(pt.x * D.meta.cursor.factor));
+          const a = model.get('axis');
+          if (pt && pt.curveNumber === 0 && a && a.factor) go(Math.round(pt.x * a.factor));
         });
       });
     }
@@ -329,6 +416,7 @@ function initialize({ model }) {
     for (const s of model.get('attrs') || []) {
       const m = await wm.get_model(ref(s));
       if (m.initPromise) await m.initPromise;
+      if (!m.__scvScrub) { m.__scvScrub = true; m.on('change:array', () => { st.foreign = true; }); }
       list.push(m);
     }
     attrs = list;
@@ -339,8 +427,13 @@ function initialize({ model }) {
       M.play.__scvScrub = true;
       M.play.on('change:playing', () => {
         st.playing = !!M.play.get('playing');
+        st.slow = null; st.beats = [];
         if (st.playing) { st.origin = { t: performance.now(), tick: st.shown }; requestAnimationFrame(loop); }
-        else { report(true); if (st.heat) heat(st.heat.t, st.heat.k); }
+        else {
+          report(true);
+          if (st.heat) heat(st.heat.t, st.heat.k);
+          if (D && M.counter && st.shown !== null) M.counter.set('value', counter(st.shown));
+        }
       });
       M.speed.on('change:value', () => { st.origin = { t: performance.now(), tick: st.shown }; });
     }
@@ -359,6 +452,7 @@ function initialize({ model }) {
     if (canShow(t)) show(t); else { st.shown = t; cursor(); heatDone(null); }
   });
   model.on('change:meta', () => { cursor(); heatDone(null); });
+  model.on('change:axis', cursor);
   resolve();
   return () => clearInterval(poll);
 }
@@ -371,6 +465,7 @@ export default { initialize, render };
     tick = T.Int(0).tag(sync=True)
     client = T.Bool(False).tag(sync=True)
     meta = T.Dict().tag(sync=True)
+    axis = T.Dict().tag(sync=True)
     colors = T.Bytes(b"").tag(sync=True)
     delta_index = T.Bytes(b"").tag(sync=True)
     delta_old = T.Bytes(b"").tag(sync=True)
@@ -466,16 +561,23 @@ export default { initialize, render };
                          "presses": [int(p) for p in session.presses], "caps": caps,
                          "heat": {"y": heatmap.layer.value, "index": self._index, "payloads": self._payloads,
                                   "x0": int(heatmap.xs[0]), "z0": int(heatmap.zs[0]), "scale": DUST_SCALE,
-                                  "numbers": bool(heatmap.numbers.value)},
-                         "cursor": self.cursor_meta(timeline)}
+                                  "numbers": bool(heatmap.numbers.value)}}
+            self.follow_timeline(timeline)
 
     @staticmethod
-    def cursor_meta(timeline) -> dict:
-        """What the page needs to draw the timeline's tick line: the axis unit and the number of rows."""
+    def axis_meta(timeline) -> dict:
+        """What the page needs to draw the timeline's tick line and widen the axis to hold it: the axis unit,
+        the number of rows, the span before widening (`activity_range`), the recorded ticks and the press the
+        labels count from."""
         empty = timeline._trace is None or not len(timeline._trace.ticks)
-        return {"factor": timeline.factor, "rows": 0 if empty else len(timeline._rows)}
+        if empty:
+            return {"factor": timeline.factor, "rows": 0}
+        (lo, hi), (first, last) = timeline.activity_range(), timeline.recorded_range()
+        return {"factor": timeline.factor, "rows": len(timeline._rows), "lo": lo, "hi": hi, "first": first,
+                "last": last, "origin": timeline.origin}
 
     def follow_timeline(self, timeline) -> None:
-        """Keep the page's timeline cursor right after a unit change or a filter."""
-        if self.meta and self.meta.get("cursor") != (c := self.cursor_meta(timeline)):
-            self.meta = {**self.meta, "cursor": c}
+        """Keep the page's timeline cursor and axis right after new rows, a new verdict, a unit change or a
+        filter (sent only when it changed)."""
+        if self.axis != (c := self.axis_meta(timeline)):
+            self.axis = c

@@ -39,6 +39,20 @@ def _rects(boxes: list[tuple[float, float, float, float]]) -> tuple[list, list]:
     return xs, ys
 
 
+def reach(lo: int, hi: int, first: int, last: int, cursor: int | None) -> tuple[int, int]:
+    """The axis span lo..hi widened so the current tick (`cursor`, when recorded: first..last) is in view
+    with room beyond it, in steps of half the span (at least 4 ticks): a playing cursor moves the axis
+    once every few ticks, not every tick. The page computes the same while it plays (scrub.py)."""
+    if cursor is None or not first <= cursor <= last:
+        return lo, hi
+    step = max(4, (hi - lo) // 2)
+    if cursor + 2 > hi:
+        hi = min(last, hi + step * -(-(cursor + 2 - hi) // step))
+    if cursor - 1 < lo:
+        lo = max(first, lo - step * -(-(lo - cursor + 1) // step))
+    return lo, hi
+
+
 def integer_dtick(span: float, max_ticks: int = 14) -> int:
     """A whole-number tick step that puts at most `max_ticks` labels on an axis of this span."""
     for d in _NICE:
@@ -235,9 +249,9 @@ class LampTimeline(HostsFigures, W.VBox):
         from scicraft_viz.views.scrub import quiet
 
         self._cursor = tick
+        # the page widens the axis itself as it draws the line (with the same `reach`), so then nothing is sent
         with quiet(self.figure) if drawn else contextlib.nullcontext(), self.figure.batch_update():
             self._draw_cursor(self.figure.data[6])
-        with self.figure.batch_update():
             if self._trace is not None and len(self._trace.ticks):
                 lo, hi = self.tick_range()
                 if tuple(self.figure.layout.xaxis.range or ()) != (self._x(lo - 0.5), self._x(hi + 0.5)):
@@ -295,9 +309,20 @@ class LampTimeline(HostsFigures, W.VBox):
 
     def tick_range(self) -> tuple[int, int]:
         """The ticks the x axis spans: everything recorded, or (span "activity") from a little before
-        the first press to a little after the last lamp change and contract window."""
+        the first press to a little after the last lamp change and contract window, widened to hold the
+        current tick (see `reach`)."""
+        lo, hi = self.activity_range()
+        first, last = self.recorded_range()
+        return reach(lo, hi, first, last, self._cursor)
+
+    def recorded_range(self) -> tuple[int, int]:
         t = self._trace.ticks
-        first, last = (int(t[0]), int(t[-1])) if len(t) else (0, 0)
+        return (int(t[0]), int(t[-1])) if len(t) else (0, 0)
+
+    def activity_range(self) -> tuple[int, int]:
+        """The span of `tick_range` before it is widened to hold the current tick."""
+        t = self._trace.ticks
+        first, last = self.recorded_range()
         if self.span.value == "whole" or not len(t):
             return first, max(last, first + 1)
         marks = list(self._presses)
@@ -316,14 +341,7 @@ class LampTimeline(HostsFigures, W.VBox):
             return first, max(last, first + 1)
         lo, hi = min(marks), max(marks)
         pad = max(2, (hi - lo) // 10)
-        lo, hi = max(first, lo - pad), min(max(last, first + 1), hi + pad)
-        if self._cursor is not None and first <= self._cursor <= last:
-            # the current tick is always in view: the span grows to reach it, with a little room beyond
-            if self._cursor < lo:
-                lo = max(first, self._cursor - 1)
-            elif self._cursor > hi:
-                hi = min(last, self._cursor + 2)
-        return lo, hi
+        return max(first, lo - pad), min(max(last, first + 1), hi + pad)
 
     def _set_range(self) -> None:
         lo, hi = self.tick_range()

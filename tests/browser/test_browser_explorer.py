@@ -490,3 +490,91 @@ def test_annotator_keys_ghost_and_fill_in_voila(browser, tmp_path):
         page.keyboard.press("z")
         wait_text(page, ".scv-message", "text.startsWith('undid the last edit: removed the blocks at')")
         assert files[0].read_text().count('"set-block"') == 2 * n
+
+
+PLAY_NOTEBOOK = """import json
+from scicraft_viz.views import Explorer
+ex = Explorer(task='A_simultaneous_lights_L1', build='solution')
+s = ex.session
+s.run_test()
+s.seek(s.presses[-1])
+ex.stepper.speed.value = 20
+lo, hi = ex.timeline.tick_range()
+# far enough past the axis's span that the page has to widen it while it plays
+json.dump({'start': s.tick, 'hi': hi, 'target': min(s.end, hi + 40), 'end': s.end}, open('play-plan.json', 'w'))
+ex"""
+
+# Every animation frame while playing: the tick each view shows (counter, heatmap title, timeline line) and
+# whether the line lies inside the timeline's plot area and axis range.
+PLAY_SAMPLER = """([target]) => new Promise(resolve => {
+  const ex = document.querySelector('.scv-explorer');
+  const num = (re, s) => { const m = re.exec(s || ''); return m ? +m[1] : null; };
+  const frames = [];
+  const frame = () => {
+    const line = ex.querySelector('.scv-timeline .scv-cursor');
+    const plot = ex.querySelector('.scv-timeline .js-plotly-plot');
+    const xa = plot._fullLayout.xaxis, f = xa.title.text.startsWith('redstone') ? 2 : 1;
+    const x = parseFloat(line.style.left) + 1, t = line.dataset.tick === undefined ? null : +line.dataset.tick;
+    frames.push({counter: num(/tick (\\d+) gt/, ex.querySelector('.scv-tick').innerText),
+                 heat: num(/tick (\\d+) gt/, ex.querySelector('.scv-heatmap .gtitle').textContent), line: t,
+                 shown: line.style.display !== 'none',
+                 inArea: x >= xa._offset - 1 && x <= xa._offset + xa._length + 1,
+                 inRange: t !== null && xa.range[0] <= t / f && t / f <= xa.range[1]});
+    if (frames[frames.length - 1].counter >= target) resolve(frames); else requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+})"""
+
+
+def test_play_shows_every_tick_with_the_views_agreeing_and_the_tick_line_in_view(browser, lab):
+    """Play at 20 gt/s in the page: every tick appears on the counter, the heatmap and the timeline, all three
+    name the same tick in every frame, and the timeline's tick line is inside the axis in every frame (the page
+    widens the axis as the tick passes its end), with the labels still counted from the press."""
+    import json
+
+    url, token, work = lab
+    nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                     "source": PLAY_NOTEBOOK}],
+          "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    (work / "root" / "play.ipynb").write_text(json.dumps(nb))
+    with Page(browser, "play") as page:
+        open_notebook(page, url, token, "play.ipynb")
+        run_all(page)
+        wait_figures(page)
+        plan = json.loads((work / "root" / "play-plan.json").read_text())
+        assert plan["target"] > plan["hi"] + 10, plan
+        ex = page.locator(".scv-explorer").first
+        wait_drawn(page, ex.locator("canvas").first)
+        page.wait_for_function("() => document.querySelector('.scv-explorer .scv-timeline .scv-cursor')"
+                               " && document.querySelector('.scv-explorer .scv-timeline .scv-cursor').dataset.tick",
+                               timeout=WAIT)
+        ex.locator(".widget-play button").nth(0).click()
+        frames = page.evaluate(PLAY_SAMPLER, [plan["target"]])
+        ex.locator(".widget-play button").nth(1).click()  # pause
+        ticks = range(plan["start"] + 1, plan["target"] + 1)
+        for view in ("counter", "heat", "line"):
+            missing = sorted(set(ticks) - {f[view] for f in frames})
+            assert not missing, f"{view} never showed ticks {missing}"
+        disagree = [f for f in frames if not f["counter"] == f["heat"] == f["line"]]
+        assert not disagree, disagree[:5]
+        hidden = [f for f in frames if not (f["shown"] and f["inArea"] and f["inRange"])]
+        assert not hidden, hidden[:5]
+        # the kernel, told the tick the page stopped at, draws the same axis the page widened to
+        paused = tick_of(ex.locator(".scv-tick").inner_text())
+        deadline = time.monotonic() + WAIT / 1000
+        code = ("import json; json.dump({'tick': s.tick, 'range': list(ex.timeline.figure.layout.xaxis.range), "
+                "'text': list(ex.timeline.figure.layout.xaxis.ticktext)}, open('play-state.json', 'w'))")
+        while True:
+            kernel(page, code)
+            state = json.loads((work / "root" / "play-state.json").read_text())
+            if state["tick"] == paused or time.monotonic() > deadline:
+                break
+            page.wait_for_timeout(200)
+        axis = page.evaluate("() => { const xa = document.querySelector('.scv-explorer .scv-timeline .js-plotly-plot')"
+                             "._fullLayout.xaxis; return {range: xa.range, text: xa.ticktext}; }")
+        assert state["tick"] == paused and state["range"] == axis["range"], (state, axis)
+        assert state["text"] == axis["text"] and "press" in axis["text"], (state, axis)
+        assert axis["range"][1] >= paused + 2 > plan["hi"] + 0.5, (axis, paused, plan)
+        painted(page)
+        screenshot(ex, "play.png")
