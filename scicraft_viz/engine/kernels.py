@@ -1848,7 +1848,7 @@ def finish_moving(g, m, cut_short):
     if bt != AIR:
         put_event(g, m, EV_PLACED, 0, 0, bt)
     if bt == NOTE_BLOCK:
-        U[m, INSTRUMENT] = instrument_on(U[N[m, FC[DOWN]], BT])
+        U[m, INSTRUMENT] = instrument_on(U, N[m, FC[DOWN]])
     elif bt == OBSERVER:
         if U[m, ON]:  # vanilla onPlace: arrived powered with no tick pending, it switches off quietly
             put_event(g, m, EV_STATE, 1, 0, OBSERVER)
