@@ -21,6 +21,14 @@ def late_pulse():
     return ex
 
 
+def test_the_figure_title_names_the_shown_tick_while_the_standing_holds(late_pulse):
+    ex = late_pulse
+    press, lamp = ex.session.presses[-1], ex.timeline.lamps[0]
+    for dt in (20, 24, 30):  # the lamps have missed their windows from +14 gt on: the standing stays the same
+        ex.timeline.select(press + dt, lamp)
+        assert ex.timeline.figure.layout.title.text.endswith(f"FAILING (as of +{dt} gt after the press)")
+
+
 def test_scrubbing_back_judges_the_contract_as_of_the_shown_tick(late_pulse):
     ex = late_pulse
     s = ex.session
@@ -34,6 +42,7 @@ def test_scrubbing_back_judges_the_contract_as_of_the_shown_tick(late_pulse):
         assert view.violations == [] and not view.complete
         assert "violate" not in ex.timeline.title() and "FAILING" not in ex.timeline.title()
         assert ex.timeline.title().endswith(f"(as of +{dt} gt after the press)")
+        assert ex.timeline.figure.layout.title.text == ex.timeline.title()  # the figure's title says so too
         assert ex.canvas.highlighted("violations") == []
         assert not any("MISSED" in t for row in ex.timeline.hover_texts() for t in row)
         assert len(ex.timeline.figure.data[3].x) == 0  # no pink outline

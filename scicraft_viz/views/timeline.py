@@ -266,6 +266,9 @@ class LampTimeline(HostsFigures, W.VBox):
                 tuple((ch.name, ch.passed) for ch in c.checks))
         if key(contract) == key(self._contract):
             self._contract = contract
+            # the standing is the same, but the title says as of which tick
+            if self._trace is not None and self.figure.layout.title.text != (t := self.title()):
+                self.figure.layout.title.text = t
             return
         before = set(self._contract.violations) if self._contract is not None else set()
         self._contract = contract
