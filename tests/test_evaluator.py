@@ -375,7 +375,7 @@ def test_timer_started_at_build_time_is_not_a_response():
     ("setblock 0 4 0 stone_button[face=floor]\nfill 0 0 0 1 1 1 stone\n", "b.mcfunction:2: expected 'setblock"),
     ("setblock 0 4 x stone\n", "b.mcfunction:1: coordinates must be integers"),
     ("setblock 0 4 0 redstone_repeater[delay=5]\n", "b.mcfunction:1: redstone_repeater property 'delay' cannot be '5'"),
-    ("setblock 0 4 0 observer\n", "unknown block 'observer'"),
+    ("setblock 0 4 0 tnt\n", "unknown block 'tnt'"),
     ("setblock 0 4 0 redstone_lamp[power=3]\n", "redstone_lamp has no property 'power'"),
     ("setblock 0 99999999 0 stone\n", "b.mcfunction:1: coordinate 99999999 is outside the world"),
     ("setblock 0 4 0 stone\n/\n", "b.mcfunction:2: expected 'setblock X Y Z STATE', got '/'"),

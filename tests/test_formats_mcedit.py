@@ -137,13 +137,13 @@ def _palette_tail() -> str:
 
 
 def test_blocks_the_engine_lacks_are_named_with_count_and_positions():
-    cells = {(0, 0, 0): (33, 1), (1, 0, 0): (33, 1), (2, 0, 0): (1, 0), (0, 1, 0): (218, 0)}  # pistons, observer
+    cells = {(0, 0, 0): (46, 0), (1, 0, 0): (46, 0), (2, 0, 0): (1, 0), (0, 1, 0): (130, 2)}  # tnt, ender chest
     data = legacy(cells, (3, 2, 1))
     with pytest.raises(BuildFileError) as e:
         decode_build(data, None, "p.schematic")
-    assert str(e.value).startswith("p.schematic: 2 block state(s) cannot be imported: minecraft:piston[extended=false,"
-                                   "facing=up] at (0, 0, 0), (1, 0, 0): not in the palette; minecraft:observer[facing="
-                                   "up,powered=false] at (0, 1, 0): not in the palette (the palette: ")
+    assert str(e.value).startswith("p.schematic: 2 block state(s) cannot be imported: minecraft:tnt[unstable=false] at "
+                                   "(0, 0, 0), (1, 0, 0): not in the palette; minecraft:ender_chest[facing=north] at "
+                                   "(0, 1, 0): not in the palette (the palette: ")
     assert str(e.value).endswith("; the other 1 blocks are supported (read with skip_unsupported=True, CLI "
                                  "--skip-unsupported, to open them without these)")
 
