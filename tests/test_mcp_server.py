@@ -133,7 +133,7 @@ def test_reference_solution_over_stdio_replays_to_the_same_verdict(tmp_path):
 
 def hostile_cases() -> list[tuple[str, dict, str]]:
     """(tool, arguments, the exact error text) for calls the server must refuse."""
-    unknown = ("set-block: unknown block 'observer' in 'observer' (did you mean 'lever'?); "
+    unknown = ("set-block: unknown block 'tnt' in 'tnt'; "
                f"supported blocks: {', '.join(sorted(ENGINE_PALETTE))}, and {len(VANILLA)} full, transparent and "
                f"partial vanilla blocks ({SUPPORTED_FAMILIES})")
     return [
@@ -141,7 +141,7 @@ def hostile_cases() -> list[tuple[str, dict, str]]:
          f"set-block: pos ({2**70}, 4, 0) is outside the build region: {REGION}"),
         ("set-block", {"pos": [0, -2_000_000_000, 0], "block": "stone"},
          f"set-block: pos (0, -2000000000, 0) is outside the build region: {REGION}"),
-        ("set-block", {"pos": [0, 4, 0], "block": "observer"}, unknown),
+        ("set-block", {"pos": [0, 4, 0], "block": "tnt"}, unknown),
         ("set-block", {"pos": [0, 4, 0], "block": "lever"},
          f"set-block: minecraft:lever is not in this task's palette (allowed: {PALETTE})"),
         ("set-block", {"pos": [0, 4, 0], "block": "redstone_wire[power=99]"},

@@ -53,7 +53,7 @@ def test_parse_empty_and_comment_only():
     "setblock 0 0 stone",
     "setblock 0 x 0 stone",
     "setblock 0 1.5 0 stone",
-    "setblock 0 0 0 piston",
+    "setblock 0 0 0 tnt",
     "setblock 0 0 0 redstone_repeater[delay=7]",
     "setblock 0 0 0",
 ])

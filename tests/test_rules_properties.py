@@ -26,7 +26,7 @@ COMPONENTS = {"redstone_repeater", "redstone_torch", "redstone_wall_torch", "sto
 DIRS = {"north": (0, 0, -1), "south": (0, 0, 1), "east": (1, 0, 0), "west": (-1, 0, 0)}
 
 BAD_STATES = [
-    "piston", "redstone_lamp[color=red]", "redstone_repeater[delay=5]", "redstone_wire[power=16]",
+    "tnt", "redstone_lamp[color=red]", "redstone_repeater[delay=5]", "redstone_wire[power=16]",
     "redstone_repeater[delay=2", "lever[face=side]", "", "minecraft:", "stone[lit=true]",
 ]
 BAD_POSITIONS = [(0.5, 1, 0), (1, 2), (1, 2, 3, 4), "1,2,3", None, (1, "2", 3)]

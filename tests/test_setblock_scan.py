@@ -57,7 +57,7 @@ VALID_STATES = ["stone", "stone", "minecraft:stone", "redstone_lamp", "redstone_
                 "redstone_lamp[lit=true]", "repeater[facing=east,delay=2]",
                 "minecraft:redstone_repeater[delay=4,facing=west]", "redstone_wire", "redstone_torch", "lever",
                 "glass", "minecraft:glass", "redstone_block", "stone_button", "air"]
-STATES = VALID_STATES + ["observer", "stone[foo=bar]", "redstone_repeater[delay=7]", "piston", "stone[", "STONE",
+STATES = VALID_STATES + ["tnt", "stone[foo=bar]", "redstone_repeater[delay=7]", "honey_block", "stone[", "STONE",
                          "replace", "keep", "stone#x", "stöne", "#", ""]
 MODES = ["", "", "", " replace", " destroy", " keep", "\treplace", " replacex", " Replace", " keep keep",
          " replace ", " replac", " # comment", " extra"]
@@ -218,7 +218,7 @@ def test_max_blocks_error_matches():
 
 
 def test_invalid_state_error_matches():
-    text = "setblock 0 0 0 stone\nsetblock 1 0 0 observer\nsetblock 2 0 0 stone[foo=bar]\n"
+    text = "setblock 0 0 0 stone\nsetblock 1 0 0 tnt\nsetblock 2 0 0 stone[foo=bar]\n"
     with pytest.raises(BuildFileError) as want:
         parse_mcfunction(text, "s")
     with pytest.raises(BuildFileError) as got:
