@@ -44,6 +44,14 @@ def listening(port: int) -> bool:
         return False
 
 
+
+def _cmdline(p: psutil.Process) -> str:
+    """A child's command line; empty for one that has just exited (a zombie until the server reaps it)."""
+    try:
+        return " ".join(p.cmdline())
+    except psutil.Error:
+        return ""
+
 def test_lab_print_shows_the_command():
     out = subprocess.run([sys.executable, "-m", "scicraft_viz", "lab", "--port", "8899", "--no-browser", "--print"],
                          capture_output=True, text=True, timeout=120)
@@ -107,16 +115,16 @@ def test_lab_prints_the_quickstart_address_and_stops_with_its_kernels(tmp_path, 
         started = []
         while time.monotonic() < deadline:
             started = psutil.Process(proc.pid).children(recursive=True)
-            if any(f"kernel-{kernel}" in " ".join(p.cmdline()) for p in started if p.is_running()):
+            if any(f"kernel-{kernel}" in _cmdline(p) for p in started):
                 break
             time.sleep(0.5)
-        assert any(f"kernel-{kernel}" in " ".join(p.cmdline()) for p in started), [p.cmdline() for p in started]
+        assert any(f"kernel-{kernel}" in _cmdline(p) for p in started), [_cmdline(p) for p in started]
 
         proc.send_signal(stop)
         assert proc.wait(timeout=STOP_TIMEOUT_S) == 0
         assert not listening(port), f"port {port} still answers after {stop.name}"
         _, alive = psutil.wait_procs(started, timeout=STOP_TIMEOUT_S)
-        assert not alive, [p.cmdline() for p in alive]
+        assert not alive, [_cmdline(p) for p in alive]
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
