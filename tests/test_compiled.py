@@ -16,13 +16,27 @@ from scicraft_viz.errors import PlacementError
 SOLUTIONS = sorted(Path(__file__).resolve().parent.parent.joinpath("tasks", "solutions").glob("*.mcfunction"))
 
 
-def _compare(ref: World, cw, actions) -> int:
-    """Run (use position or None, ticks) actions on both engines, recording every tick; assert equal
-    lamp, component and dust rows. Returns the number of ticks compared (fewer if the graph stopped)."""
+def drive(ref: World, cw, actions, check) -> int:
+    """Run (use position or None, ticks) actions on both engines; after each, `check(n)` records n more ticks
+    on both, asserts they agree and returns the rows it compared. Returns the number of ticks compared
+    (fewer if the graph stopped)."""
     done = 0
     for pos, n in actions:
         if pos is not None:
             assert cw.use(pos) == ref.use(pos)
+        rows = check(n)
+        done += rows
+        if rows < n + 1:
+            assert cw.stopped
+            return done
+        ref.step(1)
+        cw.step(1)
+    return done
+
+
+def _compare(ref: World, cw, actions) -> int:
+    """`drive`, asserting equal lamp, component and dust rows every tick."""
+    def check(n: int) -> int:
         tr = ref.record(n)
         on, pw = cw.record(n)
         rows = len(on)
@@ -32,13 +46,9 @@ def _compare(ref: World, cw, actions) -> int:
         np.testing.assert_array_equal(on[:, lamp_cols].astype(bool), tr.lamp_lit[:rows])
         np.testing.assert_array_equal(on[:, comp_cols].astype(bool), tr.component_on[:rows])
         np.testing.assert_array_equal(pw[:, dust_cols], tr.dust_power[:rows])
-        done += rows
-        if rows < n + 1:
-            assert cw.stopped
-            return done
-        ref.step(1)
-        cw.step(1)
-    return done
+        return rows
+
+    return drive(ref, cw, actions, check)
 
 
 def _solution_world(path: Path) -> tuple[World, object]:

@@ -14,6 +14,7 @@ from scicraft_viz.engine import kernels as sim
 from scicraft_viz.engine.compiled import CompileRefused, compile_world
 from scicraft_viz.engine.rules import random_ruleset
 from scicraft_viz.errors import PlacementError
+from tests.test_compiled import drive
 
 
 def _rows(ref: World, cw, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -39,27 +40,21 @@ def _rows(ref: World, cw, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def compare(ref: World, cw, actions) -> int:
-    """Run (use position or None, ticks) actions on both engines; assert equal rows every tick. Returns
-    the number of ticks compared (fewer if the graph stopped)."""
+    """`drive` (tests/test_compiled.py), asserting equal node states, dust power and comparator outputs
+    every tick."""
     ref.log_events = True  # the reference world never switches to the compiled engine itself
     expand = [i for i, ps in enumerate(cw.members) for _ in ps]
-    done = 0
-    for pos, n in actions:
-        if pos is not None:
-            assert cw.use(pos) == ref.use(pos)
+
+    def check(n: int) -> int:
         on, pw, out = cw.record(n, outputs=True)
         r_on, r_pw, r_out = _rows(ref, cw, n)
         rows = len(on)
         np.testing.assert_array_equal(on[:, expand], r_on[:rows])
         np.testing.assert_array_equal(pw, r_pw[:rows])
         np.testing.assert_array_equal(out, r_out[:rows])
-        done += rows
-        if rows < n + 1:
-            assert cw.stopped
-            return done
-        ref.step(1)
-        cw.step(1)
-    return done
+        return rows
+
+    return drive(ref, cw, actions, check)
 
 
 def floor(w: World, size: int = 6) -> None:
