@@ -57,7 +57,9 @@ A_SHIFT = 6  # an analog input entry is (source + 1) << A_SHIFT | weight (the po
 # graph could read, but their shapes and conduction are not modelled in it yet)
 _NOT_COMPILED = {B.IRON_DOOR: "doors", B.IRON_TRAPDOOR: "trapdoors", B.PLATE: "pressure plates",
                  B.LIGHT_PLATE: "pressure plates", B.HEAVY_PLATE: "pressure plates", B.DAYLIGHT: "daylight sensors",
-                 B.HOPPER: "hoppers", B.DROPPER: "droppers", B.DISPENSER: "dispensers", B.FURNACE: "furnaces"}
+                 B.HOPPER: "hoppers", B.DROPPER: "droppers", B.DISPENSER: "dispensers", B.FURNACE: "furnaces",
+                 **dict.fromkeys((B.OBSERVER, B.PISTON, B.STICKY_PISTON, B.PISTON_HEAD, B.MOVING_PISTON),
+                                 "blocks that watch or move (observers, pistons)")}
 
 # meta slots at the head of the state array; the M_R* slots hold the world's ruleset (engine/rules.py) where
 # the kernels read it at run time. Its repeater step, dust decay and locking are folded into the graph.
@@ -74,9 +76,6 @@ NG = 9
 G_LAZY = G_PRIO  # for a lamp: fed by repeaters only (see _changed)
 # A link's flag: 1 input, 2 lock, and the power lost on the way (dust) from bit 4 up, which matters only
 # when the source is a comparator (any other source emits 15 and reaches only where it arrives above 0).
-
-
-_MOVING = (B.OBSERVER, B.PISTON, B.STICKY_PISTON, B.PISTON_HEAD, B.MOVING_PISTON)
 
 
 class CompileRefused(Exception):
@@ -662,9 +661,6 @@ class CompiledWorld:
             if blk.id in _NOT_COMPILED:
                 what = _NOT_COMPILED[blk.id]
                 raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p}: the compiled graph has no {what}")
-            if blk.id in _MOVING:
-                raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p}: the compiled graph has no blocks that watch "
-                                     "or move (observers, pistons)")
         comps = sorted(p for p, blk in s.b.items() if blk.id in _COMPONENTS)
         for p, blk in s.b.items():
             a = s.attachment(p)
