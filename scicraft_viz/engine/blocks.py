@@ -46,6 +46,7 @@ DIRECTIONS = ("north", "east", "south", "west", "up", "down")
 OFFSETS = ((0, 0, -1), (1, 0, 0), (0, 0, 1), (-1, 0, 0), (0, 1, 0), (0, -1, 0))
 HORIZONTAL = DIRECTIONS[:4]
 FACES = ("floor", "wall", "ceiling")
+CHEST_TYPES = ("single", "left", "right")  # a chest's type, kept in FACE
 WIRE_SIDES = ("none", "side", "up")
 
 _BOOL = ("false", "true")
@@ -129,10 +130,10 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
     ),
     "moving_piston": (
         MOVING_PISTON, {"facing": DIRECTIONS, "type": PISTON_TYPES}, {"facing": "north", "type": "normal"}),
-    # a single chest only: a double chest (type=left/right) would pool two chests' slots
+    # a double chest's halves (type=left/right) pool their slots (World._chest_partner)
     "chest": (
         CHEST,
-        {"facing": HORIZONTAL, "type": ("single",), "waterlogged": _BOOL},
+        {"facing": HORIZONTAL, "type": CHEST_TYPES, "waterlogged": _BOOL},
         {"facing": "north", "type": "single", "waterlogged": "false"},
     ),
 }

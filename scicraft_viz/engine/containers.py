@@ -77,15 +77,16 @@ def slot_stacks(items: object, block: int, where: str) -> tuple[Stack, ...]:
     return tuple(slots)
 
 
-def fill_level(slots: tuple[Stack, ...], block: int) -> int:
+def fill_level(slots: tuple[Stack, ...], block: int, size: int | None = None) -> int:
     """What a comparator reads from the container: 0 when empty, else 1 + floor(14 * fullness), where
     fullness is the mean over all slots of count / stack size. Summed in 32-bit floats slot by slot, as
-    vanilla does, so rounding at the boundaries is vanilla's."""
+    vanilla does, so rounding at the boundaries is vanilla's. `size`: the slots to average over when not
+    the block's own (54 for a double chest)."""
     if not slots:
         return 0
     sizes = stack_sizes()
     f = np.float32(0)
     for name, n in slots:
         f = np.float32(f + np.float32(n) / np.float32(sizes[name]))
-    f = np.float32(f / np.float32(SLOTS[block]))
+    f = np.float32(f / np.float32(size or SLOTS[block]))
     return int(np.floor(np.float32(f * np.float32(14)))) + 1

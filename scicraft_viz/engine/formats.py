@@ -36,6 +36,16 @@ SCHEMATIC_UNSUPPORTED = (
     "which 1.13 replaced with block states; write .schem, .litematic or a structure .nbt instead")
 
 
+class Build(list):
+    """A build as decoded: (position, canonical state) pairs, and `contents`, the items of the containers
+    among them as the file's block entities give them ({pos: ((item id, count), ...)}, filled slots in slot
+    order)."""
+
+    def __init__(self, items=(), contents: dict | None = None):
+        super().__init__(items)
+        self.contents = dict(contents or {})
+
+
 class UnsupportedBlocksWarning(UserWarning):
     """Blocks, entities or block entity data a build file holds that were left out on request
     (skip_unsupported=True); the message lists each with its count and first positions."""
@@ -252,23 +262,25 @@ def build_text(data: bytes, fmt: str | None = None, source: str = "<bytes>") -> 
 
 
 def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *,
-                 skip_unsupported: bool = False, box=None) -> Blocks:
+                 skip_unsupported: bool = False, box=None) -> Build:
     """The blocks of a build file given as bytes (format by `fmt`, else by `source`'s extension and
-    the magic bytes). With skip_unsupported, blocks the engine does not know (and entities) are left
-    out and listed in an UnsupportedBlocksWarning, instead of refusing the file. `box` (x0, y0, z0, x1,
+    the magic bytes), with the items its containers hold (Build.contents). With skip_unsupported, blocks
+    the engine does not know (and entities) are left out and listed in an UnsupportedBlocksWarning,
+    instead of refusing the file. `box` (x0, y0, z0, x1,
     y1, z1, corners included) selects what to read from a world's region file (.mca), and only there."""
     if fmt is None:
         fmt = detect_format(data, source)
     text = build_text(data, fmt, source)
     omitted: list | None = [] if skip_unsupported else None
+    contents: dict = {}
     if box is not None and fmt != "mca":
         raise BuildFileError(f"{source}: a box selects blocks from a world's region file (.mca); this is a {fmt} file")
     if fmt == "mca":
         from scicraft_viz.engine.region import decode_region
 
-        out = decode_region(data, source, box, omitted)
+        out = decode_region(data, source, box, omitted, contents)
         _warn_omitted(omitted, out, source)
-        return out
+        return Build(out, contents)
     if text is not None:
         from scicraft_viz.engine.mcfunction import parse_mcfunction
 
@@ -277,13 +289,13 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
         if lines and omitted is not None:
             omitted.extend((word, len(ps), ps[:3]) for word, ps in lines.items())
             _warn_omitted(omitted, out, source)
-        return out
+        return Build(out, contents)
     if fmt == "snbt":
         from scicraft_viz.engine.structure import decode_structure
 
-        out = decode_structure(parse_snbt(data, source), source, omitted)
+        out = decode_structure(parse_snbt(data, source), source, omitted, contents)
         _warn_omitted(omitted, out, source)
-        return out
+        return Build(out, contents)
     if data[:2] != GZIP_MAGIC:
         raise BuildFileError(f"{source}: not a {fmt or 'schematic'} file: expected gzip-compressed NBT "
                              f"(bytes 1f 8b), found {data[:8]!r}")
@@ -297,17 +309,17 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
     if fmt == "schematic":
         from scicraft_viz.engine.legacy import decode_mcedit
 
-        out = decode_mcedit(root, source, omitted)
+        out = decode_mcedit(root, source, omitted, contents)
     elif fmt == "litematic":
-        out = schematic.decode_litematic(root, source, omitted)
+        out = schematic.decode_litematic(root, source, omitted, contents)
     elif fmt == "nbt":
         from scicraft_viz.engine.structure import decode_structure
 
-        out = decode_structure(root, source, omitted)
+        out = decode_structure(root, source, omitted, contents)
     else:
-        out = schematic.decode_sponge(root, source, omitted)
+        out = schematic.decode_sponge(root, source, omitted, contents)
     _warn_omitted(omitted, out, source)
-    return out
+    return Build(out, contents)
 
 
 def _warn_omitted(omitted: list | None, loaded: Blocks, source: str) -> None:
@@ -373,8 +385,9 @@ def parse_snbt(data: bytes, source: str):
 
 
 def read_build(path: str | os.PathLike, fmt: str | None = None, *, skip_unsupported: bool = False,
-               box=None) -> Blocks:
-    """The blocks of a build file: [(position, canonical state)], in file order.
+               box=None) -> Build:
+    """The blocks of a build file: [(position, canonical state)], in file order, with its containers'
+    items in `.contents` (Build).
 
     The format comes from `fmt`, else from the extension (.mcfunction/.txt, .litematic, .schem, .nbt,
     .snbt, .schematic, .mca with a `box`) checked against the magic bytes, else from the content. Raises
@@ -428,24 +441,37 @@ def check_blocks(blocks, source: str = "build") -> Blocks:
     return list(out.items())
 
 
-def encode_build(blocks, fmt: str, *, schem_version: int = 3) -> bytes:
-    """A build file's bytes in `fmt` ('mcfunction', 'litematic' or 'schem'), with vanilla ids."""
+def encode_build(blocks, fmt: str, *, schem_version: int = 3, contents=None) -> bytes:
+    """A build file's bytes in `fmt` ('mcfunction', 'litematic', 'schem', 'nbt', 'snbt'), with vanilla ids.
+    Containers' items go in as block entities: `contents` ({pos: [(item id, count), ...]}), else those of
+    `blocks` when it is a World or a decoded Build. Setblock text carries none: they are left out with an
+    UnsupportedBlocksWarning."""
     if fmt not in FORMATS:
         raise BuildFileError(f"unknown build format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if contents is None:
+        contents = blocks.contents() if callable(getattr(blocks, "contents", None)) else getattr(blocks, "contents",
+                                                                                                  None)
     items = check_blocks(blocks)
+    from scicraft_viz.engine.blockentity import check_contents
+
+    contents = check_contents(contents, dict(items))
     if fmt == "mcfunction":
         from scicraft_viz.engine.mcfunction import to_mcfunction
 
+        if contents:
+            warnings.warn(UnsupportedBlocksWarning(
+                f"setblock text carries no block entity data: the items of {len(contents)} container(s) are left out "
+                "(write .litematic, .schem, .nbt or .snbt to keep them)"), stacklevel=3)
         return to_mcfunction(dict(items)).encode("utf-8")
     from scicraft_viz.engine import schematic
 
     if fmt == "litematic":
-        return schematic.encode_litematic(items)
+        return schematic.encode_litematic(items, contents)
     if fmt in ("nbt", "snbt"):
         from scicraft_viz.engine import structure
 
-        return structure.encode_structure(items) if fmt == "nbt" else structure.encode_snbt(items)
-    return schematic.encode_sponge(items, version=schem_version)
+        return structure.encode_structure(items, contents) if fmt == "nbt" else structure.encode_snbt(items, contents)
+    return schematic.encode_sponge(items, version=schem_version, contents=contents)
 
 
 def format_of_path(path: str | os.PathLike) -> str:
@@ -460,14 +486,16 @@ def format_of_path(path: str | os.PathLike) -> str:
     return fmt
 
 
-def write_build(blocks, path_or_fmt: str | os.PathLike, *, schem_version: int = 3) -> bytes:
-    """Write a build ({pos: state}, (pos, state) pairs or a World) and return the file's bytes.
+def write_build(blocks, path_or_fmt: str | os.PathLike, *, schem_version: int = 3, contents=None) -> bytes:
+    """Write a build ({pos: state}, (pos, state) pairs, a Build or a World) and return the file's bytes.
 
     `path_or_fmt` is a format name ('mcfunction', 'litematic', 'schem': nothing is written) or a
-    path whose extension names the format. Sponge schematics are version 3 unless schem_version=2."""
+    path whose extension names the format. Sponge schematics are version 3 unless schem_version=2.
+    Containers' items are written as encode_build says."""
     if isinstance(path_or_fmt, str) and path_or_fmt in FORMATS:
-        return encode_build(blocks, path_or_fmt, schem_version=schem_version)
-    return _write_file(encode_build(blocks, format_of_path(path_or_fmt), schem_version=schem_version), path_or_fmt)
+        return encode_build(blocks, path_or_fmt, schem_version=schem_version, contents=contents)
+    return _write_file(encode_build(blocks, format_of_path(path_or_fmt), schem_version=schem_version,
+                                    contents=contents), path_or_fmt)
 
 
 def _write_file(data: bytes, path: str | os.PathLike, overwrite: bool = True) -> bytes:

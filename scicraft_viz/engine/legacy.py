@@ -17,6 +17,7 @@ import logging
 
 import numpy as np
 
+from scicraft_viz.engine import blockentity
 from scicraft_viz.engine.formats import MAX_BLOCKS, MAX_PALETTE, Blocks
 from scicraft_viz.engine.schematic import _fail, _get, _resolve, _tag_text, _volume
 from scicraft_viz.errors import BuildFileError
@@ -81,8 +82,9 @@ def _block_entity(te, source: str, where: str):
     return BlockEntity(namespace or "minecraft", base, 0, 0, 0, tag)
 
 
-def decode_mcedit(root, source: str, omitted: list | None = None) -> Blocks:
-    """Blocks of an MCEdit/Schematica .schematic at their cell coordinates, as 1.20 block states."""
+def decode_mcedit(root, source: str, omitted: list | None = None, contents: dict | None = None) -> Blocks:
+    """Blocks of an MCEdit/Schematica .schematic at their cell coordinates, as 1.20 block states; the items of
+    its containers go to `contents` (blockentity.py: item ids must be 1.20's, e.g. 'minecraft:redstone')."""
     from nbtlib import ByteArray, Compound, Int, List, Short, String
 
     w = "root"
@@ -130,6 +132,7 @@ def decode_mcedit(root, source: str, omitted: list | None = None) -> Blocks:
                                 "leave them out)")
         omitted.append((f"{len(entities)} entities", 0, []))
     tiles: dict[int, Compound] = {}
+    data_at: dict = {}
     for i, te in enumerate(_get(root, "TileEntities", List, source, w, default=List[Compound]())):
         where = f"root.TileEntities[{i}]"
         p = [int(_get(te, a, Int, source, where)) for a in "xyz"]
@@ -138,6 +141,7 @@ def decode_mcedit(root, source: str, omitted: list | None = None) -> Blocks:
             raise _fail(source, f"{where} is at {tuple(p)}, outside the schematic's {width} x {height} x {length} "
                                 "cells")
         tiles[(p[1] * length + p[2]) * width + p[0]] = te
+        data_at[tuple(p)] = (te, where)
 
     try:
         old, new = translators()
@@ -241,8 +245,8 @@ def decode_mcedit(root, source: str, omitted: list | None = None) -> Blocks:
             if f in tiles or needs:
                 # a dust's connections, a door's half: asked of the neighbours, memoised by what was asked
                 state, obe = neighbourly(key, f)
-                if obe is not None and f in tiles:
-                    data_left += 1
+                if obe is not None and f in tiles and "Items" not in tiles[f]:
+                    data_left += 1  # a container's items are read below
             else:
                 state = plain
             _assign(palette, labels, cell, np.array([f]), state, key, mapping)
@@ -262,6 +266,9 @@ def decode_mcedit(root, source: str, omitted: list | None = None) -> Blocks:
 
     states = _resolve(names, used, positions, source, omitted, counts.__getitem__, reasons=labels)
     out = [(pos_of(f), states[i]) for f, i in zip(flat_cells.tolist(), idx.tolist()) if states.get(i) is not None]
+    if contents is not None:
+        # a container's items are read from the file's own TileEntity (the translator carries no items)
+        contents.update(blockentity.collect(out, {p: d for p, d in data_at.items() if "Items" in d[0]}, source))
     return out
 
 

@@ -17,6 +17,7 @@ import zlib
 
 import numpy as np
 
+from scicraft_viz.engine import blockentity
 from scicraft_viz.engine.formats import (
     MAX_BLOCKS,
     MAX_COORD,
@@ -121,8 +122,9 @@ def _chunk(data: bytes, cx: int, cz: int, source: str, inflated: list[int]):
     return root
 
 
-def decode_region(data: bytes, source: str, box, omitted: list | None = None) -> Blocks:
-    """The blocks of a region file inside `box` (world coordinates, both corners included)."""
+def decode_region(data: bytes, source: str, box, omitted: list | None = None, contents: dict | None = None) -> Blocks:
+    """The blocks of a region file inside `box` (world coordinates, both corners included); the items of
+    the containers among them (the chunks' block_entities) go to `contents` (blockentity.py)."""
     from nbtlib import Byte, Compound, Int, List, LongArray
 
     if box is None:
@@ -137,7 +139,7 @@ def decode_region(data: bytes, source: str, box, omitted: list | None = None) ->
     xs, ys, zs, states = [], [], [], []
     inflated = [0]
     palette: dict[str, int] = {}
-    entities = 0
+    data_at: dict = {}
     for cx in range(x0 >> 4, (x1 >> 4) + 1):
         for cz in range(z0 >> 4, (z1 >> 4) + 1):
             root = _chunk(data, cx, cz, source, inflated)
@@ -154,9 +156,9 @@ def decode_region(data: bytes, source: str, box, omitted: list | None = None) ->
                 raise _fail(source, f"{where}: the file's slot for it holds chunk ({pos[0]}, {pos[1]}); the box lies "
                                     "outside this region file, or the file is damaged")
             for i, be in enumerate(_get(root, "block_entities", List, source, where, default=List[Compound]())):
-                p = [int(_get(be, k, Int, source, f"{where}.block_entities[{i}]")) for k in "xyz"]
+                p = blockentity.position(be, "xyz", source, f"{where}.block_entities[{i}]")
                 if x0 <= p[0] <= x1 and y0 <= p[1] <= y1 and z0 <= p[2] <= z1:
-                    entities += 1
+                    data_at[p] = (be, f"{where}.block_entities[{i}]")
             for j, sec in enumerate(_get(root, "sections", List, source, where)):
                 sw = f"{where}.sections[{j}]"
                 sy = int(_get(sec, "Y", Byte, source, sw))
@@ -194,8 +196,6 @@ def decode_region(data: bytes, source: str, box, omitted: list | None = None) ->
                 ys.append(wy[inside])
                 zs.append(wz[inside])
                 states.append(glob[idx[inside]])
-    if entities and omitted is not None:
-        omitted.append((f"block entity data on {entities} blocks", 0, []))
     if not xs:
         return []
     x, y, z, s = (np.concatenate(a) for a in (xs, ys, zs, states))
@@ -215,4 +215,6 @@ def decode_region(data: bytes, source: str, box, omitted: list | None = None) ->
     resolved = _resolve(names, np.array(sorted(counts), np.int64), positions, source, omitted, counts.__getitem__)
     out = [((a, b, c), resolved[i]) for a, b, c, i in zip(x.tolist(), y.tolist(), z.tolist(), s.tolist())
            if resolved.get(i) is not None]
+    if contents is not None:
+        contents.update(blockentity.collect(out, data_at, source, omitted))
     return sorted(out, key=lambda it: _yzx(it[0]))

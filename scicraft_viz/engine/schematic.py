@@ -13,6 +13,7 @@ import re
 
 import numpy as np
 
+from scicraft_viz.engine import blockentity
 from scicraft_viz.engine.blocks import (
     MAX_STATE_LENGTH,
     PALETTE,
@@ -208,8 +209,9 @@ def encode_varints(values: np.ndarray) -> bytes:
     return bytes(out)
 
 
-def decode_sponge(root, source: str, omitted: list | None = None) -> Blocks:
-    """Blocks of a Sponge schematic (v1, v2 or v3) at Offset + (x, y, z)."""
+def decode_sponge(root, source: str, omitted: list | None = None, contents: dict | None = None) -> Blocks:
+    """Blocks of a Sponge schematic (v1, v2 or v3) at Offset + (x, y, z); the items of its containers go
+    to `contents` (blockentity.py)."""
     from nbtlib import ByteArray, Compound, Int, IntArray, List, Short
 
     sch = root["Schematic"] if isinstance(root.get("Schematic"), Compound) else root
@@ -243,7 +245,7 @@ def decode_sponge(root, source: str, omitted: list | None = None) -> Blocks:
         if not block_entities:
             block_entities = _get(sch, "TileEntities", List, source, w, default=none)
         where_data = "Schematic.BlockData"
-    _refuse_extras(source, omitted, block_entities=block_entities, entities=entities)
+    _refuse_extras(source, omitted, entities=entities)
     if len(palette_tag) > MAX_PALETTE:
         raise _fail(source, f"the palette has {len(palette_tag):,} entries; at most {MAX_PALETTE:,} are allowed")
     palette: dict[int, str] = {}
@@ -286,7 +288,21 @@ def decode_sponge(root, source: str, omitted: list | None = None) -> Blocks:
     solid_slot = np.array([states.get(k) is not None for k in keys.tolist()], dtype=bool)
     flat = np.flatnonzero(solid_slot[slot]) if len(keys) else np.zeros(0, np.int64)
     _count_blocks(len(flat), source)
-    return [((int(x), int(y), int(z)), states[int(i)]) for (x, y, z), i in zip(pos_of(flat), indices[flat])]
+    out = [((int(x), int(y), int(z)), states[int(i)]) for (x, y, z), i in zip(pos_of(flat), indices[flat])]
+    data_at: dict = {}
+    be_key = "Schematic.Blocks.BlockEntities" if version == 3 else "Schematic.BlockEntities"
+    for j, be in enumerate(block_entities):
+        where = f"{be_key}[{j}]"
+        x, y, z = blockentity.position(be, "Pos", source, where)
+        if not (0 <= x < width and 0 <= y < height and 0 <= z < length):
+            raise _fail(source, f"{where}.Pos {(x, y, z)} lies outside the schematic's {width} x {height} x {length} "
+                                "cells")
+        # version 3 nests the block's data under Data; versions 1 and 2 keep it beside Pos and Id
+        data_at[(x + ox, y + oy, z + oz)] = ((be["Data"], where + ".Data") if version == 3 and "Data" in be
+                                             else (be, where))
+    if contents is not None:
+        contents.update(blockentity.collect(out, data_at, source, omitted))
+    return out
 
 
 def _bounds(items: Blocks) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
@@ -310,9 +326,10 @@ def _nbt_bytes(root, root_name: str = "") -> bytes:
     return gzip.compress(buf.getvalue(), mtime=0)
 
 
-def encode_sponge(items: Blocks, version: int = 3) -> bytes:
+def encode_sponge(items: Blocks, version: int = 3, contents: dict | None = None) -> bytes:
     """A Sponge schematic of the blocks: Offset is the build's lowest corner, so pasting at 0 0 0
-    puts every block back at its own coordinates. Version 3 (WorldEdit 7.3+) unless version=2."""
+    puts every block back at its own coordinates. Version 3 (WorldEdit 7.3+) unless version=2. The items
+    of containers (`contents`, {pos: stacks}) go in BlockEntities."""
     from nbtlib import ByteArray, Compound, Int, IntArray, List, Short
 
     if version not in (2, 3):
@@ -335,11 +352,19 @@ def encode_sponge(items: Blocks, version: int = 3) -> bytes:
         "Width": short(width), "Height": short(height), "Length": short(length),
         "Offset": IntArray([x0, y0, z0]),
     })
+    states = dict(items)
+    entities = List[Compound]()
+    for (x, y, z), stacks in sorted((contents or {}).items(), key=lambda it: _yzx(it[0])):
+        pos = IntArray([x - x0, y - y0, z - z0])
+        be = blockentity.block_entity(states[(x, y, z)], stacks)
+        if version == 3:  # the block's data under Data, its id beside it
+            entities.append(Compound({"Pos": pos, "Id": be.pop("id"), "Data": be}))
+        else:
+            entities.append(Compound({"Pos": pos, "Id": be.pop("id"), **be}))
     if version == 3:
-        sch["Blocks"] = Compound({"Palette": pal, "Data": data, "BlockEntities": List[Compound]()})
+        sch["Blocks"] = Compound({"Palette": pal, "Data": data, "BlockEntities": entities})
         return _nbt_bytes(Compound({"Schematic": sch}))
-    sch.update({"PaletteMax": Int(len(palette)), "Palette": pal, "BlockData": data,
-                "BlockEntities": List[Compound]()})
+    sch.update({"PaletteMax": Int(len(palette)), "Palette": pal, "BlockData": data, "BlockEntities": entities})
     return _nbt_bytes(sch, "Schematic")
 
 
@@ -363,9 +388,10 @@ def _unpack_bits(longs: np.ndarray, count: int, nbits: int) -> np.ndarray:
     return ((lo | hi) & np.uint64((1 << nbits) - 1)).astype(np.int64)
 
 
-def _litematic_regions(root, source: str, omitted: list | None = None) -> list[tuple[str, Pos, Pos, np.ndarray, list]]:
-    """Each region's name, position, signed size, palette indices (x fastest, then z, then y) and
-    palette, after checking what litemapy would otherwise allocate or index blindly."""
+def _litematic_regions(root, source: str, omitted: list | None = None) -> list[tuple[str, Pos, Pos, np.ndarray, list,
+                                                                                   list]]:
+    """Each region's name, position, signed size, palette indices (x fastest, then z, then y), palette and
+    block entities, after checking what litemapy would otherwise allocate or index blindly."""
     from nbtlib import Compound, Int, List, LongArray
 
     _get(root, "MinecraftDataVersion", Int, source, "root")
@@ -396,8 +422,8 @@ def _litematic_regions(root, source: str, omitted: list | None = None) -> list[t
         extras = {}
         for key in ("Entities", "TileEntities", "PendingBlockTicks", "PendingFluidTicks"):
             extras[key] = _get(reg, key, List, source, where, default=List[Compound]())
-        _refuse_extras(source, omitted, entities=extras["Entities"], block_entities=extras["TileEntities"],
-                       pending_block_ticks=extras["PendingBlockTicks"], pending_fluid_ticks=extras["PendingFluidTicks"])
+        _refuse_extras(source, omitted, entities=extras["Entities"], pending_block_ticks=extras["PendingBlockTicks"],
+                       pending_fluid_ticks=extras["PendingFluidTicks"])
         states = _get(reg, "BlockStates", LongArray, source, where)
         volume = math.prod(dims)
         nbits = max(math.ceil(math.log2(len(pal))), 2)
@@ -412,7 +438,7 @@ def _litematic_regions(root, source: str, omitted: list | None = None) -> list[t
             cell = (f % wx, f // (wx * wl), (f // wx) % wl)
             raise _fail(source, f"palette index {int(idx[f])} at cell {cell} of region {shown(name, 40)!r} is out of "
                                 f"range (the palette has {len(pal)} entries)")
-        out.append((str(name), origin, signed, idx, names))
+        out.append((str(name), origin, signed, idx, names, extras["TileEntities"]))
     return out
 
 
@@ -441,14 +467,15 @@ def _palette_state(entry, where: str, source: str) -> str:
     return name + (f"[{','.join(parts)}]" if parts else "")
 
 
-def decode_litematic(root, source: str, omitted: list | None = None) -> Blocks:
+def decode_litematic(root, source: str, omitted: list | None = None, contents: dict | None = None) -> Blocks:
     """Blocks of a Litematica schematic, at region position + cell (the schematic's own coordinates).
 
     Palette entries are checked and joined here (each name, key and value on its own); the packed cells
     are unpacked with numpy (litemapy's own reader walks every cell in Python, 40x slower on a full-size
     region; tests compare the two)."""
     found: dict[Pos, str] = {}
-    for _name, (px, py, pz), (sx, sy, sz), idx, states in _litematic_regions(root, source, omitted):
+    data_at: dict = {}
+    for name, (px, py, pz), (sx, sy, sz), idx, states, tiles in _litematic_regions(root, source, omitted):
         solid = [j for j, st in enumerate(states) if split_state(st)[0] not in ("air", "cave_air", "void_air")]
         flat = np.flatnonzero(np.isin(idx, solid))
         _count_blocks(len(found) + len(flat), source)
@@ -462,6 +489,15 @@ def decode_litematic(root, source: str, omitted: list | None = None) -> Blocks:
             if found.setdefault((x, y, z), state) != state:
                 raise _fail(source, f"two regions put different blocks at ({x}, {y}, {z}): {found[(x, y, z)][:80]} "
                                     f"and {state[:80]}")
+        # a block entity's x, y, z count from the region's lowest corner, as its cells do
+        for j, te in enumerate(tiles):
+            where = f"Regions.{shown(name, 40)}.TileEntities[{j}]"
+            x, y, z = blockentity.position(te, "xyz", source, where)
+            if not (0 <= x < abs(sx) and 0 <= y < abs(sy) and 0 <= z < abs(sz)):
+                raise _fail(source, f"{where} is at {(x, y, z)}, outside its region's "
+                                    f"{abs(sx)} x {abs(sy)} x {abs(sz)} cells")
+            data_at[(px + x + (sx + 1 if sx < 0 else 0), py + y + (sy + 1 if sy < 0 else 0),
+                     pz + z + (sz + 1 if sz < 0 else 0))] = (te, where)
     cells: dict[str, list[Pos]] = {}
     for p, state in found.items():
         cells.setdefault(state, []).append(p)
@@ -470,16 +506,20 @@ def decode_litematic(root, source: str, omitted: list | None = None) -> Blocks:
                         lambda i: (sorted(cells[names[i]], key=_yzx)[:3], len(cells[names[i]])), source, omitted,
                         lambda i: len(cells[names[i]]))
     canon = {n: resolved[i] for i, n in enumerate(names)}
-    return sorted(((p, canon[s]) for p, s in found.items() if canon[s] is not None),
-                  key=lambda it: _yzx(it[0]))  # type: ignore[misc]
+    out = sorted(((p, canon[s]) for p, s in found.items() if canon[s] is not None),
+                 key=lambda it: _yzx(it[0]))  # type: ignore[misc]
+    if contents is not None:
+        contents.update(blockentity.collect(out, data_at, source, omitted))
+    return out
 
 
 def _yzx(p: Pos) -> tuple[int, int, int]:
     return p[1], p[2], p[0]
 
 
-def encode_litematic(items: Blocks) -> bytes:
-    """A one-region Litematica schematic of the blocks, its region at the build's lowest corner."""
+def encode_litematic(items: Blocks, contents: dict | None = None) -> bytes:
+    """A one-region Litematica schematic of the blocks, its region at the build's lowest corner; the items
+    of containers (`contents`, {pos: stacks}) go in its TileEntities."""
     import litemapy
 
     (x0, y0, z0), (width, height, length) = _bounds(items)
@@ -491,5 +531,11 @@ def encode_litematic(items: Blocks) -> bytes:
             name, props = split_state(vanilla_state(state))
             b = cache[state] = litemapy.BlockState(f"minecraft:{name}", **props)
         region[x - x0, y - y0, z - z0] = b
+    states = dict(items)
+    for (x, y, z), stacks in sorted((contents or {}).items(), key=lambda it: _yzx(it[0])):
+        from nbtlib import Int
+
+        region.tile_entities.append(litemapy.TileEntity(blockentity.block_entity(
+            states[(x, y, z)], stacks, x=Int(x - x0), y=Int(y - y0), z=Int(z - z0))))
     schem = region.as_schematic(name=_NAME, author="scicraft_viz", mc_version=DATA_VERSION)
     return _nbt_bytes(schem.to_nbt(save_soft=True))

@@ -14,6 +14,7 @@ import re
 
 import numpy as np
 
+from scicraft_viz.engine import blockentity
 from scicraft_viz.engine.formats import MAX_BLOCKS, MAX_PALETTE, Blocks
 from scicraft_viz.engine.schematic import (
     _ID,
@@ -50,8 +51,9 @@ def _packed_state(text: str, where: str, source: str) -> str:
     return m.group(1) + (f"[{','.join(parts)}]" if parts else "")
 
 
-def decode_structure(root, source: str, omitted: list | None = None) -> Blocks:
-    """Blocks of a vanilla structure (binary or text form) at their positions inside the structure."""
+def decode_structure(root, source: str, omitted: list | None = None, contents: dict | None = None) -> Blocks:
+    """Blocks of a vanilla structure (binary or text form) at their positions inside the structure; the
+    items of its containers (each block's `nbt`) go to `contents` (blockentity.py)."""
     from nbtlib import Compound, Int, List, String
 
     w = "root"
@@ -87,7 +89,7 @@ def decode_structure(root, source: str, omitted: list | None = None) -> Blocks:
         _omit_or_refuse(omitted, source, f"{len(entities)} entities")
     xyz = np.zeros((len(cells), 3), np.int64)
     idx = np.zeros(len(cells), np.int64)
-    with_nbt = 0
+    data_at: dict = {}
     for i, cell in enumerate(cells):
         where = f"root.{key}[{i}]"
         pos = _get(cell, "pos", List, source, where)
@@ -109,12 +111,11 @@ def decode_structure(root, source: str, omitted: list | None = None) -> Blocks:
             if k not in palette or k < 0:
                 raise _fail(source, f"{where}.state is palette index {k}; the palette has {len(pal_tag)} entries")
         if "nbt" in cell:
-            with_nbt += 1
+            data_at[tuple(p)] = (cell["nbt"], f"{where}.nbt")
+        else:
+            data_at.pop(tuple(p), None)  # a later entry for a position wins
         xyz[i] = p
         idx[i] = k
-    if with_nbt:
-        # a block entity's data (a sign's text, a container's items): no part of the engine's blocks
-        _omit_or_refuse(omitted, source, f"block entity data on {with_nbt} blocks", refuse=False)
     keys = np.array(sorted(palette), np.int64)
     counts = {int(k): int(c) for k, c in zip(*np.unique(idx, return_counts=True))}
     used = np.array([k for k in keys.tolist() if counts.get(k)], np.int64)
@@ -134,21 +135,20 @@ def decode_structure(root, source: str, omitted: list | None = None) -> Blocks:
             found.pop((x, y, z), None)  # a later entry for a position wins, air included
     if len(found) > MAX_BLOCKS:
         raise _fail(source, f"holds {len(found):,} blocks; a build holds at most {MAX_BLOCKS:,}")
+    if contents is not None:
+        contents.update(blockentity.collect(found.items(), data_at, source, omitted))
     return sorted(found.items(), key=lambda it: _yzx(it[0]))
 
 
-def _omit_or_refuse(omitted: list | None, source: str, what: str, refuse: bool = True) -> None:
-    """Entities have no place in the engine: refused, or with skip_unsupported listed as left out.
-    Block entity data is left out and listed either way (the blocks themselves load)."""
+def _omit_or_refuse(omitted: list | None, source: str, what: str) -> None:
+    """Entities have no place in the engine: refused, or with skip_unsupported listed as left out."""
     if omitted is None:
-        if refuse:
-            raise _fail(source, f"holds {what}; builds here are blocks only (save the structure without entities, "
-                                "or read it with skip_unsupported=True, CLI --skip-unsupported, to leave them out)")
-        return
+        raise _fail(source, f"holds {what}; builds here are blocks only (save the structure without entities, "
+                            "or read it with skip_unsupported=True, CLI --skip-unsupported, to leave them out)")
     omitted.append((what, 0, []))
 
 
-def _structure_root(items: Blocks):
+def _structure_root(items: Blocks, contents: dict | None = None):
     from nbtlib import Compound, Int, List, String
 
     (x0, y0, z0), dims = _bounds(items)
@@ -167,21 +167,26 @@ def _structure_root(items: Blocks):
             if props:
                 entry["Properties"] = Compound({a: String(b) for a, b in props.items()})
             pal.append(entry)
-        blocks.append(Compound({"state": Int(k), "pos": List[Int]([Int(x - x0), Int(y - y0), Int(z - z0)])}))
+        cell = Compound({"state": Int(k), "pos": List[Int]([Int(x - x0), Int(y - y0), Int(z - z0)])})
+        stacks = (contents or {}).get((x, y, z))
+        if stacks:
+            cell["nbt"] = blockentity.block_entity(state, stacks)
+        blocks.append(cell)
     return Compound({"DataVersion": Int(DATA_VERSION), "size": List[Int]([Int(d) for d in dims]), "palette": pal,
                      "blocks": blocks, "entities": List[Compound]()})
 
 
-def encode_structure(items: Blocks) -> bytes:
-    """A vanilla structure file (.nbt) of the blocks, its origin at the build's lowest corner."""
-    return _nbt_bytes(_structure_root(items))
+def encode_structure(items: Blocks, contents: dict | None = None) -> bytes:
+    """A vanilla structure file (.nbt) of the blocks, its origin at the build's lowest corner; containers'
+    items (`contents`, {pos: stacks}) in their blocks' `nbt`."""
+    return _nbt_bytes(_structure_root(items, contents))
 
 
-def encode_snbt(items: Blocks) -> bytes:
+def encode_snbt(items: Blocks, contents: dict | None = None) -> bytes:
     """The same structure as text (.snbt), in the packed form Minecraft's game tests use."""
     from nbtlib import List, String, serialize_tag
 
-    root = _structure_root(items)
+    root = _structure_root(items, contents)
     packed = []
     for entry in root["palette"]:
         props = entry.get("Properties", {})

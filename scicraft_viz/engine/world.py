@@ -16,7 +16,7 @@ from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine import kernels as sim
 from scicraft_viz.engine.blocks import BlockState, parse_state, split_state
 from scicraft_viz.engine.rules import Ruleset, ruleset_from
-from scicraft_viz.errors import BlockStateError, InputError, PlacementError, PositionError
+from scicraft_viz.errors import BlockStateError, BuildFileError, InputError, PlacementError, PositionError
 
 Pos = tuple[int, int, int]
 
@@ -206,6 +206,9 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
     b = st.id
     if st.name in B.VARIANT_OF:  # a furnace's or plate's variant, kept in FACE
         face = B.VARIANT_OF[st.name]
+        cmp |= sim.CMP_FACE
+    elif b == B.CHEST:
+        face = B.CHEST_TYPES.index(props["type"])
         cmp |= sim.CMP_FACE
     if b in (B.IRON_DOOR, B.IRON_TRAPDOOR):
         face = int(props["half"] in ("upper", "top"))
@@ -567,7 +570,8 @@ class World:
         elif b == B.BARREL:
             props = f"facing={B.DIRECTIONS[u[sim.FACING]]},open={tf[u[sim.ON]]}"
         elif b == B.CHEST:
-            props = f"facing={B.DIRECTIONS[u[sim.FACING]]},type=single,waterlogged={tf[u[sim.ON]]}"
+            props = (f"facing={B.DIRECTIONS[u[sim.FACING]]},type={B.CHEST_TYPES[u[sim.FACE]]},"
+                     f"waterlogged={tf[u[sim.ON]]}")
         elif b == B.HOPPER:
             props = f"enabled={tf[u[sim.ON]]},facing={B.DIRECTIONS[u[sim.FACING]]}"
         elif b in (B.DROPPER, B.DISPENSER):
@@ -862,23 +866,62 @@ class World:
     def set_items(self, pos: object, items: object) -> None:
         """Put items in the container (barrel or chest) at pos, replacing what it held: a count of a
         64-stack item, or a list of (item id, count) pairs (e.g. [("ender_pearl", 16)]). Comparators
-        reading it see the new fill level (kernels.set_fill); see `fill_level`."""
+        reading it see the new fill level (kernels.set_fill); see `fill_level`. A half of a double chest
+        holds its own 27 slots; comparators read both halves as one 54-slot inventory."""
         from scicraft_viz.engine import containers
 
         p, c, b = self._container(pos, "set_items")
         slots = containers.slot_stacks(items, b, f"set_items at {p}")
-        level = containers.fill_level(slots, b)
         if slots:
             self._items[p] = slots
         else:
             self._items.pop(p, None)
         self._cg_refused = False
+        self._set_level(c, self._level_of(p, b))
+        if b == B.CHEST:
+            q = self._chest_partner(p)
+            if q is not None:
+                self._set_level(self._find(q), self._level_of(q, B.CHEST))
+
+    def _set_level(self, c: int, level: int) -> None:
         r = self._k.set_fill(self.g, c, level)
         if r == 2:
             self._reserve()
             r = self._k.set_fill(self.g, c, level)
         if r == 3:
             self._check()
+
+    def _chest_partner(self, p: Pos) -> Pos | None:
+        """The other half of the double chest at p, or None. As vanilla's chest combiner: a left half's
+        partner is the block clockwise of its facing (seen from above), a right half's the one counter-
+        clockwise, and it must be a chest facing the same way whose type is the other half's."""
+        U = self.g.U
+        c = self._find(p)
+        if c <= 0 or int(U[c, sim.BT]) != B.CHEST or int(U[c, sim.FACE]) == 0:
+            return None
+        t, f = int(U[c, sim.FACE]), int(U[c, sim.FACING])
+        dx, dy, dz = B.OFFSETS[(f + (1 if t == 1 else 3)) % 4]
+        q = (p[0] + dx, p[1] + dy, p[2] + dz)
+        d = self._find(q)
+        if d > 0 and int(U[d, sim.BT]) == B.CHEST and int(U[d, sim.FACING]) == f and int(U[d, sim.FACE]) not in (0, t):
+            return q
+        return None
+
+    def _level_of(self, p: Pos, b: int) -> int:
+        """The fill level of the container at p: a double chest's over both halves' 54 slots, the right
+        half's first (vanilla's CompoundContainer order; the float sum is taken in that order)."""
+        from scicraft_viz.engine import containers
+
+        q = self._chest_partner(p) if b == B.CHEST else None
+        if q is None:
+            return containers.fill_level(self._items.get(p, ()), b)
+        right, left = (p, q) if int(self.g.U[self._find(p), sim.FACE]) == 2 else (q, p)
+        return containers.fill_level(self._items.get(right, ()) + self._items.get(left, ()), b, size=54)
+
+    def contents(self) -> dict[Pos, list[tuple[str, int]]]:
+        """Every container's items, {pos: [(item id, count), ...]} (as `items` gives them), for those holding
+        any; build files write them as block-entity data."""
+        return {p: list(s) for p, s in sorted(self._items.items())}
 
     def items(self, pos: object) -> list[tuple[str, int]]:
         """The stacks the container at pos holds, one (item id, count) per filled slot, in slot order."""
@@ -970,12 +1013,24 @@ class World:
                 self._call(self._k.set_output, c, self._daylight_output(self.tick, inverted), inverted)
 
     def _forget_replaced_containers(self) -> None:
-        """Drop the contents of containers a placement replaced (their level went back to 0)."""
+        """Drop the contents of containers a placement replaced (their level went back to 0), and set the
+        level of each chest whose pairing a placement may have changed (a half placed or removed beside it)."""
         U = self.g.U
+        near = set()
+        for p in self._items:
+            near.add(p)
+            near.update((p[0] + dx, p[1], p[2] + dz) for dx, _, dz in B.OFFSETS[:4])
         for p in list(self._items):
             c = self._find(p)
             if c <= 0 or int(U[c, sim.BT]) not in B.CONTAINERS or int(U[c, sim.POWER]) == 0:
                 del self._items[p]
+        for p in sorted(near):
+            c = self._find(p)
+            if c > 0 and int(U[c, sim.BT]) == B.CHEST:
+                level = self._level_of(p, B.CHEST)
+                if level != int(U[c, sim.POWER]):
+                    self._cg_refused = False
+                    self._set_level(c, level)
 
     def remove_block(self, pos: object) -> None:
         """Replace the block at pos with air; blocks it supported pop off."""
@@ -1246,7 +1301,13 @@ class World:
         if replay is None:
             replay = kind != "mcfunction" and formats.build_text(data, kind, source) is None
         items = formats.decode_build(data, fmt, source, skip_unsupported=skip_unsupported, box=box)
-        return world_from_blocks(items, replay=replay, source=source)
+        w = world_from_blocks(items, replay=replay, source=source)
+        for p, stacks in items.contents.items():  # block-entity data: the containers' items, after the blocks
+            try:
+                w.set_items(p, list(stacks))
+            except InputError as e:
+                raise BuildFileError(f"{source}: {e}") from None
+        return w
 
     @classmethod
     def from_litematic(cls, src, replay: bool = False) -> World:
@@ -1259,12 +1320,12 @@ class World:
     def to_litematic(self, path=None) -> bytes:
         from scicraft_viz.engine.formats import write_build
 
-        return write_build(self.blocks(), path if path is not None else "litematic")
+        return write_build(self, path if path is not None else "litematic")
 
     def to_schem(self, path=None, version: int = 3) -> bytes:
         from scicraft_viz.engine.formats import write_build
 
-        return write_build(self.blocks(), path if path is not None else "schem", schem_version=version)
+        return write_build(self, path if path is not None else "schem", schem_version=version)
 
     def __repr__(self) -> str:
         n = int(np.count_nonzero(self.g.U[: self._ncell, sim.BT]))

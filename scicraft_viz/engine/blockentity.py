@@ -1,0 +1,165 @@
+"""A container's items as block-entity data in build files: read from and written to NBT.
+
+Every format keeps a container's items the way vanilla saves them: a list `Items` of compounds, each with
+`Slot` (a byte), `id` (an item id) and a count (`Count`, a byte, up to 1.20.4; `count`, an int, from
+1.20.5). A litematic keeps the block entity in its region's `TileEntities` (x, y, z inside the region), a
+Sponge schematic in `BlockEntities` (`Pos` inside the schematic; version 3 nests the data under `Data`), a
+structure in each block's `nbt`, an MCEdit schematic in `TileEntities`, a region's chunk in
+`block_entities`. The world keeps the filled slots in slot order (World.items); empty slots between them are
+not kept, which changes no comparator reading. Block-entity data of other blocks (a sign's text, a
+comparator's output) is not part of the engine's blocks and is left out."""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+from scicraft_viz.engine import blocks as B
+from scicraft_viz.errors import BuildFileError, InputError, fmt_pos
+
+Pos = tuple[int, int, int]
+Stack = tuple[str, int]
+Contents = dict[Pos, tuple[Stack, ...]]
+
+
+def container_id(state: str) -> int | None:
+    """The engine id of the container a canonical state names, else None."""
+    b = B.parse_state(state).id
+    return b if b in B.CONTAINERS else None
+
+
+def read_items(data, block: int, source: str, where: str, pos: Pos) -> tuple[Stack, ...]:
+    """The filled slots of a container's block-entity data (an nbtlib Compound holding `Items`), in slot
+    order. A wrong type, a slot outside the container, a slot given twice, an unknown item, a negative
+    count or one above the item's stack size raises BuildFileError naming the file, the tag and the block's
+    position. An empty slot (count 0) is skipped, as vanilla reads it."""
+    from nbtlib import Compound, List, String
+
+    from scicraft_viz.engine import containers as C
+
+    at = f"{source}: {where} (the {B.NAME_OF_ID[block]} at {fmt_pos(pos)})"
+    if not isinstance(data, Compound):
+        raise BuildFileError(f"{at} is {type(data).__name__}, expected a compound")
+    if "Items" not in data:
+        return ()
+    items = data["Items"]
+    size = C.SLOTS[block]
+    if not isinstance(items, List):
+        raise BuildFileError(f"{at}: Items is {type(items).__name__}, expected a list of item compounds")
+    if len(items) > size:
+        raise BuildFileError(f"{at}: Items lists {len(items):,} stacks; a {B.NAME_OF_ID[block]} has {size} slots")
+    sizes = C.stack_sizes()
+    slots: dict[int, Stack] = {}
+    for i, item in enumerate(items):
+        w = f"{at}: Items[{i}]"
+        if not isinstance(item, Compound):
+            raise BuildFileError(f"{w} is {type(item).__name__}, expected a compound")
+        slot = _integer(item, "Slot", w)
+        if not 0 <= slot < size:
+            raise BuildFileError(f"{w}: Slot {slot} is outside the {B.NAME_OF_ID[block]}'s slots 0-{size - 1}")
+        if slot in slots:
+            raise BuildFileError(f"{w}: Slot {slot} is given twice")
+        if not isinstance(item.get("id"), String):
+            raise BuildFileError(f"{w}: id is {type(item.get('id')).__name__}, expected an item id such as "
+                                 "'minecraft:redstone'")
+        key = "count" if "count" in item else "Count"
+        n = _integer(item, key, w)
+        if n < 0:
+            raise BuildFileError(f"{w}: {key} is {n}; a count is never negative")
+        try:
+            name = C._item_name(str(item["id"]), w)
+        except InputError as e:
+            raise BuildFileError(str(e)) from None
+        if n > sizes[name]:
+            raise BuildFileError(f"{w}: {n} {name} in one slot; it stacks to {sizes[name]}")
+        if n:
+            slots[slot] = (name, n)
+    return tuple(slots[k] for k in sorted(slots))
+
+
+def _integer(tag, key: str, where: str) -> int:
+    from nbtlib import Byte, Int, Short
+
+    v = tag.get(key)
+    if not isinstance(v, (Byte, Short, Int)) or not isinstance(v, Integral):
+        kind = "missing" if v is None else type(v).__name__
+        raise BuildFileError(f"{where}: {key} is {kind}, expected an integer")
+    return int(v)
+
+
+def items_tag(stacks) -> object:
+    """`Items` as vanilla 1.20.1 writes it: Slot, id and Count (a byte) for each filled slot."""
+    from nbtlib import Byte, Compound, List, String
+
+    return List[Compound]([Compound({"Slot": Byte(i), "id": String(f"minecraft:{name}"), "Count": Byte(n)})
+                           for i, (name, n) in enumerate(stacks)])
+
+
+def block_entity(state: str, stacks, **extra) -> object:
+    """A container's block entity: its id (the block's vanilla id), `Items`, and the given extra tags."""
+    from nbtlib import Compound, String
+
+    return Compound({**extra, "id": String("minecraft:" + B.parse_state(state).name), "Items": items_tag(stacks)})
+
+
+def collect(found, data: dict[Pos, tuple[object, str]], source: str, omitted: list | None = None) -> Contents:
+    """The contents of the containers among the loaded blocks `found` ((pos, canonical state) pairs) from
+    block entities `data` ({pos: (nbt compound, where in the file)}). Data at a block that is no container
+    is left out (the module's docstring says why), and listed in `omitted` (skip_unsupported) when given."""
+    states = dict(found)
+    out: Contents = {}
+    left = 0
+    for p, (tag, where) in data.items():
+        state = states.get(p)
+        b = container_id(state) if state is not None else None
+        if b is None:
+            left += 1
+            continue
+        stacks = read_items(tag, b, source, where, p)
+        if stacks:
+            out[p] = stacks
+    if left and omitted is not None:
+        omitted.append((f"block entity data on {left} blocks that are not containers", 0, []))
+    return out
+
+
+def position(tag, keys, source: str, where: str) -> Pos:
+    """A block entity's position: three Ints x, y, z (keys="xyz"), or an IntArray of three (keys="Pos")."""
+    from nbtlib import Compound, Int, IntArray
+
+    if not isinstance(tag, Compound):
+        raise BuildFileError(f"{source}: {where} is {type(tag).__name__}, expected a compound")
+    if keys == "Pos":
+        v = tag.get(keys)
+        if not isinstance(v, IntArray) or len(v) != 3:
+            raise BuildFileError(f"{source}: {where}.{keys} is {type(v).__name__ if v is not None else 'missing'}"
+                                 f"{f' of {len(v)}' if isinstance(v, IntArray) else ''}; expected 3 ints")
+        return int(v[0]), int(v[1]), int(v[2])
+    out = []
+    for k in keys:
+        v = tag.get(k)
+        if not isinstance(v, Int):
+            raise BuildFileError(f"{source}: {where}.{k} is {type(v).__name__ if v is not None else 'missing'}, "
+                                 "expected an Int")
+        out.append(int(v))
+    return out[0], out[1], out[2]
+
+
+def check_contents(contents, blocks: dict[Pos, str], source: str = "build") -> Contents:
+    """Contents given with a build to write ({pos: [(item, count), ...]}), each at a container of the
+    build, checked as World.set_items checks them."""
+    from scicraft_viz.engine import containers as C
+
+    out: Contents = {}
+    for p, items in dict(contents or {}).items():
+        state = blocks.get(tuple(p))
+        b = container_id(state) if state is not None else None
+        if b is None:
+            raise BuildFileError(f"{source}: items given at {fmt_pos(p)}, which holds "
+                                 f"{state or 'no block'}, not a container")
+        try:
+            stacks = C.slot_stacks(list(items), b, f"{source}: items at {fmt_pos(p)}")
+        except InputError as e:
+            raise BuildFileError(str(e)) from None
+        if stacks:
+            out[tuple(p)] = stacks  # type: ignore[index]
+    return out
