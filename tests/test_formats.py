@@ -16,7 +16,7 @@ from nbtlib import ByteArray, Compound, Int, IntArray, List, LongArray, Short, S
 from scicraft_viz import World, tasks
 from scicraft_viz.engine import formats
 from scicraft_viz.engine.blocks import PALETTE, SUPPORTED_FAMILIES, VANILLA
-from scicraft_viz.engine.formats import check_blocks, decode_build, read_build, write_build
+from scicraft_viz.engine.formats import UnsupportedBlocksWarning, check_blocks, decode_build, read_build, write_build
 from scicraft_viz.errors import BuildFileError
 from scicraft_viz.tasks import evaluator
 
@@ -290,7 +290,7 @@ def test_blocks_outside_the_palette_are_listed_with_their_positions():
            "blocks are supported (read with skip_unsupported=True, CLI --skip-unsupported, to open them without these)")
 
 
-def test_entities_and_block_entities_are_refused_not_dropped():
+def test_entities_are_refused_block_entities_read():
     chest = Compound({"Id": String("minecraft:chest"), "Pos": IntArray([0, 0, 0])})
     data = sponge3({"minecraft:stone": 0}, bytes([0]), Entities=List[Compound]([Compound({"Id": String("pig")})]))
     expect(data, "schem", "b.schem: holds 1 entities; builds here are blocks only (save the schematic without "
@@ -300,11 +300,13 @@ def test_entities_and_block_entities_are_refused_not_dropped():
     sch = Compound({"Version": Int(2), "DataVersion": Int(3465), "Width": Short(1), "Height": Short(1),
                     "Length": Short(1), "Palette": pal, "BlockData": ByteArray([0]),
                     "BlockEntities": List[Compound]([chest])})
-    expect(nbt_gz(sch, "Schematic"), "schem", "b.schem: holds 1 block entities; builds here are blocks only (save "
-                                              "the schematic without entities, from an idle circuit, or read it "
-                                              "with skip_unsupported=True, CLI --skip-unsupported, to leave them out)")
-    assert decode_build(nbt_gz(Compound({**sch, "BlockEntities": List[Compound]()}), "Schematic"), "schem") == [
-        ((0, 0, 0), "minecraft:stone")]
+    # a block entity at a block that is no container (here stone) carries nothing the engine keeps
+    got = decode_build(nbt_gz(sch, "Schematic"), "schem")
+    assert got == [((0, 0, 0), "minecraft:stone")] and got.contents == {}
+    with pytest.warns(UnsupportedBlocksWarning) as rec:
+        decode_build(nbt_gz(sch, "Schematic"), "schem", "b.schem", skip_unsupported=True)
+    assert str(rec[0].message) == ("b.schem: loaded 1 blocks; left out (not supported): block entity data on 1 blocks "
+                                   "that are not containers")
 
 
 def test_sponge_structure_errors_name_the_field():

@@ -1024,13 +1024,14 @@ class World:
             c = self._find(p)
             if c <= 0 or int(U[c, sim.BT]) not in B.CONTAINERS or int(U[c, sim.POWER]) == 0:
                 del self._items[p]
+        # A half placed or removed beside a chest changes what a comparator reading that chest would get, but
+        # vanilla tells no comparator: the block's update reaches the new half's own neighbours only, and the
+        # other half's change of shape is no output-signal update. A comparator reads the new level at its
+        # next update, so the level is set here without notifying (set_fill would notify).
         for p in sorted(near):
             c = self._find(p)
             if c > 0 and int(U[c, sim.BT]) == B.CHEST:
-                level = self._level_of(p, B.CHEST)
-                if level != int(U[c, sim.POWER]):
-                    self._cg_refused = False
-                    self._set_level(c, level)
+                U[c, sim.POWER] = self._level_of(p, B.CHEST)
 
     def remove_block(self, pos: object) -> None:
         """Replace the block at pos with air; blocks it supported pop off."""
