@@ -151,8 +151,9 @@ def test_unsupported_blocks_and_block_entities_named():
     with pytest.warns(UnsupportedBlocksWarning) as rec:
         got = decode_build(data, "mca", "r.mca", box=(32, 64, -16, 40, 64, -16), skip_unsupported=True)
     assert got == [((33, 64, -16), "minecraft:stone")]
-    assert str(rec[0].message) == ("r.mca: loaded 1 blocks; left out (not supported): minecraft:lightning_rod[facing=up] "
-                                   "x1 at (32, 64, -16); block entity data on 1 blocks that are not containers")
+    assert str(rec[0].message) == ("r.mca: loaded 1 blocks; left out (not supported): "
+                                   "minecraft:lightning_rod[facing=up] x1 at (32, 64, -16); block entity data on 1 "
+                                   "blocks that are not containers")
 
 
 # ------------------------------------------------------------------------------------------ hostile files
