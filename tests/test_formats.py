@@ -293,8 +293,8 @@ def test_blocks_outside_the_palette_are_listed_with_their_positions():
 def test_entities_are_refused_block_entities_read():
     chest = Compound({"Id": String("minecraft:chest"), "Pos": IntArray([0, 0, 0])})
     data = sponge3({"minecraft:stone": 0}, bytes([0]), Entities=List[Compound]([Compound({"Id": String("pig")})]))
-    expect(data, "schem", "b.schem: holds 1 entities; builds here are blocks only (save the schematic without "
-                          "entities, from an idle circuit, or read it with skip_unsupported=True, CLI "
+    expect(data, "schem", "b.schem: holds 1 entities (pig x1); builds here are blocks only (save the schematic "
+                          "without entities, from an idle circuit, or read it with skip_unsupported=True, CLI "
                           "--skip-unsupported, to leave them out)")
     pal = Compound({"minecraft:stone": Int(0)})
     sch = Compound({"Version": Int(2), "DataVersion": Int(3465), "Width": Short(1), "Height": Short(1),

@@ -163,13 +163,13 @@ def test_entities_refused_or_listed_and_a_chests_items_read():
     chest = Compound({"id": String("Chest"), "x": Int(0), "y": Int(0), "z": Int(0),
                       "Items": List[Compound]([stack])})
     data = legacy({(0, 0, 0): (54, 2)}, (1, 1, 1), tiles=[chest], entities=ent)
-    refused(data, "old.schematic: holds 1 entities; builds here are blocks only (save the schematic without entities, "
-                  "or read it with skip_unsupported=True, CLI --skip-unsupported, to leave them out)")
+    refused(data, "old.schematic: holds 1 entities (Pig x1); builds here are blocks only (save the schematic without "
+                  "entities, or read it with skip_unsupported=True, CLI --skip-unsupported, to leave them out)")
     with pytest.warns(UnsupportedBlocksWarning) as rec:
         got = decode_build(data, None, "old.schematic", skip_unsupported=True)
     assert got == [((0, 0, 0), "minecraft:chest[facing=north,type=single,waterlogged=false]")]
     assert got.contents == {(0, 0, 0): (("redstone", 5),)}
-    assert str(rec[0].message) == "old.schematic: loaded 1 blocks; left out (not supported): 1 entities"
+    assert str(rec[0].message) == "old.schematic: loaded 1 blocks; left out (not supported): 1 entities (Pig x1)"
     stack["id"] = nbtlib.Short(331)  # before 1.8 an item was a number: refused, named, not guessed
     refused(legacy({(0, 0, 0): (54, 2)}, (1, 1, 1), tiles=[chest]),
             "old.schematic: root.TileEntities[0] (the chest at (0, 0, 0)): Items[0]: id is Short, expected an item id "

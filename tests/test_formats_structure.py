@@ -130,15 +130,23 @@ def test_unsupported_blocks_refuse_naming_count_positions_and_what_would_load():
                                    "(0, 1, 0)")
 
 
-def test_entities_refused_or_listed():
-    ent = List[Compound]([Compound({"pos": List[Int]([Int(0)] * 3)})])
+def test_entities_refused_or_listed_by_kind_count_and_position():
+    def minecart(x):
+        return Compound({"pos": List[nbtlib.Double]([nbtlib.Double(x + 0.5), nbtlib.Double(1), nbtlib.Double(0.5)]),
+                         "blockPos": List[Int]([Int(x), Int(1), Int(0)]),
+                         "nbt": Compound({"id": String("minecraft:minecart")})})
+
+    ent = List[Compound]([minecart(0), minecart(3), Compound({"pos": List[Int]([Int(0)] * 3)})])
     data = structure([("minecraft:stone", {})], [(0, (0, 0, 0))])
     root = nbtlib.File.parse(io.BytesIO(gzip.decompress(data)))
     root["entities"] = ent
     data = gz(root)
-    with pytest.raises(BuildFileError, match=r"c\.nbt: holds 1 entities; builds here are blocks only"):
+    with pytest.raises(BuildFileError) as e:
         decode_build(data, "nbt", "c.nbt")
-    with pytest.warns(UnsupportedBlocksWarning, match="left out \\(not supported\\): 1 entities"):
+    assert str(e.value) == ("c.nbt: holds 3 entities (minecraft:minecart x2 at (0, 1, 0), (3, 1, 0); an unnamed entity "
+                            "x1); builds here are blocks only (save the structure without entities, or read it with "
+                            "skip_unsupported=True, CLI --skip-unsupported, to leave them out)")
+    with pytest.warns(UnsupportedBlocksWarning, match="left out \\(not supported\\): 3 entities \\(minecraft:minecart"):
         assert decode_build(data, "nbt", "c.nbt", skip_unsupported=True) == [((0, 0, 0), "minecraft:stone")]
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from scicraft_viz.engine import blockentity
 from scicraft_viz.engine.formats import MAX_BLOCKS, MAX_PALETTE, Blocks
-from scicraft_viz.engine.schematic import _fail, _get, _resolve, _tag_text, _volume
+from scicraft_viz.engine.schematic import _fail, _get, _resolve, _tag_text, _volume, entity_summary
 from scicraft_viz.errors import BuildFileError
 from scicraft_viz.safeio import shown
 
@@ -127,10 +127,10 @@ def decode_mcedit(root, source: str, omitted: list | None = None, contents: dict
     entities = _get(root, "Entities", List, source, w, default=List[Compound]())
     if len(entities):
         if omitted is None:
-            raise _fail(source, f"holds {len(entities)} entities; builds here are blocks only (save the schematic "
+            raise _fail(source, f"holds {entity_summary(entities)}; builds here are blocks only (save the schematic "
                                 "without entities, or read it with skip_unsupported=True, CLI --skip-unsupported, to "
                                 "leave them out)")
-        omitted.append((f"{len(entities)} entities", 0, []))
+        omitted.append((entity_summary(entities), 0, []))
     tiles: dict[int, Compound] = {}
     data_at: dict = {}
     for i, te in enumerate(_get(root, "TileEntities", List, source, w, default=List[Compound]())):

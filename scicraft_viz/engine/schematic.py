@@ -148,10 +148,36 @@ def _resolve(palette: dict[int, str], used: np.ndarray, positions, source: str, 
     return out
 
 
+def entity_summary(entities, at=None) -> str:
+    """'N entities (minecraft:minecart x2 at (1, 1, 2), (3, 1, 2); ...)': each kind of entity with its count,
+    and where the file puts them when `at(entity)` gives a block position; a value of the wrong type reads
+    as 'an unnamed entity' rather than failing."""
+    from nbtlib import Compound, String
+
+    kinds: dict[str, list] = {}
+    for e in entities:
+        name = None
+        if isinstance(e, Compound):
+            inner = e.get("nbt")
+            for tag in (e.get("Id"), e.get("id"), inner.get("id") if isinstance(inner, Compound) else None):
+                if isinstance(tag, String):
+                    name = shown(str(tag), 60)
+                    break
+        p = at(e) if at is not None and isinstance(e, Compound) else None
+        kinds.setdefault(name or "an unnamed entity", []).append(p)
+    parts = []
+    for name, ps in sorted(kinds.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:6]:
+        known = [p for p in ps if p is not None]
+        parts.append(f"{name} x{len(ps)}" + (f" at {list_positions(known, 3, len(ps))}" if known else ""))
+    more = f"; and {len(kinds) - 6} more kinds" if len(kinds) > 6 else ""
+    return f"{len(entities)} entities ({'; '.join(parts)}{more})"
+
+
 def _refuse_extras(source: str, omitted: list | None = None, **lists) -> None:
     """Entities, block entities and pending ticks have no place in the engine: refused, never dropped
     unless the caller asked to skip what is unsupported (then listed in `omitted`)."""
-    found = [f"{len(v)} {k.replace('_', ' ')}" for k, v in lists.items() if v is not None and len(v)]
+    found = [entity_summary(v) if k == "entities" else f"{len(v)} {k.replace('_', ' ')}"
+             for k, v in lists.items() if v is not None and len(v)]
     if found and omitted is not None:
         omitted.extend((what, 0, []) for what in found)
     elif found:

@@ -28,6 +28,7 @@ from scicraft_viz.engine.schematic import (
     _resolve,
     _tag_text,
     _yzx,
+    entity_summary,
 )
 from scicraft_viz.safeio import shown
 
@@ -86,7 +87,7 @@ def decode_structure(root, source: str, omitted: list | None = None, contents: d
     cells = _get(root, key, List, source, w, default=List[Compound]())
     entities = _get(root, "entities", List, source, w, default=List[Compound]())
     if len(entities):
-        _omit_or_refuse(omitted, source, f"{len(entities)} entities")
+        _omit_or_refuse(omitted, source, entity_summary(entities, _block_pos))
     xyz = np.zeros((len(cells), 3), np.int64)
     idx = np.zeros(len(cells), np.int64)
     data_at: dict = {}
@@ -138,6 +139,15 @@ def decode_structure(root, source: str, omitted: list | None = None, contents: d
     if contents is not None:
         contents.update(blockentity.collect(found.items(), data_at, source, omitted))
     return sorted(found.items(), key=lambda it: _yzx(it[0]))
+
+
+def _block_pos(entity):
+    """An entity's block position in a structure (its blockPos), if the file gives one as three Ints."""
+    from nbtlib import Int, List
+
+    p = entity.get("blockPos")
+    return tuple(int(v) for v in p) if isinstance(p, List) and len(p) == 3 and all(isinstance(v, Int) for v in p) \
+        else None
 
 
 def _omit_or_refuse(omitted: list | None, source: str, what: str) -> None:
