@@ -171,9 +171,14 @@ def test_entities_refused_or_listed_and_a_chests_items_read():
     assert got.contents == {(0, 0, 0): (("redstone", 5),)}
     assert str(rec[0].message) == "old.schematic: loaded 1 blocks; left out (not supported): 1 entities (Pig x1)"
     stack["id"] = nbtlib.Short(331)  # before 1.8 an item was a number: refused, named, not guessed
-    refused(legacy({(0, 0, 0): (54, 2)}, (1, 1, 1), tiles=[chest]),
-            "old.schematic: root.TileEntities[0] (the chest at (0, 0, 0)): Items[0]: id is Short, expected an item id "
-            "such as 'minecraft:redstone'")
+    data = legacy({(0, 0, 0): (54, 2)}, (1, 1, 1), tiles=[chest])
+    refused(data, "old.schematic: root.TileEntities[0] (the chest at (0, 0, 0)): Items[0]: id is Short, expected an "
+                  "item id such as 'minecraft:redstone'")
+    with pytest.warns(UnsupportedBlocksWarning) as rec:  # asked to skip: the chest loads empty, the reason listed
+        got = decode_build(data, None, "old.schematic", skip_unsupported=True)
+    assert got.contents == {} and str(rec[0].message) == (
+        "old.schematic: loaded 1 blocks; left out (not supported): the items of root.TileEntities[0] (the chest at "
+        "(0, 0, 0)): Items[0]: id is Short, expected an item id such as 'minecraft:redstone'")
 
 
 # ------------------------------------------------------------------------------------- circuits

@@ -104,7 +104,9 @@ def block_entity(state: str, stacks, **extra) -> object:
 def collect(found, data: dict[Pos, tuple[object, str]], source: str, omitted: list | None = None) -> Contents:
     """The contents of the containers among the loaded blocks `found` ((pos, canonical state) pairs) from
     block entities `data` ({pos: (nbt compound, where in the file)}). Data at a block that is no container
-    is left out (the module's docstring says why), and listed in `omitted` (skip_unsupported) when given."""
+    is left out (the module's docstring says why), and listed in `omitted` (skip_unsupported) when given;
+    then a container whose items cannot be read is left empty and listed with the reason, instead of
+    refusing the file."""
     states = dict(found)
     out: Contents = {}
     left = 0
@@ -114,7 +116,13 @@ def collect(found, data: dict[Pos, tuple[object, str]], source: str, omitted: li
         if b is None:
             left += 1
             continue
-        stacks = read_items(tag, b, source, where, p)
+        try:
+            stacks = read_items(tag, b, source, where, p)
+        except BuildFileError as e:
+            if omitted is None:
+                raise
+            omitted.append((f"the items of {str(e).removeprefix(source + ': ')}", 0, []))
+            continue
         if stacks:
             out[p] = stacks
     if left and omitted is not None:

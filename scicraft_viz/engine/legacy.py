@@ -268,7 +268,8 @@ def decode_mcedit(root, source: str, omitted: list | None = None, contents: dict
     out = [(pos_of(f), states[i]) for f, i in zip(flat_cells.tolist(), idx.tolist()) if states.get(i) is not None]
     if contents is not None:
         # a container's items are read from the file's own TileEntity (the translator carries no items)
-        contents.update(blockentity.collect(out, {p: d for p, d in data_at.items() if "Items" in d[0]}, source))
+        contents.update(blockentity.collect(out, {p: d for p, d in data_at.items() if "Items" in d[0]}, source,
+                                            omitted))
     return out
 
 
