@@ -217,3 +217,34 @@ def test_fuzzed_items_load_within_the_rules_or_are_refused_by_name(stacks, block
         return
     assert len(got) <= (27 if block.endswith("chest") else 5) and all(n > 0 for _, n in got)
     assert 0 <= w.fill_level((0, 0, 0)) <= 15 and (w.fill_level((0, 0, 0)) > 0) == bool(got)
+
+
+_POS = st.one_of(st.lists(st.integers(-2, 3), min_size=0, max_size=4).map(IntArray), _TAGS)
+_ENTITY = st.fixed_dictionaries({}, optional={
+    "Pos": _POS, "Id": _IDS, "Data": st.one_of(_TAGS, st.lists(_STACK, max_size=4).map(
+        lambda s: Compound({"Items": List[Compound](s)}))),
+    "Items": st.one_of(_TAGS, st.lists(_STACK, max_size=4).map(List[Compound]))}).map(Compound)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_ENTITY, max_size=4), st.sampled_from([2, 3]))
+def test_fuzzed_sponge_block_entities_load_or_are_refused_naming_the_field(entities, version):
+    """Block entities of every shape, at a barrel and air: the file loads with the barrel's items within its
+    slots, or is refused with a message naming the block entity."""
+    if version == 3:
+        root = nbtlib.File.parse(io.BytesIO(gzip.decompress(
+            sponge3({"minecraft:barrel": 0, "minecraft:air": 1}, bytes([0, 1]), (2, 1, 1)))))
+        root["Schematic"]["Blocks"]["BlockEntities"] = List[Compound](entities)
+        data = nbt_gz(root)
+    else:
+        sch = Compound({"Version": Int(2), "Width": Short(2), "Height": Short(1), "Length": Short(1),
+                        "Palette": Compound({"minecraft:barrel": Int(0), "minecraft:air": Int(1)}),
+                        "BlockData": nbtlib.ByteArray([0, 1]), "BlockEntities": List[Compound](entities)})
+        data = nbt_gz(sch, "Schematic")
+    try:
+        got = decode_build(data, "schem", "f.schem")
+    except BuildFileError as e:
+        assert str(e).startswith(("f.schem: Schematic.Blocks.BlockEntities[", "f.schem: Schematic.BlockEntities[")), e
+        return
+    assert set(got.contents) <= {(0, 0, 0)}
+    assert all(len(s) <= 27 and all(n > 0 for _, n in s) for s in got.contents.values())
