@@ -2081,6 +2081,8 @@ def place(g, c, old_type, exempt, player):
         if player:  # a player's note block takes its instrument from the block below, and is not powered
             U[c, INSTRUMENT] = instrument_on(U, N[c, FC[DOWN]])
         exempt = c  # nor does it update itself when placed (vanilla: powered waits for a neighbour update)
+    elif is_dispenser(b):
+        exempt = c  # vanilla: triggered waits for a neighbour update too
     elif is_plate(b):
         U[c, ENTITIES] = 0  # a plate is placed with nothing on it
     elif b == IRON_TRAPDOOR and player:

@@ -188,7 +188,8 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
     on = given_on if replay else (st.id in (B.TORCH, B.WALL_TORCH) or (st.id == B.LEVER and given_on))
     inert = _INERT_FLAG.get(st.id)  # a container's flag with no redstone meaning, kept in ON as given
     if inert is not None:
-        on = props[inert] == "true"
+        # a player's dropper or dispenser is placed untriggered (vanilla getStateForPlacement); /setblock keeps it
+        on = props[inert] == "true" and (replay or st.id not in (B.DROPPER, B.DISPENSER))
     cmp = (
         (sim.CMP_FACING if "facing" in props else 0)
         | (sim.CMP_FACE if "face" in props or "mode" in props or "instrument" in props or st.id == B.PISTON_HEAD
