@@ -63,7 +63,7 @@ def test_an_empty_hopper_fed_by_a_hopper_moves_the_item_on_7_gt_later_whichever_
         for i in order:
             w.set_block(*spots[i])
         w.set_items((0, 1, 0), [("stone", 2)])
-        got = run(w, 20, lambda: counts(w, (0, 1, 0), (1, 1, 0), (1, 0, 0)))
+        got = run(w, 20, lambda w=w: counts(w, (0, 1, 0), (1, 1, 0), (1, 0, 0)))
         assert got == [(0, (2, 0, 0)), (1, (1, 1, 0)), (8, (1, 0, 1)), (9, (0, 1, 1)), (16, (0, 0, 2))], order
 
 
