@@ -303,9 +303,9 @@ class World:
         self._events_total = 0
         self._log = log_events
         self._items: dict[Pos, tuple] = {}  # container contents (block-entity data), by position: every slot
-        # hoppers in the order they were placed (vanilla ticks block entities in the order they were added), each
-        # with the first game tick its cooldown lets it move an item
-        self._hoppers: dict[Pos, int] = {}
+        # the cells of hoppers in the order they were placed (vanilla ticks block entities in the order they were
+        # added), each with the first game tick its cooldown lets it move an item
+        self._hoppers: dict[int, int] = {}
         self.g: sim.Grid = self._grid(64, 128)
         self.g.meta[sim.M_NCELL] = 1  # cell 0 is the shared air that stands for every position without a cell
         self.g.meta[sim.M_LOG] = 1 if log_events else 0
@@ -858,9 +858,8 @@ class World:
                 i = stop + 1
         if self._items:
             self._forget_replaced_containers()
-        hop = (st[:, sim.S_ID] == B.HOPPER) & (bad == 0)
-        if hop.any() or self._hoppers:
-            self._track_hoppers(xyz[hop])
+        if self._hoppers or (b0 == B.HOPPER if len(st) == 1 else bool((st[:, sim.S_ID] == B.HOPPER).any())):
+            self._track_hoppers(cells[(bad == 0) & (cells > 0)])
 
     # ------------------------------------------------------------------ containers (block-entity data)
     def _container(self, pos: object, what: str) -> tuple[Pos, int, int]:
@@ -907,17 +906,16 @@ class World:
         return list(self._items.get(p, (None,) * containers.SLOTS[b]))
 
     # ------------------------------------------------------------------ items moving (block-entity data)
-    def _track_hoppers(self, placed: np.ndarray) -> None:
-        """Hoppers just placed join the tick order at its end; hoppers replaced leave it."""
-        U = self.g.U
-        for p in list(self._hoppers):
-            c = self._find(p)
-            if c <= 0 or int(U[c, sim.BT]) != B.HOPPER:
-                del self._hoppers[p]
-        for p in map(tuple, placed.tolist()):
-            c = self._find(p)
-            if p not in self._hoppers and c > 0 and int(U[c, sim.BT]) == B.HOPPER:
-                self._hoppers[p] = 0
+    def _track_hoppers(self, cells: np.ndarray) -> None:
+        """After a placement at `cells`: hoppers new there join the tick order at its end, hoppers replaced
+        leave it (only a placement makes or takes a hopper: none pops off, no piston moves one)."""
+        hop = self.g.U[cells, sim.BT] == B.HOPPER
+        if self._hoppers:
+            known = np.fromiter(self._hoppers, np.int64, len(self._hoppers))
+            for c in cells[~hop & np.isin(cells, known)].tolist():
+                del self._hoppers[c]
+        for c in cells[hop].tolist():
+            self._hoppers.setdefault(c, 0)
 
     def _container_at(self, p: Pos) -> tuple[int, int]:
         """(cell, block id) of the container at p, or (0, AIR) when there is none."""
@@ -938,10 +936,10 @@ class World:
 
         U = self.g.U
         due = None
-        for p, ready in self._hoppers.items():
-            c = self._find(p)
+        for c, ready in self._hoppers.items():
             if not U[c, sim.ON]:
                 continue
+            p = tuple(self.g.P[c].tolist())
             have = p in self._items and self._container_at(_ahead(p, int(U[c, sim.FACING])))[0] > 0
             if not have:
                 a = (p[0], p[1] + 1, p[2])
@@ -962,9 +960,9 @@ class World:
             if int(g.U[c, sim.BT]) in (B.DROPPER, B.DISPENSER):
                 self._dispense(c)
         t = self.tick
-        for p in list(self._hoppers):
-            if p in self._hoppers and self._hoppers[p] <= t:
-                self._hopper_tick(p, t)
+        for c in list(self._hoppers):
+            if self._hoppers[c] <= t:  # read now: a hopper filled earlier in this tick may have been held back
+                self._hopper_tick(c, t)
         g.meta[sim.M_WAKE] = 0
 
     def _dispense(self, c: int) -> None:
@@ -991,19 +989,19 @@ class World:
                 return
             self._put_slots(q, cq, bq, into)  # vanilla: the container it fills hears first
             if bq == B.HOPPER and not any(was):
-                self._hoppers[q] = self.tick + HOPPER_COOLDOWN - 1
+                self._hoppers[cq] = self.tick + HOPPER_COOLDOWN - 1
         self._put_slots(p, c, b, containers.take_one(slots, i))
 
-    def _hopper_tick(self, p: Pos, t: int) -> None:
+    def _hopper_tick(self, c: int, t: int) -> None:
         """Vanilla HopperBlockEntity.tryMoveItems for a hopper off cooldown: unless locked, push one item
         into the container it faces, then, unless full, pull one from the container above; either restarts
         its cooldown."""
         from scicraft_viz.engine import containers
 
-        c = self._find(p)
         U = self.g.U
         if not U[c, sim.ON]:
             return
+        p = tuple(self.g.P[c].tolist())
         moved = False
         mine = self._slots_at(p, B.HOPPER)
         f = int(U[c, sim.FACING])
@@ -1024,7 +1022,7 @@ class World:
                         # vanilla: an empty hopper given an item by a hopper moves it on 7 gt later, whichever
                         # of the two ticks first
                         if bq == B.HOPPER and not any(was):
-                            self._hoppers[q] = t + HOPPER_COOLDOWN - 1
+                            self._hoppers[cq] = t + HOPPER_COOLDOWN - 1
                         moved = True
                         break
         if not containers.is_full(mine, B.HOPPER, -1):
@@ -1043,7 +1041,7 @@ class World:
                         moved = True
                         break
         if moved:
-            self._hoppers[p] = t + HOPPER_COOLDOWN
+            self._hoppers[c] = t + HOPPER_COOLDOWN
 
     def fill_level(self, pos: object) -> int:
         """The signal a comparator reads from the container at pos (0-15)."""
