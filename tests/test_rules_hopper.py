@@ -253,3 +253,17 @@ def test_property_items_are_conserved_and_runs_are_deterministic(net):
     w2.step(80 - w2.tick)
     assert all(w.slots(p) == w2.slots(p) for p in blocks)
     assert w.blocks() == w2.blocks()
+
+
+def test_two_hoppers_facing_each_other_make_a_14_gt_clock():
+    """One item passed back and forth: each hopper, empty when a hopper fills it, moves it on 7 gt later; a
+    comparator reading one hopper is on for 7 gt in every 14."""
+    w = World()
+    for x in range(-2, 2):
+        w.set_block((x, 0, 0), "stone")
+    w.set_block((0, 1, 0), "hopper[facing=east]")
+    w.set_block((1, 1, 0), "hopper[facing=west]")
+    w.set_block((-1, 1, 0), "comparator[facing=east]")  # reads the hopper east of it
+    w.set_items((0, 1, 0), [("stone", 1)])
+    got = run(w, 60, lambda: w.output_signal((-1, 1, 0)))
+    assert got == [(0, 0), (10, 1), (17, 0), (24, 1), (31, 0), (38, 1), (45, 0), (52, 1), (59, 0)]
