@@ -1,6 +1,6 @@
 """Hoppers, droppers, dispensers and furnaces as containers a comparator reads (Java Edition 1.20): their
-states, slots, fill levels and what they are as blocks. Their own redstone actions (a hopper's locking, a
-dropper firing, items moving) are not simulated: their states stay as placed.
+states, slots, fill levels and what they are as blocks. What hoppers, droppers and dispensers do with items is
+in test_rules_hopper.py and test_rules_dropper.py.
 
 Layout as in test_rules_comparator.py: a stone floor at y=0; the comparator C at (1, 1, 0) faces west, so it
 reads the block at (0, 1, 0)."""
