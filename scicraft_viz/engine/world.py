@@ -940,9 +940,14 @@ class World:
             if not U[c, sim.ON]:
                 continue
             p = tuple(self.g.P[c].tolist())
-            have = p in self._items and self._container_at(_ahead(p, int(U[c, sim.FACING])))[0] > 0
-            if not have:
-                a = (p[0], p[1] + 1, p[2])
+            have = False
+            if p in self._items:  # it holds items, and a container that is not full is in front
+                f = int(U[c, sim.FACING])
+                q = _ahead(p, f)
+                cq, bq = self._container_at(q)
+                have = cq > 0 and not containers.is_full(self._slots_at(q, bq), bq, B.OFFSETS.index(_back(f)))
+            if not have and not containers.is_full(self._slots_at(p, B.HOPPER), B.HOPPER, -1):
+                a = (p[0], p[1] + 1, p[2])  # or it has room, and the container above has items
                 ca, ba = self._container_at(a)
                 have = ca > 0 and not containers.is_empty(self._slots_at(a, ba), ba, containers.DOWN)
             if have and (due is None or ready < due):
