@@ -1,6 +1,6 @@
 """Hoppers, droppers, dispensers and furnaces as containers a comparator reads (Java Edition 1.20): their
-states, slots, fill levels and what they are as blocks. Their own redstone actions (a hopper's locking, a
-dropper firing, items moving) are not simulated: their states stay as placed.
+states, slots, fill levels and what they are as blocks. What hoppers, droppers and dispensers do with items is
+in test_rules_hopper.py and test_rules_dropper.py.
 
 Layout as in test_rules_comparator.py: a stone floor at y=0; the comparator C at (1, 1, 0) faces west, so it
 reads the block at (0, 1, 0)."""
@@ -21,9 +21,10 @@ REAR, C, OUT = (0, 1, 0), (1, 1, 0), (2, 1, 0)
 
 @pytest.mark.parametrize("given, canonical", [
     ("hopper", "minecraft:hopper[enabled=true,facing=down]"),
-    ("hopper[facing=east,enabled=false]", "minecraft:hopper[enabled=false,facing=east]"),
+    # a hopper works out `enabled` when placed (vanilla onPlace), a player's dispenser is placed untriggered
+    ("hopper[facing=east,enabled=false]", "minecraft:hopper[enabled=true,facing=east]"),
     ("dropper[facing=up]", "minecraft:dropper[facing=up,triggered=false]"),
-    ("dispenser[triggered=true]", "minecraft:dispenser[facing=north,triggered=true]"),
+    ("dispenser[triggered=true]", "minecraft:dispenser[facing=north,triggered=false]"),
     ("furnace[lit=true,facing=south]", "minecraft:furnace[facing=south,lit=true]"),
     ("blast_furnace", "minecraft:blast_furnace[facing=north,lit=false]"),
     ("minecraft:smoker[facing=west]", "minecraft:smoker[facing=west,lit=false]"),
@@ -42,16 +43,17 @@ def test_hopper_cannot_face_up():
         World().set_block((0, 0, 0), "hopper[facing=up]")
 
 
-def test_states_stay_as_placed_next_to_power():
-    """A hopper's `enabled` and a dropper's `triggered` are kept as placed: the engine does not lock
-    hoppers or fire droppers."""
+def test_power_decides_enabled_and_triggered_not_lit():
+    """Beside a redstone block a hopper is locked at once (vanilla onPlace) and a dropper placed by /setblock
+    keeps `triggered=false` until a neighbour update (vanilla checks it on neighbour updates only); a furnace's
+    `lit` stays as placed (nothing smelts)."""
     w = new_world()
     w.set_block((0, 1, 0), "redstone_block")
     w.set_block((1, 1, 0), "hopper[enabled=true]")
     w.set_block((-1, 1, 0), "dropper[triggered=false]")
     w.set_block((0, 1, 1), "furnace[lit=true]")
     w.step(10)
-    assert prop(w, (1, 1, 0), "enabled") == "true"
+    assert prop(w, (1, 1, 0), "enabled") == "false"
     assert prop(w, (-1, 1, 0), "triggered") == "false"
     assert prop(w, (0, 1, 1), "lit") == "true"
 
@@ -165,7 +167,7 @@ def test_build_files_carry_the_new_blocks_as_saved(fmt):
                   ((1, 1, 0), "oak_pressure_plate[powered=true]"), ((2, 1, 0), "daylight_detector[power=6]"),
                   ((3, 1, 0), "hopper[facing=west,enabled=false]"), ((4, 1, 0), "smoker[lit=true]"),
                   ((5, 1, 0), "iron_trapdoor[half=top,open=true]"), ((6, 0, 0), "stone"),
-                  ((6, 1, 0), "heavy_weighted_pressure_plate[power=3]"), ((7, 1, 0), "dispenser[facing=down]")])
+                  ((6, 1, 0), "heavy_weighted_pressure_plate[power=3]"), ((8, 1, 0), "dispenser[facing=down]")])
     back = World.from_build_file(write_build(w.blocks(), fmt), replay=True, fmt=fmt)
     assert back.blocks() == w.blocks()
 

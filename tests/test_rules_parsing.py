@@ -76,7 +76,7 @@ def test_negative_and_large_coordinates():
 @pytest.mark.parametrize("state, token", [
     # unknown blocks
     ("tnt", "tnt"),
-    ("minecraft:honey_block", "honey_block"),
+    ("minecraft:sculk_sensor", "sculk_sensor"),
     ("redstone_dust", "redstone_dust"),
     ("mod:stone", "mod"),
     # unknown properties

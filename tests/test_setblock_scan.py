@@ -57,7 +57,7 @@ VALID_STATES = ["stone", "stone", "minecraft:stone", "redstone_lamp", "redstone_
                 "redstone_lamp[lit=true]", "repeater[facing=east,delay=2]",
                 "minecraft:redstone_repeater[delay=4,facing=west]", "redstone_wire", "redstone_torch", "lever",
                 "glass", "minecraft:glass", "redstone_block", "stone_button", "air"]
-STATES = VALID_STATES + ["tnt", "stone[foo=bar]", "redstone_repeater[delay=7]", "honey_block", "stone[", "STONE",
+STATES = VALID_STATES + ["tnt", "stone[foo=bar]", "redstone_repeater[delay=7]", "sculk_sensor", "stone[", "STONE",
                          "replace", "keep", "stone#x", "stöne", "#", ""]
 MODES = ["", "", "", " replace", " destroy", " keep", "\treplace", " replacex", " Replace", " keep keep",
          " replace ", " replac", " # comment", " extra"]

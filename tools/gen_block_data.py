@@ -8,7 +8,8 @@ Each row is a full, transparent or partial block whose redstone behaviour follow
   (Java's default `isRedstoneConductor` is "the collision shape is a full block") unless it is one
   of the non-conductors below;
 - slabs and stairs are partial blocks; each state's sturdy faces (the faces its shape covers whole)
-  decide what it holds, and a double slab, a full cube, conducts.
+  decide what it holds, and a double slab, a full cube, conducts; so is the honey block (STICKY), which
+  covers no face whole and conducts nothing.
 Blocks with a behaviour of their own are left out: any block with properties other than those
 listed in KEEP (note blocks, observers, targets, furnaces... are mechanisms), and falling blocks.
 
@@ -40,6 +41,9 @@ FALLING = {"sand", "red_sand", "gravel"}
 FALLING_SUFFIXES = ("_concrete_powder",)
 # Properties a kept full block may have: none of them changes its redstone behaviour.
 KEEP = {"axis", "snowy", "distance", "persistent", "waterlogged"}
+# Blocks a piston's push treats apart (engine/kernels.py sticky_kind) that are not full cubes: partial blocks
+# whose sturdy faces come from their collision shape, which vanilla's default block support shape is.
+STICKY = {"honey_block"}
 SLAB = {"type", "waterlogged"}
 STAIRS = {"facing", "half", "shape", "waterlogged"}
 DIRS = ("north", "east", "south", "west", "up", "down")
@@ -92,6 +96,8 @@ def build_rows() -> dict:
         slab_or_stairs = (name.endswith("_slab") and props == SLAB) or (name.endswith("_stairs") and props == STAIRS)
         if slab_or_stairs:
             codes = "".join("C" if b == full else chr(ord("a") + sturdy_mask(b)) for b in boxes)
+        elif name in STICKY:
+            codes = "".join(chr(ord("a") + sturdy_mask(b)) for b in boxes)
         elif all(b == full for b in boxes) and props <= KEEP:
             conducts = name not in NON_CONDUCTORS and not name.endswith(NON_CONDUCTOR_SUFFIXES)
             codes = ("C" if conducts else "T") * n

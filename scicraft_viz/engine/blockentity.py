@@ -5,8 +5,8 @@ Every format keeps a container's items the way vanilla saves them: a list `Items
 1.20.5). A litematic keeps the block entity in its region's `TileEntities` (x, y, z inside the region), a
 Sponge schematic in `BlockEntities` (`Pos` inside the schematic; version 3 nests the data under `Data`), a
 structure in each block's `nbt`, an MCEdit schematic in `TileEntities`, a region's chunk in
-`block_entities`. The world keeps the filled slots in slot order (World.items); empty slots between them are
-not kept, which changes no comparator reading. Block-entity data of other blocks (a sign's text, a
+`block_entities`. Each stack stays in its slot (World.slots): empty slots before it are kept as None, since
+hoppers and droppers take from the first filled slot. Block-entity data of other blocks (a sign's text, a
 comparator's output) is not part of the engine's blocks and is left out."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from scicraft_viz.errors import BuildFileError, InputError, fmt_pos
 
 Pos = tuple[int, int, int]
 Stack = tuple[str, int]
-Contents = dict[Pos, tuple[Stack, ...]]
+Contents = dict[Pos, tuple[Stack | None, ...]]
 
 
 def container_id(state: str) -> int | None:
@@ -27,9 +27,9 @@ def container_id(state: str) -> int | None:
     return b if b in B.CONTAINERS else None
 
 
-def read_items(data, block: int, source: str, where: str, pos: Pos) -> tuple[Stack, ...]:
-    """The filled slots of a container's block-entity data (an nbtlib Compound holding `Items`), in slot
-    order. A wrong type, a slot outside the container, a slot given twice, an unknown item, a negative
+def read_items(data, block: int, source: str, where: str, pos: Pos) -> tuple[Stack | None, ...]:
+    """The slots of a container's block-entity data (an nbtlib Compound holding `Items`) up to the last
+    filled one, None where a slot is empty. A wrong type, a slot outside the container, a slot given twice, an unknown item, a negative
     count or one above the item's stack size raises BuildFileError naming the file, the tag and the block's
     position. An empty slot (count 0) is skipped, as vanilla reads it."""
     from nbtlib import Compound, List, String
@@ -73,7 +73,7 @@ def read_items(data, block: int, source: str, where: str, pos: Pos) -> tuple[Sta
             raise BuildFileError(f"{w}: {n} {name} in one slot; it stacks to {sizes[name]}")
         if n:
             slots[slot] = (name, n)
-    return tuple(slots[k] for k in sorted(slots))
+    return tuple(slots.get(k) for k in range(max(slots) + 1)) if slots else ()
 
 
 def _integer(tag, key: str, where: str) -> int:
@@ -87,11 +87,12 @@ def _integer(tag, key: str, where: str) -> int:
 
 
 def items_tag(stacks) -> object:
-    """`Items` as vanilla 1.20.1 writes it: Slot, id and Count (a byte) for each filled slot."""
+    """`Items` as vanilla 1.20.1 writes it: Slot, id and Count (a byte) for each filled slot (None: an
+    empty one, written as vanilla does by leaving it out)."""
     from nbtlib import Byte, Compound, List, String
 
     return List[Compound]([Compound({"Slot": Byte(i), "id": String(f"minecraft:{name}"), "Count": Byte(n)})
-                           for i, (name, n) in enumerate(stacks)])
+                           for i, stack in enumerate(stacks) if stack is not None for name, n in [stack]])
 
 
 def block_entity(state: str, stacks, **extra) -> object:
@@ -123,7 +124,7 @@ def collect(found, data: dict[Pos, tuple[object, str]], source: str, omitted: li
                 raise
             omitted.append((f"the items of {str(e).removeprefix(source + ': ')}", 0, []))
             continue
-        if stacks:
+        if any(stacks):
             out[p] = stacks
     if left and omitted is not None:
         omitted.append((f"block entity data on {left} blocks that are not containers", 0, []))
@@ -168,6 +169,6 @@ def check_contents(contents, blocks: dict[Pos, str], source: str = "build") -> C
             stacks = C.slot_stacks(list(items), b, f"{source}: items at {fmt_pos(p)}")
         except InputError as e:
             raise BuildFileError(str(e)) from None
-        if stacks:
+        if any(stacks):
             out[tuple(p)] = stacks  # type: ignore[index]
     return out

@@ -23,8 +23,8 @@ PISTON_TYPES = ("normal", "sticky")
 INSTRUMENTS = ("harp", "basedrum", "snare", "hat", "bass", "flute", "bell", "guitar", "chime", "xylophone",
                "iron_xylophone", "cow_bell", "didgeridoo", "bit", "banjo", "pling", "zombie", "skeleton", "creeper",
                "dragon", "wither_skeleton", "piglin", "custom_head")
-# Containers read by fill level (hoppers, droppers and dispensers move no items here; their redstone actions are
-# left out), doors, trapdoors, pressure plates and the daylight sensor. One id may name several blocks that
+# Containers read by fill level (hoppers, droppers and dispensers also move items: World keeps the items, see
+# engine/containers.py), doors, trapdoors, pressure plates and the daylight sensor. One id may name several blocks that
 # behave alike (a furnace, blast furnace or smoker; the stone and wooden plates): the variant is kept in FACE.
 HOPPER, DROPPER, DISPENSER, FURNACE = 26, 27, 28, 29
 IRON_DOOR, IRON_TRAPDOOR = 30, 31
@@ -285,7 +285,10 @@ def vanilla_number(name: str, props) -> int:
     return lo + i
 
 
-SLIME = vanilla_number("slime_block", ())  # the state number of the one sticky block a piston's push knows
+# The state numbers of the sticky blocks a piston's push knows: slime (a full conductive block) and honey (a
+# partial block with no whole face, which conducts nothing); kernels.can_stick says what sticks to what.
+SLIME = vanilla_number("slime_block", ())
+HONEY = vanilla_number("honey_block", ())
 
 
 def vanilla_kind(name: str, props) -> tuple[int, int, int]:

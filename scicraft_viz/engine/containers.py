@@ -1,4 +1,7 @@
-"""Containers as comparator inputs: the items a container holds (block-entity data) and its fill level.
+"""Containers: the items a container holds (block-entity data), its fill level (what a comparator reads), and
+the one-item moves of hoppers, droppers and dispensers between them (vanilla HopperBlockEntity.addItem).
+
+A container's contents are a tuple of all its slots in order, None for an empty slot.
 
 Item stack sizes come from PrismarineJS's minecraft-data for Java 1.20 (the `minecraft-data-latest`
 package), not from a table typed here.
@@ -22,6 +25,13 @@ SLOTS = {B.BARREL: 27, B.CHEST: 27, B.HOPPER: 5, B.DROPPER: 9, B.DISPENSER: 9, B
 DEFAULT_ITEM = "stone"  # what a bare count fills a container with: an item that stacks to 64
 
 Stack = tuple[str, int]
+Slots = tuple["Stack | None", ...]
+UP, DOWN = 4, 5  # direction indices of blocks.DIRECTIONS
+# What a furnace offers through each face (vanilla AbstractFurnaceBlockEntity.getSlotsForFace): its result
+# and fuel slots below, its input slot above, its fuel slot on the sides.
+_FURNACE_FACES = {DOWN: (2, 1), UP: (0,)}
+_FURNACE_SIDE = (1,)
+_BUCKETS = ("water_bucket", "bucket")  # what may leave a furnace's fuel slot downward
 
 
 @functools.lru_cache(maxsize=1)
@@ -50,22 +60,30 @@ def _count(n: object, where: str) -> int:
     return int(n)
 
 
-def slot_stacks(items: object, block: int, where: str) -> tuple[Stack, ...]:
+def slot_stacks(items: object, block: int, where: str) -> tuple[Stack | None, ...]:
     """The slots a container holding `items` fills, in order: `items` is a count of a 64-stack item,
-    or a list of (item id, count) pairs; a count above the item's stack size fills several slots."""
+    or a list of (item id, count) pairs; a count above the item's stack size fills several slots, and None
+    stands for an empty slot (kept in its place)."""
     if isinstance(items, Integral) and not isinstance(items, bool):
         pairs = [(DEFAULT_ITEM, _count(items, where))]
     elif isinstance(items, (list, tuple)):
         pairs = []
         for i, pair in enumerate(items):
+            if pair is None:  # an empty slot kept in its place
+                pairs.append(None)
+                continue
             if not isinstance(pair, (list, tuple)) or len(pair) != 2:
                 raise InputError(f"{where}: item {i} must be an (item id, count) pair, got {pair!r}"[:200])
             pairs.append((_item_name(pair[0], f"{where}, item {i}"), _count(pair[1], f"{where}, item {i}")))
     else:
         raise InputError(f"{where}: items must be a count or a list of (item id, count) pairs, got {items!r}"[:200])
     sizes = stack_sizes()
-    slots: list[Stack] = []
-    for name, n in pairs:
+    slots: list[Stack | None] = []
+    for pair in pairs:
+        if pair is None:
+            slots.append(None)
+            continue
+        name, n = pair
         size = sizes[name]
         while n > 0:
             slots.append((name, min(n, size)))
@@ -77,16 +95,76 @@ def slot_stacks(items: object, block: int, where: str) -> tuple[Stack, ...]:
     return tuple(slots)
 
 
-def fill_level(slots: tuple[Stack, ...], block: int, size: int | None = None) -> int:
+def fill_level(slots: tuple[Stack | None, ...], block: int, size: int | None = None) -> int:
     """What a comparator reads from the container: 0 when empty, else 1 + floor(14 * fullness), where
     fullness is the mean over all slots of count / stack size. Summed in 32-bit floats slot by slot, as
-    vanilla does, so rounding at the boundaries is vanilla's. `size`: the slots to average over when not
-    the block's own (54 for a double chest)."""
-    if not slots:
+    vanilla does, so rounding at the boundaries is vanilla's. Empty slots may be given as None. `size`: the
+    slots to average over when not the block's own (54 for a double chest)."""
+    if not any(slots):
         return 0
     sizes = stack_sizes()
     f = np.float32(0)
-    for name, n in slots:
+    for stack in slots:
+        if stack is None:
+            continue
+        name, n = stack
         f = np.float32(f + np.float32(n) / np.float32(sizes[name]))
     f = np.float32(f / np.float32(size or SLOTS[block]))
     return int(np.floor(np.float32(f * np.float32(14)))) + 1
+
+
+def padded(filled: tuple[Stack, ...], block: int) -> Slots:
+    """Every slot of the container, filled ones first as `slot_stacks` gives them."""
+    return tuple(filled) + (None,) * (SLOTS[block] - len(filled))
+
+
+def face_slots(block: int, face: int) -> tuple[int, ...]:
+    """The slots an item may enter or leave through `face` (a direction index, -1 for none): a furnace's
+    depend on the face; every other container offers all its slots in order."""
+    if block == B.FURNACE and face >= 0:
+        return _FURNACE_FACES.get(face, _FURNACE_SIDE)
+    return tuple(range(SLOTS[block]))
+
+
+def _max_stack(name: str) -> int:
+    return min(stack_sizes()[name], 64)
+
+
+def _can_place(block: int, slot: int, name: str) -> bool:
+    """Vanilla canPlaceItem: a furnace takes anything in its input slot, nothing in its result slot; its fuel
+    slot would take fuels, which the engine does not know (docs/limits.md), so it takes none."""
+    return block != B.FURNACE or slot == 0
+
+
+def is_full(slots: Slots, block: int, face: int) -> bool:
+    """Every slot offered through `face` holds a full stack (vanilla isFullContainer)."""
+    return all(slots[i] is not None and slots[i][1] >= _max_stack(slots[i][0]) for i in face_slots(block, face))
+
+
+def is_empty(slots: Slots, block: int, face: int) -> bool:
+    return all(slots[i] is None for i in face_slots(block, face))
+
+
+def add_one(slots: Slots, block: int, name: str, face: int) -> Slots | None:
+    """The slots after one `name` goes in through `face` (vanilla addItem with a one-item stack: the first
+    offered slot that is empty or holds the same item below its stack size), or None when none takes it."""
+    for i in face_slots(block, face):
+        s = slots[i]
+        if not _can_place(block, i, name):
+            continue
+        if s is None:
+            return slots[:i] + ((name, 1),) + slots[i + 1 :]
+        if s[0] == name and s[1] < _max_stack(name):
+            return slots[:i] + ((name, s[1] + 1),) + slots[i + 1 :]
+    return None
+
+
+def take_one(slots: Slots, i: int) -> Slots:
+    """The slots after one item leaves slot i (which holds one or more)."""
+    name, n = slots[i]
+    return slots[:i] + (((name, n - 1) if n > 1 else None),) + slots[i + 1 :]
+
+
+def can_take(block: int, slot: int, name: str, face: int) -> bool:
+    """Vanilla canTakeItemThroughFace: from a furnace's fuel slot only buckets leave downward."""
+    return not (block == B.FURNACE and face == DOWN and slot == 1 and name not in _BUCKETS)

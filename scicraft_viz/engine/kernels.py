@@ -37,6 +37,7 @@ from scicraft_viz.engine.blocks import (
     FURNACE,
     GLASS,
     HEAVY_PLATE,
+    HONEY,
     HOPPER,
     IRON_DOOR,
     IRON_TRAPDOOR,
@@ -102,7 +103,12 @@ R_BUTTON, R_TORCH, R_LAMP_OFF, R_REPEATER_STEP, R_DUST_DECAY, R_BURNOUT, R_LOCKA
 # where no block was); M_DESTROY counts the blocks the last push worked out would break.
 # M_OBSERVERS counts observers ever placed: while it is 0, no change needs to look for one.
 M_NBEV, M_BEVH, M_NMOV, M_PHASE, M_PISTONS, M_DESTROY, M_OBSERVERS = range(16, 23)
-NMETA = 23
+# Items are block-entity data the world keeps (engine/containers.py), so item moves run outside the kernels:
+# a dropper or dispenser whose scheduled tick came is listed in `fire` (M_NFIRE of them), and M_WAKE is set
+# when a hopper is unlocked; `run` then stops at the end of that tick for the world to move the items.
+M_NFIRE, M_WAKE = 23, 24
+NMETA = 25
+DISPENSE_DELAY = 4  # game ticks from a dropper's or dispenser's rising edge to its firing
 PH_ACTION, PH_TICKS, PH_EVENTS, PH_MOVING = 0, 1, 2, 3
 # Block event types (vanilla PistonBaseBlock): extend, retract, retract leaving the pushed block behind.
 BE_EXTEND, BE_RETRACT, BE_DROP = 0, 1, 2
@@ -161,7 +167,7 @@ NT = TOG0 + 8
 # Heap rows: (time*4 + priority rank, sequence, cell, block id).
 # Event rows: (tick, cell | kind << 32 | old << 40 | new << 48 | block id << 56).
 HK1, HK2, HCELL, HTYPE = range(4)
-Grid = namedtuple("Grid", "N U T P HT H E meta queue comp chg notify bev mov")
+Grid = namedtuple("Grid", "N U T P HT H E meta queue comp chg notify bev mov fire")
 
 # Columns of the neighbour table: 0 the cell itself, then every other cell within Manhattan distance 2
 # in x, y, z order of the offsets. Passes over a cell's surroundings follow this order, which decides the
@@ -324,7 +330,20 @@ def is_diode(b):
 def is_component(b):
     """A block with scheduled ticks or a lamp: what a power change near it must reach."""
     return ((b >= REPEATER and b <= LAMP) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or b == OBSERVER
-            or is_piston(b))
+            or is_piston(b) or b == HOPPER or is_dispenser(b))
+
+
+@jit
+def is_dispenser(b):
+    """A dropper or dispenser: fired by a rising edge of power, quasi-connectivity included."""
+    return b == DROPPER or b == DISPENSER
+
+
+@jit
+def is_qc(b):
+    """A block that also reads power at the position above it (quasi-connectivity), so it hears only the
+    neighbour updates vanilla sends (see piston_reached)."""
+    return is_piston(b) or is_dispenser(b)
 
 
 @jit
@@ -335,7 +354,7 @@ def is_notified(b, structural):
         return False
     if structural:
         return ((b >= WIRE and b <= LEVER) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or is_plate(b)
-                or is_piston(b) or b == PISTON_HEAD)
+                or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b))
     return is_component(b)
 
 
@@ -1054,7 +1073,7 @@ def check(g, c, exempt):
     N = g.N
     b = U[c, BT]
     if c == exempt:
-        if b == LAMP or b == REPEATER or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b):
+        if b == LAMP or b == REPEATER or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or is_dispenser(b):
             return False
     elif not is_supported(U, N, c):
         return True
@@ -1111,6 +1130,23 @@ def check(g, c, exempt):
                 trapdoor_moved(g, c)
     elif b == PISTON or b == STICKY_PISTON:
         check_extend(g, c)
+    elif b == HOPPER:
+        # vanilla HopperBlock.checkPoweredState (on placement too): enabled while no signal reaches it; the new
+        # state updates no neighbours (observers still see it)
+        en = 0 if lamp_powered(U, N, c) else 1
+        if U[c, ON] != en:
+            set_on(g, c, en)
+            if en:
+                g.meta[M_WAKE] = 1
+    elif is_dispenser(b):
+        # vanilla DispenserBlock.neighborChanged: a rising edge (quasi-connectivity included) marks it triggered
+        # and schedules its firing; losing power clears triggered. Neither updates a neighbour.
+        p = lamp_powered(U, N, c) or qc_powered(U, N, c)
+        if p and not U[c, ON]:
+            schedule(g, c, DISPENSE_DELAY, P_NORMAL)
+            set_on(g, c, 1)
+        elif not p and U[c, ON]:
+            set_on(g, c, 0)
     elif b == PISTON_HEAD:
         return c != exempt and not head_fits(U, N, c)
     return False
@@ -1293,7 +1329,7 @@ def propagate(g, exempt):
                 if door and U[x, BT] == IRON_DOOR:
                     continue  # vanilla: a door ignores the neighbour updates a door sends
                 if is_notified(U[x, BT], structural) and not U[x, MARK]:
-                    if is_piston(U[x, BT]) and not piston_reached(U, N, c, g.chg[i] & 3, j):
+                    if is_qc(U[x, BT]) and not piston_reached(U, N, c, g.chg[i] & 3, j):
                         continue
                     U[x, MARK] = 1
                     g.notify[nn] = x
@@ -1406,6 +1442,12 @@ def run_tick(g, c):
     elif is_plate(b):
         if U[c, POWER] > 0:  # vanilla BasePressurePlateBlock.tick: a pressed plate checks its entities again
             plate_check(g, c)
+    elif is_dispenser(b):
+        # vanilla DispenserBlock.tick fires whatever its state; the world moves the item (World._move_items)
+        n = g.meta[M_NFIRE]
+        if n < g.fire.shape[0]:
+            g.fire[n] = c
+            g.meta[M_NFIRE] = n + 1
     elif b == OBSERVER:
         # vanilla ObserverBlock.tick: the state first (observers watching this one hear of it), then the
         # tick that ends the pulse, then the blocks behind
@@ -1536,6 +1578,8 @@ def run(g, until, rec_on_cells, rec_pow_cells, rec_on, rec_pow, row0):
                 for i in range(rec_pow_cells.shape[0]):
                     rec_pow[row, i] = rec_pow[row - 1, i]
             row += 1
+        if g.meta[M_NFIRE] or g.meta[M_WAKE]:
+            break  # items move at the end of this tick (the world's part)
     if g.meta[M_OVERFLOW]:
         return -1
     return g.meta[M_TICK]
@@ -1568,6 +1612,12 @@ def piston_powered(U, N, c):
     for k in range(6):
         if k != f and signal_to(U, N, N[c, FC[k]], k, True) > 0:
             return True
+    return qc_powered(U, N, c)
+
+
+@jit
+def qc_powered(U, N, c):
+    """Quasi-connectivity: a signal into the position above c from any side but below (c itself)."""
     for k in range(5):
         if signal_to(U, N, N[c, QC[k]], k, True) > 0:
             return True
@@ -1582,7 +1632,7 @@ def push_reaction(U, x):
         return PUSH_REACTION[np.int64(U[x, FACING]) | (np.int64(U[x, FACE]) << 8)]
     if b == WIRE or b == REPEATER or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == COMPARATOR:
         return PUSH_DESTROY
-    if b == BARREL or b == CHEST or b == PISTON_HEAD or b == MOVING_PISTON:
+    if is_container(b) or b == PISTON_HEAD or b == MOVING_PISTON:
         return PUSH_BLOCK  # a block entity, or part of a piston
     return PUSH_NORMAL
 
@@ -1615,9 +1665,27 @@ Q_DEST, Q_DESTROY, Q_DESTROY_MAX = 16, 32, 32
 
 
 @jit
+def sticky_kind(U, x):
+    """1 for a slime block (a stone-like block holding slime's state number), 2 for a honey block (a partial
+    block holding honey's), else 0."""
+    n = np.int64(U[x, FACING]) | (np.int64(U[x, FACE]) << 8)
+    if U[x, BT] == STONE and n == SLIME:
+        return 1
+    if U[x, BT] == PARTIAL and n == HONEY:
+        return 2
+    return 0
+
+
+@jit
 def is_sticky(U, x):
-    """A slime block (a stone-like block holding slime's state number)."""
-    return U[x, BT] == STONE and (np.int64(U[x, FACING]) | (np.int64(U[x, FACE]) << 8)) == SLIME
+    return sticky_kind(U, x) != 0
+
+
+@jit
+def can_stick(U, a, b):
+    """Vanilla canStickToEachOther: either is sticky, but slime and honey never stick to each other."""
+    ka, kb = sticky_kind(U, a), sticky_kind(U, b)
+    return (ka != 0 or kb != 0) and ka + kb != 3
 
 
 @jit
@@ -1644,7 +1712,7 @@ def add_line(g, c, x, d, n):
     cur = x
     while is_sticky(U, cur):
         b = cell_at(g, px - dx * i, py - dy * i, pz - dz * i)
-        if U[b, BT] == AIR or not (is_sticky(U, cur) or is_sticky(U, b)) or not pushable(U, b, False) or b == c:
+        if U[b, BT] == AIR or not can_stick(U, cur, b) or not pushable(U, b, False) or b == c:
             break
         cur = b
         i += 1
@@ -1702,7 +1770,7 @@ def resolve(g, c, f, extending):
                 if k == d or k == opp(d):
                     continue
                 b = g.N[x, FC[k]]
-                if U[b, BT] != AIR and (is_sticky(U, b) or is_sticky(U, x)):
+                if U[b, BT] != AIR and can_stick(U, b, x):
                     n = add_line(g, c, b, d, n)
                     if n < 0:
                         break
@@ -2013,6 +2081,8 @@ def place(g, c, old_type, exempt, player):
         if player:  # a player's note block takes its instrument from the block below, and is not powered
             U[c, INSTRUMENT] = instrument_on(U, N[c, FC[DOWN]])
         exempt = c  # nor does it update itself when placed (vanilla: powered waits for a neighbour update)
+    elif is_dispenser(b):
+        exempt = c  # vanilla: triggered waits for a neighbour update too
     elif is_plate(b):
         U[c, ENTITIES] = 0  # a plate is placed with nothing on it
     elif b == IRON_TRAPDOOR and player:

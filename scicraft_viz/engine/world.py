@@ -188,13 +188,14 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
     on = given_on if replay else (st.id in (B.TORCH, B.WALL_TORCH) or (st.id == B.LEVER and given_on))
     inert = _INERT_FLAG.get(st.id)  # a container's flag with no redstone meaning, kept in ON as given
     if inert is not None:
-        on = props[inert] == "true"
+        # a player's dropper or dispenser is placed untriggered (vanilla getStateForPlacement); /setblock keeps it
+        on = props[inert] == "true" and (replay or st.id not in (B.DROPPER, B.DISPENSER))
     cmp = (
         (sim.CMP_FACING if "facing" in props else 0)
         | (sim.CMP_FACE if "face" in props or "mode" in props or "instrument" in props or st.id == B.PISTON_HEAD
            else 0)
         | (sim.CMP_DELAY if "delay" in props or "note" in props else 0)
-        | (sim.CMP_ON if st.id == B.LEVER or inert is not None else 0)
+        | (sim.CMP_ON if st.id == B.LEVER or (inert is not None and st.id not in _DERIVED_FLAG) else 0)
     )
     # FACE holds a button's or lever's face, a comparator's mode (kernels.MODE) or a note block's instrument
     face = B.FACES.index(props["face"]) if "face" in props else B.PISTON_TYPES.index(props["type"]) if (
@@ -231,6 +232,9 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
 
 _INERT_FLAG = {B.BARREL: "open", B.CHEST: "waterlogged", B.HOPPER: "enabled", B.DROPPER: "triggered",
                B.DISPENSER: "triggered", B.FURNACE: "lit"}
+# Of those, the flags power decides (kernels.check): kept as given when placed, but not part of what the block is
+_DERIVED_FLAG = (B.HOPPER, B.DROPPER, B.DISPENSER)
+HOPPER_COOLDOWN = 8  # game ticks a hopper waits after moving an item (vanilla setCooldown(8))
 
 
 def _parse_item(state: object, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
@@ -301,7 +305,10 @@ class World:
         self._ev_kept = 0
         self._events_total = 0
         self._log = log_events
-        self._items: dict[Pos, tuple] = {}  # container contents (block-entity data), by position
+        self._items: dict[Pos, tuple] = {}  # container contents (block-entity data), by position: every slot
+        # the cells of hoppers in the order they were placed (vanilla ticks block entities in the order they were
+        # added), each with the first game tick its cooldown lets it move an item
+        self._hoppers: dict[int, int] = {}
         self.g: sim.Grid = self._grid(64, 128)
         self.g.meta[sim.M_NCELL] = 1  # cell 0 is the shared air that stands for every position without a cell
         self.g.meta[sim.M_LOG] = 1 if log_events else 0
@@ -328,6 +335,7 @@ class World:
             notify=np.empty(cap, np.int32),
             bev=np.empty((2 * cap + 64, 3), np.int64),
             mov=np.empty(cap, np.int32),
+            fire=np.empty(cap, np.int32),
         )
 
     def _regrid(self, cap: int, hcap: int) -> sim.Grid:
@@ -343,6 +351,8 @@ class World:
         nb, nm = int(g.meta[sim.M_NBEV]), int(g.meta[sim.M_NMOV])
         new.bev[:nb] = g.bev[:nb]
         new.mov[:nm] = g.mov[:nm]
+        nf = int(g.meta[sim.M_NFIRE])
+        new.fire[:nf] = g.fire[:nf]
         new.meta[:] = g.meta
         if hcap == g.HT.shape[0]:
             new.HT[:] = g.HT
@@ -852,6 +862,8 @@ class World:
                 i = stop + 1
         if self._items:
             self._forget_replaced_containers()
+        if self._hoppers or (b0 == B.HOPPER if len(st) == 1 else bool((st[:, sim.S_ID] == B.HOPPER).any())):
+            self._track_hoppers(cells[(bad == 0) & (cells > 0)])
 
     # ------------------------------------------------------------------ containers (block-entity data)
     def _container(self, pos: object, what: str) -> tuple[Pos, int, int]:
@@ -864,32 +876,30 @@ class World:
         return p, c, b
 
     def set_items(self, pos: object, items: object) -> None:
-        """Put items in the container (barrel or chest) at pos, replacing what it held: a count of a
-        64-stack item, or a list of (item id, count) pairs (e.g. [("ender_pearl", 16)]). Comparators
-        reading it see the new fill level (kernels.set_fill); see `fill_level`. A half of a double chest
-        holds its own 27 slots; comparators read both halves as one 54-slot inventory."""
+        """Put items in the container at pos, replacing what it held: a count of a 64-stack item, or a
+        list of (item id, count) pairs (e.g. [("ender_pearl", 16)]) filling its slots from the first, where
+        None leaves a slot empty (as build files and hoppers leave gaps). Comparators reading it see the new
+        fill level (kernels.set_fill); see `fill_level`. A half of a double chest holds its own 27 slots;
+        comparators read both halves as one 54-slot inventory."""
         from scicraft_viz.engine import containers
 
         p, c, b = self._container(pos, "set_items")
-        slots = containers.slot_stacks(items, b, f"set_items at {p}")
-        if slots:
+        filled = containers.slot_stacks(items, b, f"set_items at {p}")
+        self._cg_refused = False
+        self._put_slots(p, c, b, containers.padded(filled, b))
+
+    def _put_slots(self, p: Pos, c: int, b: int, slots: tuple) -> None:
+        """The container at p (cell c, block b) now holds `slots`; its fill level follows, and so does the
+        other half's when it is half of a double chest."""
+        if any(slots):
             self._items[p] = slots
         else:
             self._items.pop(p, None)
-        self._cg_refused = False
-        self._set_level(c, self._level_of(p, b))
+        self._call(self._k.set_fill, c, self._level_of(p, b))
         if b == B.CHEST:
             q = self._chest_partner(p)
             if q is not None:
-                self._set_level(self._find(q), self._level_of(q, B.CHEST))
-
-    def _set_level(self, c: int, level: int) -> None:
-        r = self._k.set_fill(self.g, c, level)
-        if r == 2:
-            self._reserve()
-            r = self._k.set_fill(self.g, c, level)
-        if r == 3:
-            self._check()
+                self._call(self._k.set_fill, self._find(q), self._level_of(q, B.CHEST))
 
     def _chest_partner(self, p: Pos) -> Pos | None:
         """The other half of the double chest at p, or None. As vanilla's chest combiner: a left half's
@@ -918,15 +928,173 @@ class World:
         right, left = (p, q) if int(self.g.U[self._find(p), sim.FACE]) == 2 else (q, p)
         return containers.fill_level(self._items.get(right, ()) + self._items.get(left, ()), b, size=54)
 
-    def contents(self) -> dict[Pos, list[tuple[str, int]]]:
-        """Every container's items, {pos: [(item id, count), ...]} (as `items` gives them), for those holding
-        any; build files write them as block-entity data."""
-        return {p: list(s) for p, s in sorted(self._items.items())}
+    def contents(self) -> dict[Pos, list[tuple[str, int] | None]]:
+        """Every container holding items, {pos: [(item id, count) or None, ...]}: its slots in order up to
+        the last filled one, None where a slot is empty (as `slots` gives them, so `set_items` puts each
+        stack back in its slot); build files write them as block-entity data."""
+        out = {}
+        for p, s in sorted(self._items.items()):
+            s = list(s)
+            while s and s[-1] is None:
+                s.pop()
+            out[p] = s
+        return out
 
     def items(self, pos: object) -> list[tuple[str, int]]:
         """The stacks the container at pos holds, one (item id, count) per filled slot, in slot order."""
         p, _, _ = self._container(pos, "items")
-        return list(self._items.get(p, ()))
+        return [s for s in self._items.get(p, ()) if s is not None]
+
+    def slots(self, pos: object) -> list[tuple[str, int] | None]:
+        """Every slot of the container at pos in order: (item id, count), or None where it is empty (a
+        hopper or dropper taking items from its first slots leaves gaps that `items` does not show)."""
+        from scicraft_viz.engine import containers
+
+        p, _, b = self._container(pos, "slots")
+        return list(self._items.get(p, (None,) * containers.SLOTS[b]))
+
+    # ------------------------------------------------------------------ items moving (block-entity data)
+    def _track_hoppers(self, cells: np.ndarray) -> None:
+        """After a placement at `cells`: hoppers new there join the tick order at its end, hoppers replaced
+        leave it (only a placement makes or takes a hopper: none pops off, no piston moves one)."""
+        hop = self.g.U[cells, sim.BT] == B.HOPPER
+        if self._hoppers:
+            known = np.fromiter(self._hoppers, np.int64, len(self._hoppers))
+            for c in cells[~hop & np.isin(cells, known)].tolist():
+                del self._hoppers[c]
+        for c in cells[hop].tolist():
+            self._hoppers.setdefault(c, 0)
+
+    def _container_at(self, p: Pos) -> tuple[int, int]:
+        """(cell, block id) of the container at p, or (0, AIR) when there is none."""
+        c = self._find(p)
+        b = int(self.g.U[c, sim.BT]) if c > 0 else B.AIR
+        return (c, b) if b in B.CONTAINERS else (0, B.AIR)
+
+    def _slots_at(self, p: Pos, b: int) -> tuple:
+        from scicraft_viz.engine import containers
+
+        return self._items.get(p) or (None,) * containers.SLOTS[b]
+
+    def _hoppers_due(self) -> int | None:
+        """The first game tick at which an unlocked hopper has an item it could move (into the container it
+        faces, or from the container above), or None when none has: then nothing but an unlock (the kernels
+        stop at one) or the world's own item moves can set one going."""
+        from scicraft_viz.engine import containers
+
+        U = self.g.U
+        due = None
+        for c, ready in self._hoppers.items():
+            if not U[c, sim.ON]:
+                continue
+            p = tuple(self.g.P[c].tolist())
+            have = False
+            if p in self._items:  # it holds items, and a container that is not full is in front
+                f = int(U[c, sim.FACING])
+                q = _ahead(p, f)
+                cq, bq = self._container_at(q)
+                have = cq > 0 and not containers.is_full(self._slots_at(q, bq), bq, B.OFFSETS.index(_back(f)))
+            if not have and not containers.is_full(self._slots_at(p, B.HOPPER), B.HOPPER, -1):
+                a = (p[0], p[1] + 1, p[2])  # or it has room, and the container above has items
+                ca, ba = self._container_at(a)
+                have = ca > 0 and not containers.is_empty(self._slots_at(a, ba), ba, containers.DOWN)
+            if have and (due is None or ready < due):
+                due = ready
+        return due
+
+    def _move_items(self) -> None:
+        """The item moves of the tick just run (vanilla order: droppers and dispensers fire in the scheduled
+        ticks, then hoppers tick as block entities, in the order they were placed)."""
+        g = self.g
+        fired = g.fire[: int(g.meta[sim.M_NFIRE])].tolist()
+        g.meta[sim.M_NFIRE] = 0
+        g.meta[sim.M_WAKE] = 0
+        for c in fired:
+            if int(g.U[c, sim.BT]) in (B.DROPPER, B.DISPENSER):
+                self._dispense(c)
+        t = self.tick
+        for c in list(self._hoppers):
+            if self._hoppers[c] <= t:  # read now: a hopper filled earlier in this tick may have been held back
+                self._hopper_tick(c, t)
+        g.meta[sim.M_WAKE] = 0
+
+    def _dispense(self, c: int) -> None:
+        """A dropper or dispenser fires (vanilla dispenseFrom). It takes from its first filled slot (vanilla
+        picks one at random; see docs/limits.md). A dropper facing a container puts the item in it, or keeps
+        it when that container cannot take it; otherwise, and always for a dispenser, the item leaves as a
+        dropped item, which is outside the engine."""
+        from scicraft_viz.engine import containers
+
+        p = tuple(self.g.P[c].tolist())
+        b = int(self.g.U[c, sim.BT])
+        slots = self._items.get(p)
+        if not slots:
+            return
+        i = next(j for j, s in enumerate(slots) if s is not None)
+        name = slots[i][0]
+        f = int(self.g.U[c, sim.FACING])
+        q = _ahead(p, f)
+        cq, bq = self._container_at(q) if b == B.DROPPER else (0, B.AIR)
+        if cq > 0:
+            was = self._slots_at(q, bq)
+            into = containers.add_one(was, bq, name, B.OFFSETS.index(_back(f)))
+            if into is None:
+                return
+            self._put_slots(q, cq, bq, into)  # vanilla: the container it fills hears first
+            if bq == B.HOPPER and not any(was):
+                self._hoppers[cq] = self.tick + HOPPER_COOLDOWN - 1
+        self._put_slots(p, c, b, containers.take_one(slots, i))
+
+    def _hopper_tick(self, c: int, t: int) -> None:
+        """Vanilla HopperBlockEntity.tryMoveItems for a hopper off cooldown: unless locked, push one item
+        into the container it faces, then, unless full, pull one from the container above; either restarts
+        its cooldown."""
+        from scicraft_viz.engine import containers
+
+        U = self.g.U
+        if not U[c, sim.ON]:
+            return
+        p = tuple(self.g.P[c].tolist())
+        moved = False
+        mine = self._slots_at(p, B.HOPPER)
+        f = int(U[c, sim.FACING])
+        q = _ahead(p, f)
+        cq, bq = self._container_at(q)
+        face = B.OFFSETS.index(_back(f))
+        if any(mine) and cq > 0:
+            was = self._slots_at(q, bq)
+            if not containers.is_full(was, bq, face):
+                for i, s in enumerate(mine):
+                    if s is None:
+                        continue
+                    into = containers.add_one(was, bq, s[0], face)
+                    if into is not None:
+                        mine = containers.take_one(mine, i)
+                        self._put_slots(p, c, B.HOPPER, mine)
+                        self._put_slots(q, cq, bq, into)
+                        # vanilla: an empty hopper given an item by a hopper moves it on 7 gt later, whichever
+                        # of the two ticks first
+                        if bq == B.HOPPER and not any(was):
+                            self._hoppers[cq] = t + HOPPER_COOLDOWN - 1
+                        moved = True
+                        break
+        if not containers.is_full(mine, B.HOPPER, -1):
+            a = (p[0], p[1] + 1, p[2])
+            ca, ba = self._container_at(a)
+            if ca > 0:
+                src = self._slots_at(a, ba)
+                for i in containers.face_slots(ba, containers.DOWN):
+                    s = src[i]
+                    if s is None or not containers.can_take(ba, i, s[0], containers.DOWN):
+                        continue
+                    into = containers.add_one(mine, B.HOPPER, s[0], -1)
+                    if into is not None:
+                        self._put_slots(a, ca, ba, containers.take_one(src, i))
+                        self._put_slots(p, c, B.HOPPER, into)
+                        moved = True
+                        break
+        if moved:
+            self._hoppers[c] = t + HOPPER_COOLDOWN
 
     def fill_level(self, pos: object) -> int:
         """The signal a comparator reads from the container at pos (0-15)."""
@@ -1115,24 +1283,34 @@ class World:
         if self._has_daylight and not len(sensors):
             self._has_daylight = False
         while True:
-            # with daylight sensors, the run stops at each multiple of 20 for their update
+            # with daylight sensors, the run stops at each multiple of 20 for their update; with hoppers, at the
+            # first tick one may move an item (the kernels stop by themselves after a dropper fires or a
+            # hopper is unlocked)
             stop = until if not len(sensors) else min(until, (self.tick // 20 + 1) * 20)
+            if self._hoppers:
+                due = self._hoppers_due()
+                if due is not None:
+                    stop = min(stop, max(self.tick + 1, due))
+            self.g.meta[sim.M_WAKE] = 0
             reached = k.run(self.g, stop, rec[0], rec[1], rec[2], rec[3], row)
-            if reached == stop:
-                row += reached - start
-                moved, start = reached > start, reached
-                if len(sensors) and moved and reached % 20 == 0:
-                    self._update_daylight(sensors)
-                    if len(rec[2]) and row - 1 < len(rec[2]):  # the row of this tick shows the update
-                        rec[2][row - 1] = self.g.U[rec[0], sim.ON]
-                        rec[3][row - 1] = self.g.U[rec[1], sim.POWER]
-                if reached == until:
-                    return
-                continue
-            self._check()  # raises on overflow (reached == -1)
-            self._reserve()
+            if reached < 0:
+                self._check()  # raises on overflow
             row += reached - start
-            start = reached
+            moved, start = reached > start, reached
+            if moved:
+                items = bool(self.g.meta[sim.M_NFIRE] or self._hoppers)
+                if items:
+                    self._move_items()
+                if len(sensors) and reached % 20 == 0:
+                    self._update_daylight(sensors)
+                if (items or (len(sensors) and reached % 20 == 0)) and len(rec[2]) and row - 1 < len(rec[2]):
+                    rec[2][row - 1] = self.g.U[rec[0], sim.ON]  # the row of this tick shows the update
+                    rec[3][row - 1] = self.g.U[rec[1], sim.POWER]
+            if reached == until:
+                return
+            if reached != stop:
+                self._check()
+                self._reserve()
 
     def blocks(self) -> dict[Pos, str]:
         """Every non-air block as {position: canonical state}, in x, y, z order."""
@@ -1172,6 +1350,7 @@ class World:
         w.__dict__.update(self.__dict__)
         w._ev_chunks = deque(self._ev_chunks)
         w._items = dict(self._items)
+        w._hoppers = dict(self._hoppers)
         w.g = self._regrid(self.g.U.shape[0], self.g.HT.shape[0])
         return w
 
@@ -1197,6 +1376,7 @@ class World:
         self._g = g
         self._ev_chunks = deque(src._ev_chunks)
         self._items = dict(src._items)
+        self._hoppers = dict(src._hoppers)
         return True
 
     def record(self, n: int, *, lamps_only: bool = False, dust=None):
@@ -1335,6 +1515,18 @@ class World:
 
 _PY_KERNELS = None
 _NO_CELLS = np.zeros(0, np.int64)
+
+
+def _ahead(p: Pos, k: int) -> Pos:
+    d = B.OFFSETS[k]
+    return (p[0] + d[0], p[1] + d[1], p[2] + d[2])
+
+
+def _back(k: int) -> tuple[int, int, int]:
+    """The offset opposite direction k (the face of the block ahead that an item enters through)."""
+    d = B.OFFSETS[k]
+    return (-d[0], -d[1], -d[2])
+
 _NO_ROWS = np.zeros((0, 0), np.uint8)
 
 

@@ -92,8 +92,20 @@ def describe_block(frame: Frame, pos: Pos) -> str:
         power = f"pressed, output {level}" if level else "released"
     elif name == "daylight_detector":
         power = f"output {int(frame.power[i])}" + (", inverted" if "inverted=true" in state else "")
+    elif name == "hopper":
+        props = split_state(state)[1]
+        power = (f"moves an item to the {props.get('facing')} every 8 game ticks, pulls from above; "
+                 + ("enabled" if props.get("enabled") == "true" else "locked (powered)"))
+    elif name in ("dropper", "dispenser"):
+        props = split_state(state)[1]
+        what = "puts an item in the container it faces" if name == "dropper" else "ejects an item"
+        power = f"{what} 4 game ticks after power arrives; " + (
+            "triggered" if props.get("triggered") == "true" else "waiting for power")
     elif int(lay.kind[i]) in G.B.CONTAINERS:
         power = "a container: a comparator reads its fill level"
+    elif name in ("slime_block", "honey_block"):
+        power = "sticky: a piston moves the blocks touching it" + (", but not slime" if name == "honey_block"
+                                                                   else ", but not honey")
     else:
         power = ""
     return f"{tuple(pos)} {state}" + (f" · {power}" if power else "")

@@ -32,6 +32,7 @@ P_HOPPER, P_DROPPER, P_MOUTH, P_FURNACE, P_FURNACE_FRONT, P_PLATE, P_DAYLIGHT, P
 P_OBS, P_OBS_FACE, P_OBS_EYE, P_PISTON, P_HEAD_PLATE, P_STICKY_PLATE, P_MOVING = range(39, 46)
 N_PARTS = 46
 LAMP_BOX = (1, 0.5, 1, 15, 15.5, 15)  # sixteenths: a lamp drawn a little smaller than its cell
+HONEY_BOX = (1, 0, 1, 15, 15, 15)  # a honey block's shape (its collision box in vanilla's data)
 
 MESHES = ("solid", "glass", "glow", "lamp")
 # lamps have a mesh of their own so that the canvas can make them see-through
@@ -253,6 +254,9 @@ def _boxes(lay: Layout, visible: np.ndarray, numbers: bool = False):
     # Slabs and stairs: the half on the side of their whole top or bottom face (the layout keeps a partial
     # block's whole faces in `delay`); stairs add a step along their facing side (corners drawn straight).
     r = rows_of(B.PARTIAL)
+    honey = np.array([lay.states[i].split("[", 1)[0].endswith("honey_block") for i in r.tolist()], bool)
+    bx.add(r[honey], P_STONE, HONEY_BOX, org[r[honey]])  # a partial block with no whole face: drawn as its shape
+    r = r[~honey]
     if len(r):
         top = (lay.delay[r].astype(np.int64) >> 4) & 1 == 1
         bx.add(r, P_STONE, np.where(top[:, None], (0, 8, 0, 16, 16, 16), (0, 0, 0, 16, 8, 16)).astype(np.float32),
