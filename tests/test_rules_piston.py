@@ -151,6 +151,19 @@ def test_a_pushed_observer_fires_when_it_arrives():
     assert got == [(0, False), (5, True), (7, False)]  # arrives at tick 3, fires 2 gt later
 
 
+@pytest.mark.parametrize("watched", [1, 2])  # where the head goes, where the stone goes
+def test_an_observer_sees_a_block_pushed_in_front_of_it_when_the_push_starts(watched):
+    """Vanilla puts a moving_piston where each block (and the head) goes with flags that skip neighbour
+    updates but not shape updates: an observer facing that place fires 2 gt after the push starts and,
+    still on when the block arrives, ignores the arrival."""
+    w = piston_with_lever()
+    w.set_block((watched, 1, -1), "observer[facing=south]")  # north of the row, watching it
+    w.step(2)
+    w.use(LEVER)  # the push starts in tick 3, the blocks arrive at the end of tick 5
+    got = run(w, 10, lambda: "powered=true" in w.get_block((watched, 1, -1)))
+    assert got == [(2, False), (5, True), (7, False)]
+
+
 def test_the_compiled_engine_refuses_it():
     w = piston_with_lever()
     with pytest.raises(CompileRefused, match=r"piston at \(0, 1, 0\)"):

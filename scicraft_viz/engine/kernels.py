@@ -1734,8 +1734,9 @@ def drop_moving(g, m):
 
 @jit
 def make_moving(g, m, f, typ, bt, facing, face, delay, on, flags):
-    """Cell m becomes a moving_piston (facing f, type typ) carrying the given block: no update goes out
-    (vanilla places it with flags that skip them; the caller updates where vanilla does)."""
+    """Cell m becomes a moving_piston (facing f, type typ) carrying the given block: no neighbour update goes
+    out (vanilla places it with flags that skip them; the caller updates where vanilla does), but a shape
+    update does, so the observers facing m see it at once."""
     U = g.U
     drop_moving(g, m)
     if U[m, BT] != AIR:
@@ -1761,6 +1762,7 @@ def make_moving(g, m, f, typ, bt, facing, face, delay, on, flags):
     i = g.meta[M_NMOV]
     g.mov[i] = m
     g.meta[M_NMOV] = i + 1
+    notify_observers(g, m)
 
 
 @jit
