@@ -151,6 +151,19 @@ def test_a_pushed_observer_fires_when_it_arrives():
     assert got == [(0, False), (5, True), (7, False)]  # arrives at tick 3, fires 2 gt later
 
 
+@pytest.mark.parametrize("watched", [1, 2])  # where the head goes, where the stone goes
+def test_an_observer_sees_a_block_pushed_in_front_of_it_when_the_push_starts(watched):
+    """Vanilla puts a moving_piston where each block (and the head) goes with flags that skip neighbour
+    updates but not shape updates: an observer facing that place fires 2 gt after the push starts and,
+    still on when the block arrives, ignores the arrival."""
+    w = piston_with_lever()
+    w.set_block((watched, 1, -1), "observer[facing=south]")  # north of the row, watching it
+    w.step(2)
+    w.use(LEVER)  # the push starts in tick 3, the blocks arrive at the end of tick 5
+    got = run(w, 10, lambda: "powered=true" in w.get_block((watched, 1, -1)))
+    assert got == [(2, False), (5, True), (7, False)]
+
+
 def test_the_compiled_engine_refuses_it():
     w = piston_with_lever()
     with pytest.raises(CompileRefused, match=r"piston at \(0, 1, 0\)"):
@@ -268,3 +281,37 @@ def test_an_immovable_block_in_a_carried_line_stops_the_whole_push():
     w.step(3)
     assert w.get_block(P) == "minecraft:piston[extended=false,facing=east]"
     assert w.get_block((1, 1, 0)) == "minecraft:slime_block"
+
+
+@pytest.mark.parametrize("gone", ["redstone_torch", "redstone_wire"])
+@pytest.mark.parametrize("how", ["removed", "replaced", "popped"])
+def test_a_torch_or_dust_removed_two_blocks_away_updates_a_bud_piston(gone, how):
+    """Vanilla: a torch's or dust's onRemove updates the neighbours of each of its neighbours, so a piston
+    two blocks away that quasi-connectivity powers hears it (whether the block is broken, replaced or falls
+    off its support), as it hears a torch or dust placed there."""
+    w = new_world()
+    w.set_block(P, "piston[facing=north]")
+    w.set_block((2, 1, 0), gone)  # two blocks east of the piston: placing it is an update the piston hears
+    w.step(2)
+    w.set_block((0, 3, 0), "redstone_block")  # QC-powers the piston; it sends no update that reaches it
+    w.step(10)
+    assert w.get_block(P) == "minecraft:piston[extended=false,facing=north]"
+    if how == "removed":
+        w.remove_block((2, 1, 0))
+    elif how == "replaced":
+        w.set_block((2, 1, 0), "glass")
+    else:
+        w.remove_block((2, 0, 0))  # its floor: it pops off
+    w.step(1)
+    assert w.get_block(P) == "minecraft:piston[extended=true,facing=north]"
+
+
+def test_a_stone_removed_two_blocks_away_does_not_update_a_bud_piston():
+    w = new_world()
+    w.set_block(P, "piston[facing=north]")
+    w.set_block((2, 1, 0), "stone")
+    w.set_block((0, 3, 0), "redstone_block")
+    w.step(5)
+    w.remove_block((2, 1, 0))  # a plain block's removal updates only its six neighbours
+    w.step(5)
+    assert w.get_block(P) == "minecraft:piston[extended=false,facing=north]"

@@ -71,6 +71,12 @@ def test_notebook_runs(name):
         assert "torch at (1, 2, 0) burnt out" in text
         assert "comparator output (tick, strength): [(2, 15), (4, 2), (6, 15), (8, 2), (10, 15), (12, 2)]" in text
         assert " 1728 stone: level 15, comparator output 15" in text and "dust: [5, 4, 3]" in text
+        # observers, pistons with quasi-connectivity (a BUD), and the flying machine
+        assert "dust behind the east observer (tick, power): [(4, 15), (6, 0), (10, 15), (12, 0), (16, 15)" in text
+        assert "after 10 gt: minecraft:piston[extended=false,facing=east]" in text
+        assert "11 ['piston', 'moving_piston', 'moving_piston', 'air']" in text
+        assert "13 ['piston', 'piston_head', 'stone', 'air']" in text
+        assert "west end of the machine every 10 gt: [2, 3, 4, 5, 5, 5, 5, 5]" in text
         # the burn-out section reads its causes off the event log and opens the explorer with meters there
         assert "torch (1, 2, 0) burnt out: it turned off 8 times within 3 s" in text
         assert "torch (1, 2, 0) lit: scheduled 1 rt ago when dust (1, 1, 1) fell to power 0" in text

@@ -136,6 +136,9 @@ NEVER = -(10**9)  # toggle time of a torch that never toggled
 # 0, 0.5, 1 in steps of a half); the game tick it last ticked sits in T[c, TOG0] (torches only use it).
 MB_BT, MB_FACING, MB_FACE, MB_DELAY, MB_ON, MB_FLAGS, MB_STEP = range(21, 28)
 NU = 28
+# Any other cell keeps in GONE (the moving_piston's MB_BT) the block its last change removed (AIR if none), so
+# that the updates a removed torch or dust sends, which reach two steps as a placed one's do, can be told apart.
+GONE = MB_BT
 MB_EXTENDING, MB_SOURCE = 1, 2
 # A comparator keeps its mode (0 compare, 1 subtract) in FACE, which only buttons and levers use otherwise,
 # and its output strength (vanilla's block-entity OutputSignal) in POWER; a container keeps its fill level
@@ -1364,6 +1367,10 @@ def piston_reached(U, N, c, kind, j):
         return True
     b = U[c, BT]
     if kind == K_BLOCK:
+        if b != MOVING_PISTON:  # a torch or dust removed (onRemove) updates two steps out as a placed one does
+            r = U[c, GONE]
+            if r == WIRE or r == TORCH or r == WALL_TORCH:
+                return True
         return near_dist(j, 0) <= 1 or b == WIRE or b == TORCH or b == WALL_TORCH
     if is_diode(b) or b == OBSERVER:
         return near_dist(j, FC[opp(U[c, FACING])]) <= 1
@@ -1376,6 +1383,7 @@ def piston_reached(U, N, c, kind, j):
 def pop(g, x):
     """The block at x falls off (no support): it goes, and the change is queued for propagate."""
     log_event(g, x, EV_POPPED, g.U[x, BT], AIR)
+    g.U[x, GONE] = g.U[x, BT]
     clear_cell(g, x)
     reshape_near(g, x)
     push_changed(g, x, K_BLOCK)
@@ -1794,8 +1802,9 @@ def drop_moving(g, m):
 
 @jit
 def make_moving(g, m, f, typ, bt, facing, face, delay, on, flags):
-    """Cell m becomes a moving_piston (facing f, type typ) carrying the given block: no update goes out
-    (vanilla places it with flags that skip them; the caller updates where vanilla does)."""
+    """Cell m becomes a moving_piston (facing f, type typ) carrying the given block: no neighbour update goes
+    out (vanilla places it with flags that skip them; the caller updates where vanilla does), but a shape
+    update does, so the observers facing m see it at once."""
     U = g.U
     drop_moving(g, m)
     if U[m, BT] != AIR:
@@ -1821,6 +1830,7 @@ def make_moving(g, m, f, typ, bt, facing, face, delay, on, flags):
     i = g.meta[M_NMOV]
     g.mov[i] = m
     g.meta[M_NMOV] = i + 1
+    notify_observers(g, m)
 
 
 @jit
@@ -1830,6 +1840,7 @@ def vanish(g, x, shape_update):
         return
     put_event(g, x, EV_REMOVED, 0, 0, g.U[x, BT])
     drop_moving(g, x)
+    g.U[x, GONE] = g.U[x, BT]  # a torch or dust a push breaks updates two steps out (its onRemove)
     clear_cell(g, x)
     if shape_update:
         notify_observers(g, x)
@@ -2055,6 +2066,7 @@ def place(g, c, old_type, exempt, player):
     b = U[c, BT]
     if b != old_type:
         g.T[c, PTIME] = -1
+    U[c, GONE] = old_type if b != old_type else AIR
     reshape_near(g, c)
     notify_observers(g, c)  # a block placed or removed: a shape update to its neighbours
     if b == OBSERVER:
