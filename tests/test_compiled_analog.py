@@ -19,8 +19,9 @@ from tests.test_compiled import drive
 
 
 def _rows(ref: World, cw, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The reference's node states, dust power and output strengths (comparators, plates, daylight sensors) now and after each of n more ticks,
-    in the graph's column order (a lamp group's members must all agree: each is checked)."""
+    """The reference's node states, dust power and output strengths (comparators, plates, daylight sensors)
+    now and after each of n more ticks, in the graph's column order (a lamp group's members must all agree:
+    each is checked)."""
     find = ref._find
     cells = [[find(p) for p in ps] for ps in cw.members]
     dust = [find(p) for p in cw.dust_positions]

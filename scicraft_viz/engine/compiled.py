@@ -1,26 +1,32 @@
 """A compiled engine for large and long runs: the world as a graph of components.
 
 `compile_world(world)` turns a World into a graph whose nodes are the components (repeaters, torches,
-lamps, buttons, levers, comparators, note blocks) and whose links say which component can power which.
+lamps, buttons, levers, comparators, note blocks, pressure plates, daylight sensors, iron doors (both halves
+one node) and trapdoors) and whose links say which component can power which.
 Dust is collapsed, as MCHPRS's redpiler does: a wire's power is the max over its sources of the source's
-signal (15, or a comparator's output) minus the power lost on the way, so a lamp's, torch's or repeater's
+signal (15, or a comparator's, plate's or sensor's output) minus the power lost on the way, so a lamp's,
+torch's, repeater's, door's or trapdoor's
 input is a count of the linked sources whose signal arrives above 0, and a comparator's rear and side are
 maxima over their own lists of (source, loss). Solid blocks are collapsed the same way: a strongly powered
 block is a link from the component that powers it. A container is a constant: the fill level it had when
-compiled (a change of contents goes through the reference engine). The graph is ticked in numba by an
+compiled (a change of contents goes through the reference engine). Plates' entities and daylight sensors'
+outputs are set from outside (`k_input`); sensors are updated every 20 game ticks, between runs of the
+kernel. The graph is ticked in numba by an
 event-driven scheduler (a timing wheel of FIFO queues per game tick and priority, which keeps vanilla's
 order: priority, then scheduling order); idle ticks cost nothing.
 
 It reproduces the reference engine (kernels.py) tick for tick, including scheduled-tick priorities,
 repeater delay, locking and pulse stretching, torch delay and burn-out, lamp delays, the button pulse,
-comparators (compare, subtract, containers read directly or through a block) and note blocks.
-What it cannot reproduce exactly it refuses (`CompileRefused`) at compile time, or it stops before the
-scheduled tick it cannot take (`step` returns False) so that the caller continues on the reference
-engine from a state that is still exact:
+comparators (compare, subtract, containers read directly or through a block), note blocks, plates'
+presses and re-checks, sensors, doors and trapdoors. What it cannot reproduce exactly it refuses
+(`CompileRefused`) at compile time, or it stops before the scheduled tick it cannot take (`step` returns
+False) so that the caller continues on the reference engine from a state that is still exact:
+- the blocks of the table `_NOT_COMPILED`: observers and pistons; a hopper, dropper or dispenser that could
+  act (power can reach it, or a hopper could move items); a trapdoor that could drop a block resting on it;
 - a block that needs support and has none (it would pop off), a state the block's surroundings
   contradict with no tick pending to fix it (replay-mode /setblock states; a comparator whose stored
-  output its inputs do not give; a note block a player placed beside power), two pending ticks for one
-  block;
+  output its inputs do not give; a note block a player placed beside power; a door whose halves disagree or
+  lack one), two pending ticks for one block;
 - a change after which two components reached only through dust could be scheduled for the same tick
   and priority: their order depends on which dust changed power, which the collapsed graph does not know;
 - a burnt-out torch left dark with no tick pending: from then on any update near it matters.
@@ -1171,7 +1177,8 @@ class CompiledWorld:
         if p not in self.plates:
             raise InputError(f"set_entities: {p} holds no pressure plate of this compiled graph")
         if not isinstance(n, Integral) or isinstance(n, bool) or n < 0:
-            raise InputError(f"set_entities at {p}: the number of entities must be a non-negative integer, got {n!r}"[:200])
+            raise InputError(
+                f"set_entities at {p}: the number of entities must be a non-negative integer, got {n!r}"[:200])
         k_input(self.G, self.S, self.plates[p], min(int(n), 255))
 
     def set_time_of_day(self, t: int) -> None:
