@@ -1,19 +1,18 @@
 """A compiled engine for large and long runs: the world as a graph of components.
 
-`compile_world(world)` turns a World into a graph whose nodes are the components (repeaters, torches,
-lamps, buttons, levers, comparators, note blocks, pressure plates, daylight sensors, iron doors (both halves
-one node) and trapdoors) and whose links say which component can power which.
-Dust is collapsed, as MCHPRS's redpiler does: a wire's power is the max over its sources of the source's
-signal (15, or a comparator's, plate's or sensor's output) minus the power lost on the way, so a lamp's,
-torch's, repeater's, door's or trapdoor's
-input is a count of the linked sources whose signal arrives above 0, and a comparator's rear and side are
-maxima over their own lists of (source, loss). Solid blocks are collapsed the same way: a strongly powered
-block is a link from the component that powers it. A container is a constant: the fill level it had when
-compiled (a change of contents goes through the reference engine). Plates' entities and daylight sensors'
-outputs are set from outside (`k_input`); sensors are updated every 20 game ticks, between runs of the
-kernel. The graph is ticked in numba by an
-event-driven scheduler (a timing wheel of FIFO queues per game tick and priority, which keeps vanilla's
-order: priority, then scheduling order); idle ticks cost nothing.
+`compile_world(world)` turns a World into a graph whose nodes are the components (repeaters, torches, lamps,
+buttons, levers, comparators, note blocks, pressure plates, daylight sensors, iron doors (both halves one
+node) and trapdoors) and whose links say which component can power which. Dust is collapsed, as MCHPRS's
+redpiler does: a wire's power is the max over its sources of the source's signal (15, or a comparator's,
+plate's or sensor's output) minus the power lost on the way, so a lamp's, torch's, repeater's, door's or
+trapdoor's input is a count of the linked sources whose signal arrives above 0, and a comparator's rear and
+side are maxima over their own lists of (source, loss). Solid blocks are collapsed the same way: a strongly
+powered block is a link from the component that powers it. A container is a constant: the fill level it had
+when compiled (a change of contents goes through the reference engine). Plates' entities and daylight
+sensors' outputs are set from outside (`k_input`); sensors are updated every 20 game ticks, between runs of
+the kernel. The graph is ticked in numba by an event-driven scheduler (a timing wheel of FIFO queues per
+game tick and priority, which keeps vanilla's order: priority, then scheduling order); idle ticks cost
+nothing.
 
 It reproduces the reference engine (kernels.py) tick for tick, including scheduled-tick priorities,
 repeater delay, locking and pulse stretching, torch delay and burn-out, lamp delays, the button pulse,
@@ -42,7 +41,7 @@ from numba import njit
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine.blocks import split_state
 from scicraft_viz.engine.jitcache import announce_compiles
-from scicraft_viz.engine.kernels import NEAR
+from scicraft_viz.engine.kernels import HEAVY_MAX, NEAR, PLATE_RECHECK, WEIGHTED_RECHECK
 from scicraft_viz.engine.rules import VANILLA, Ruleset
 from scicraft_viz.errors import InputError
 
@@ -66,7 +65,6 @@ _COMPONENTS = (REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER, COMPARATOR, NOT
 _ANALOG = (COMPARATOR, *B.PLATES, DAYLIGHT)  # nodes whose signal is their output strength (S_POW)
 _CONDUCTORS = (B.STONE, LAMP, B.TARGET, B.BARREL, NOTE_BLOCK, B.DROPPER, B.DISPENSER, B.FURNACE)
 COMPARATOR_DELAY = 2  # not varied by rulesets
-PLATE_RECHECK, WEIGHTED_RECHECK, HEAVY_MAX = 20, 10, 150  # as kernels.py (not varied by rulesets)
 A_SHIFT = 6  # an analog input entry is (source + 1) << A_SHIFT | weight (the power lost on the way)
 
 # meta slots at the head of the state array; the M_R* slots hold the world's ruleset (engine/rules.py) where
