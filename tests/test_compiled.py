@@ -17,12 +17,15 @@ SOLUTIONS = sorted(Path(__file__).resolve().parent.parent.joinpath("tasks", "sol
 
 
 def drive(ref: World, cw, actions, check) -> int:
-    """Run (use position or None, ticks) actions on both engines; after each, `check(n)` records n more ticks
+    """Run (action, ticks) actions on both engines, an action being None, a position to `use`, or a call
+    (method name, arguments...) such as ("set_entities", pos, 3); after each, `check(n)` records n more ticks
     on both, asserts they agree and returns the rows it compared. Returns the number of ticks compared
     (fewer if the graph stopped)."""
     done = 0
     for pos, n in actions:
-        if pos is not None:
+        if pos is not None and isinstance(pos[0], str):
+            assert getattr(cw, pos[0])(*pos[1:]) == getattr(ref, pos[0])(*pos[1:])
+        elif pos is not None:
             assert cw.use(pos) == ref.use(pos)
         rows = check(n)
         done += rows

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from scicraft_viz import World
 from scicraft_viz.engine import kernels as sim
+from scicraft_viz.engine.blocks import PLATES
 from scicraft_viz.engine.compiled import CompileRefused, compile_world
 from scicraft_viz.engine.rules import random_ruleset
 from scicraft_viz.errors import PlacementError
@@ -18,8 +19,9 @@ from tests.test_compiled import drive
 
 
 def _rows(ref: World, cw, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The reference's node states, dust power and comparator outputs now and after each of n more ticks,
-    in the graph's column order (a lamp group's members must all agree: each is checked)."""
+    """The reference's node states, dust power and output strengths (comparators, plates, daylight sensors)
+    now and after each of n more ticks, in the graph's column order (a lamp group's members must all agree:
+    each is checked)."""
     find = ref._find
     cells = [[find(p) for p in ps] for ps in cw.members]
     dust = [find(p) for p in cw.dust_positions]
@@ -27,7 +29,7 @@ def _rows(ref: World, cw, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     pw = np.zeros((n + 1, len(dust)), np.uint8)
     out = np.zeros((n + 1, cw.n), np.uint8)
     flat = [c for cs in cells for c in cs]
-    comps = [i for i in range(cw.n) if cw.kinds[i] == sim.COMPARATOR]
+    comps = [i for i in range(cw.n) if cw.kinds[i] in (sim.COMPARATOR, *PLATES, sim.DAYLIGHT)]
     for r in range(n + 1):
         if r:
             ref.step(1)
@@ -40,8 +42,8 @@ def _rows(ref: World, cw, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def compare(ref: World, cw, actions) -> int:
-    """`drive` (tests/test_compiled.py), asserting equal node states, dust power and comparator outputs
-    every tick."""
+    """`drive` (tests/test_compiled.py), asserting equal node states, dust power and output strengths every
+    tick."""
     ref.log_events = True  # the reference world never switches to the compiled engine itself
     expand = [i for i, ps in enumerate(cw.members) for _ in ps]
 

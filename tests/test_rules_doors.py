@@ -218,14 +218,14 @@ def test_dust_on_a_closed_top_trapdoor_pops_when_it_opens():
     assert [e.pos for e in w.events if e.kind == "popped"] == [(0, 3, 0)]
 
 
-def test_compiled_engine_refuses_doors_and_trapdoors():
+def test_compiled_engine_runs_doors_and_trapdoors():
+    """A door is one node for both halves; a trapdoor power can move with a block resting on it is refused."""
     w = new_world()
     w.set_block(LO, "iron_door")
-    with pytest.raises(compiled.CompileRefused, match=r"^iron_door at \(0, 1, 0\): the compiled graph has no doors"):
-        compiled.compile_world(w)
+    assert compiled.compile_world(w).members == [[LO, UP]]
     w = new_world()
-    w.set_block(LO, "iron_trapdoor")
-    with pytest.raises(compiled.CompileRefused, match="trapdoors"):
+    w.set_blocks([(LO, "iron_trapdoor[half=top]"), ((0, 2, 0), "redstone_wire"), ((1, 1, 0), "lever[face=floor]")])
+    with pytest.raises(compiled.CompileRefused, match=r"^iron_trapdoor at \(0, 1, 0\): redstone_wire at \(0, 2, 0\)"):
         compiled.compile_world(w)
 
 

@@ -179,14 +179,19 @@ def test_replacing_a_plate_forgets_its_entities():
     assert w.entities(P) == 0 and out(w) == 0
 
 
-def test_compiled_engine_refuses_plates():
+def test_compiled_engine_runs_plates():
     w = plate_world()
-    with pytest.raises(compiled.CompileRefused, match="pressure plates"):
-        compiled.compile_world(w)
+    assert compiled.compile_world(w).plates == {P: 0}
     w.set_entities(P, 1)
     w.log_events = False
     w.step(5000)
-    assert w._cg is None and out(w) == 15
+    assert w._cg is not None  # the long step ran on the graph
+    w.set_entities(P, 0)  # on the graph: seen at the re-check of tick 5020
+    w.step(19)
+    assert w._cg is not None
+    assert out(w) == 15 and on(w, LAMP)  # (reading writes the graph back)
+    w.step(1)
+    assert out(w) == 0
 
 
 @settings(max_examples=40, deadline=None)

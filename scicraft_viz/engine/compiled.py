@@ -1,26 +1,31 @@
 """A compiled engine for large and long runs: the world as a graph of components.
 
-`compile_world(world)` turns a World into a graph whose nodes are the components (repeaters, torches,
-lamps, buttons, levers, comparators, note blocks) and whose links say which component can power which.
-Dust is collapsed, as MCHPRS's redpiler does: a wire's power is the max over its sources of the source's
-signal (15, or a comparator's output) minus the power lost on the way, so a lamp's, torch's or repeater's
-input is a count of the linked sources whose signal arrives above 0, and a comparator's rear and side are
-maxima over their own lists of (source, loss). Solid blocks are collapsed the same way: a strongly powered
-block is a link from the component that powers it. A container is a constant: the fill level it had when
-compiled (a change of contents goes through the reference engine). The graph is ticked in numba by an
-event-driven scheduler (a timing wheel of FIFO queues per game tick and priority, which keeps vanilla's
-order: priority, then scheduling order); idle ticks cost nothing.
+`compile_world(world)` turns a World into a graph whose nodes are the components (repeaters, torches, lamps,
+buttons, levers, comparators, note blocks, pressure plates, daylight sensors, iron doors (both halves one
+node) and trapdoors) and whose links say which component can power which. Dust is collapsed, as MCHPRS's
+redpiler does: a wire's power is the max over its sources of the source's signal (15, or a comparator's,
+plate's or sensor's output) minus the power lost on the way, so a lamp's, torch's, repeater's, door's or
+trapdoor's input is a count of the linked sources whose signal arrives above 0, and a comparator's rear and
+side are maxima over their own lists of (source, loss). Solid blocks are collapsed the same way: a strongly
+powered block is a link from the component that powers it. A container is a constant: the fill level it had
+when compiled (a change of contents goes through the reference engine). Plates' entities and daylight
+sensors' outputs are set from outside (`k_input`); sensors are updated every 20 game ticks, between runs of
+the kernel. The graph is ticked in numba by an event-driven scheduler (a timing wheel of FIFO queues per
+game tick and priority, which keeps vanilla's order: priority, then scheduling order); idle ticks cost
+nothing.
 
 It reproduces the reference engine (kernels.py) tick for tick, including scheduled-tick priorities,
 repeater delay, locking and pulse stretching, torch delay and burn-out, lamp delays, the button pulse,
-comparators (compare, subtract, containers read directly or through a block) and note blocks.
-What it cannot reproduce exactly it refuses (`CompileRefused`) at compile time, or it stops before the
-scheduled tick it cannot take (`step` returns False) so that the caller continues on the reference
-engine from a state that is still exact:
+comparators (compare, subtract, containers read directly or through a block), note blocks, plates'
+presses and re-checks, sensors, doors and trapdoors. What it cannot reproduce exactly it refuses
+(`CompileRefused`) at compile time, or it stops before the scheduled tick it cannot take (`step` returns
+False) so that the caller continues on the reference engine from a state that is still exact:
+- the blocks of the table `_NOT_COMPILED`: observers and pistons; a hopper, dropper or dispenser that could
+  act (power can reach it, or a hopper could move items); a trapdoor that could drop a block resting on it;
 - a block that needs support and has none (it would pop off), a state the block's surroundings
   contradict with no tick pending to fix it (replay-mode /setblock states; a comparator whose stored
-  output its inputs do not give; a note block a player placed beside power), two pending ticks for one
-  block;
+  output its inputs do not give; a note block a player placed beside power; a door whose halves disagree or
+  lack one), two pending ticks for one block;
 - a change after which two components reached only through dust could be scheduled for the same tick
   and priority: their order depends on which dust changed power, which the collapsed graph does not know;
 - a burnt-out torch left dark with no tick pending: from then on any update near it matters.
@@ -28,14 +33,17 @@ engine from a state that is still exact:
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 from numba import njit
 
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine.blocks import split_state
 from scicraft_viz.engine.jitcache import announce_compiles
-from scicraft_viz.engine.kernels import NEAR
+from scicraft_viz.engine.kernels import HEAVY_MAX, NEAR, PLATE_RECHECK, WEIGHTED_RECHECK
 from scicraft_viz.engine.rules import VANILLA, Ruleset
+from scicraft_viz.errors import InputError
 
 announce_compiles()  # one line on stderr if a kernel is not in numba's cache and must be compiled
 
@@ -49,25 +57,24 @@ UP, DOWN = 4, 5
 
 REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER = B.REPEATER, B.TORCH, B.WALL_TORCH, B.LAMP, B.BUTTON, B.LEVER
 COMPARATOR, NOTE_BLOCK = B.COMPARATOR, B.NOTE_BLOCK
-_COMPONENTS = (REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER, COMPARATOR, NOTE_BLOCK)
-_CONDUCTORS = (B.STONE, LAMP, B.TARGET, B.BARREL, NOTE_BLOCK)
+PLATE, LIGHT_PLATE, HEAVY_PLATE, DAYLIGHT = B.PLATE, B.LIGHT_PLATE, B.HEAVY_PLATE, B.DAYLIGHT
+IRON_DOOR, IRON_TRAPDOOR = B.IRON_DOOR, B.IRON_TRAPDOOR
+# inputs set from outside (plates: entities; daylight sensors: the day time) and outputs that open
+_COMPONENTS = (REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER, COMPARATOR, NOTE_BLOCK, *B.PLATES, DAYLIGHT,
+               IRON_DOOR, IRON_TRAPDOOR)
+_ANALOG = (COMPARATOR, *B.PLATES, DAYLIGHT)  # nodes whose signal is their output strength (S_POW)
+_CONDUCTORS = (B.STONE, LAMP, B.TARGET, B.BARREL, NOTE_BLOCK, B.DROPPER, B.DISPENSER, B.FURNACE)
 COMPARATOR_DELAY = 2  # not varied by rulesets
 A_SHIFT = 6  # an analog input entry is (source + 1) << A_SHIFT | weight (the power lost on the way)
-# refused: blocks the graph has no node for (the hopper, dropper, dispenser and furnaces are containers the
-# graph could read, but their shapes and conduction are not modelled in it yet)
-_NOT_COMPILED = {B.IRON_DOOR: "doors", B.IRON_TRAPDOOR: "trapdoors", B.PLATE: "pressure plates",
-                 B.LIGHT_PLATE: "pressure plates", B.HEAVY_PLATE: "pressure plates", B.DAYLIGHT: "daylight sensors",
-                 B.HOPPER: "hoppers", B.DROPPER: "droppers", B.DISPENSER: "dispensers", B.FURNACE: "furnaces",
-                 **dict.fromkeys((B.OBSERVER, B.PISTON, B.STICKY_PISTON, B.PISTON_HEAD, B.MOVING_PISTON),
-                                 "blocks that watch or move (observers, pistons)")}
 
 # meta slots at the head of the state array; the M_R* slots hold the world's ruleset (engine/rules.py) where
 # the kernels read it at run time. Its repeater step, dust decay and locking are folded into the graph.
 M_TICK, M_NPEND, M_STATUS, M_SEQ, M_RBUTTON, M_RTORCH, M_RLAMP, M_RBURNOUT = range(8)
 NMETA = 8
 # state arrays (views of one int64 array, so a call from Python passes two arrays, not twenty)
-# S_POW: a comparator's output strength (vanilla's OutputSignal); it is powered exactly when that is > 0
-(S_ON, S_LOCK, S_CNT, S_LCNT, S_PEND, S_PRANK, S_PTIME, S_NXT, S_TOGI, S_PSEQ, S_CONSTC, S_POW) = range(12)
+# S_POW: a comparator's output strength (vanilla's OutputSignal; it is powered exactly when that is > 0) or output
+# (a plate's, a daylight sensor's); S_ENT: the entities on a plate
+(S_ON, S_LOCK, S_CNT, S_LCNT, S_PEND, S_PRANK, S_PTIME, S_NXT, S_TOGI, S_PSEQ, S_CONSTC, S_POW, S_ENT) = range(13)
 N_PER_NODE = 16  # a node's fields side by side (the first 8, read on every event, fill one cache line)
 # graph arrays: per-node fields, then link lists. A comparator's rear inputs are analog entries
 # G_CA..G_CB-1, its side inputs G_CB..G_CE-1; G_CONT is the fill level of the container it reads (-1: none).
@@ -149,13 +156,31 @@ def _schedule(meta, st, head, tail, slot, x, delay, rank):
 
 
 @_inline
+def _is_analog(b):
+    return b == COMPARATOR or b == PLATE or b == LIGHT_PLATE or b == HEAVY_PLATE or b == DAYLIGHT
+
+
+@_inline
 def _level(node, st, s):
-    """The signal node s (CONST: a redstone block) emits: 15 when on, a comparator its output."""
+    """The signal node s (CONST: a redstone block) emits: 15 when on; a comparator, plate or daylight
+    sensor its output."""
     if s < 0:
         return 15
-    if node[s, G_NTYPE] == COMPARATOR:
+    if _is_analog(node[s, G_NTYPE]):
         return st[s, S_POW]
     return 15 if st[s, S_ON] else 0
+
+
+@_inline
+def _plate_signal(b, n):
+    """kernels.plate_signal: a plate's output with n entities on it."""
+    if n == 0:
+        return 0
+    if b == PLATE:
+        return 15
+    if b == LIGHT_PLATE:
+        return min(n, 15)
+    return (min(n, HEAVY_MAX) + 9) // 10
 
 
 @_inline
@@ -191,7 +216,7 @@ def _changed(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, c, old,
     reference engine's neighbour-update order. A check reads only the checked component's own counts
     (a comparator: its inputs' signals), so each can follow its own update."""
     d = 1 if new > old else -1
-    analog = node[c, G_NTYPE] == COMPARATOR
+    analog = _is_analog(node[c, G_NTYPE])
     for i in range(lptr[c], lptr[c + 1]):
         x = ltgt[i]
         f = lflag[i]
@@ -245,7 +270,8 @@ def _changed(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, c, old,
                 else:
                     rank = P_HIGH
                 _schedule(meta, st, head, tail, slot, x, node[x, G_DELAY2], rank)
-        elif b == NOTE_BLOCK:  # powered follows its input at the neighbour update itself
+        elif b == NOTE_BLOCK or b == IRON_DOOR or b == IRON_TRAPDOOR:
+            # powered (a door's or trapdoor's open with it) follows the input at the neighbour update itself
             st[x, S_ON] = 1 if p else 0
         elif (st[x, S_ON] != 0) == p:  # a torch
             _schedule(meta, st, head, tail, slot, x, meta[M_RTORCH], P_NORMAL)
@@ -315,6 +341,17 @@ def _tick_one(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, c
             old, new = st[c, S_POW], out
             st[c, S_POW] = out
             st[c, S_ON] = 1 if out > 0 else 0
+    elif b == PLATE or b == LIGHT_PLATE or b == HEAVY_PLATE:
+        if st[c, S_POW] > 0:  # kernels.plate_check at the re-check: the output its entities give now
+            out = _plate_signal(b, st[c, S_ENT])
+            if out > 0:
+                later = PLATE_RECHECK if b == PLATE else WEIGHTED_RECHECK
+            if out != st[c, S_POW]:
+                old, new = st[c, S_POW], out
+                st[c, S_POW] = out
+                st[c, S_ON] = 1 if out > 0 else 0
+            elif later:
+                _schedule(meta, st, head, tail, slot, c, later, P_NORMAL)
     if old >= 0:
         _changed(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, c, old, new)
         if later:
@@ -386,6 +423,32 @@ def k_step(G, S, until, act):
             meta[M_STATUS] = 1
             return 0
     return 1
+
+
+@_jit
+def k_input(G, S, x, value):
+    """An input set from outside, at the end of the current tick: the entities on plate x become `value`
+    (an unpressed plate with entities is pressed at once: kernels.set_entities), or daylight sensor x's
+    output becomes `value` (kernels.set_output)."""
+    node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
+    alist = _analog_view(G)
+    b = node[x, G_NTYPE]
+    old = st[x, S_POW]
+    new = old
+    later = 0
+    if b == DAYLIGHT:
+        new = value
+    else:
+        st[x, S_ENT] = value
+        if old == 0 and value > 0:
+            new = _plate_signal(b, value)
+            later = PLATE_RECHECK if b == PLATE else WEIGHTED_RECHECK
+            st[x, S_ON] = 1
+    if new != old:
+        st[x, S_POW] = new
+        _changed(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, x, old, new)
+    if later:
+        _schedule(meta, st, head, tail, slot, x, later, P_NORMAL)
 
 
 @_inline
@@ -475,7 +538,12 @@ def _opp(k: int) -> int:
 
 
 class _Block:
-    __slots__ = ("id", "facing", "face", "delay", "sides", "on", "locked", "power", "sturdy", "mode")
+    """A block's static properties and its state. `on`: lit or powered; a door's or trapdoor's open, a
+    daylight sensor's inverted, a plate's pressed. `power`: dust's power; a door's or trapdoor's powered
+    (0/1), a plate's or daylight sensor's output. `face`: a button's or lever's face, a door's or trapdoor's
+    half (0 lower, bottom). `flag`: a hopper's enabled, a dropper's or dispenser's triggered."""
+
+    __slots__ = ("id", "facing", "face", "delay", "sides", "on", "locked", "power", "sturdy", "mode", "flag")
 
     def __init__(self, state: str):
         name, props = split_state(state)
@@ -483,20 +551,40 @@ class _Block:
             self.id, self.sturdy, _ = B.vanilla_kind(name, props)
             self.facing = self.face = self.delay = self.power = 0
             self.sides = (0, 0, 0, 0)
-            self.on = self.locked = False
+            self.on = self.locked = self.flag = False
             self.mode = 0
             return
-        self.id = B.PALETTE[name][0]
-        full = (B.STONE, B.GLASS, LAMP, B.REDSTONE_BLOCK, B.TARGET, B.BARREL, NOTE_BLOCK)
-        self.sturdy = 63 if self.id in full else 0
+        b = self.id = B.PALETTE[name][0]
         self.mode = B.COMPARATOR_MODES.index(props["mode"]) if "mode" in props else 0
         self.facing = B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0
-        self.face = B.FACES.index(props["face"]) if "face" in props else 0
+        self.face = B.FACES.index(props["face"]) if "face" in props else int(props.get("half") in ("upper", "top"))
         self.delay = int(props.get("delay", 1))
-        self.sides = tuple(B.WIRE_SIDES.index(props[s]) for s in _SIDES) if self.id == B.WIRE else (0, 0, 0, 0)
+        self.sides = tuple(B.WIRE_SIDES.index(props[s]) for s in _SIDES) if b == B.WIRE else (0, 0, 0, 0)
         self.on = props.get("lit", props.get("powered")) == "true"
         self.locked = props.get("locked") == "true"
         self.power = int(props.get("power", 0))
+        self.flag = props.get("enabled", props.get("triggered")) == "true"
+        if b in (IRON_DOOR, IRON_TRAPDOOR):
+            self.on, self.power = props.get("open") == "true", int(props.get("powered") == "true")
+        elif b == PLATE:
+            self.power = 15 if self.on else 0
+        elif b in B.PLATES:
+            self.on = self.power > 0
+        elif b == DAYLIGHT:
+            self.on = props.get("inverted") == "true"
+        # whole faces (kernels.sturdy_faces): a hopper's top holds dust only (see _Structure.holds)
+        full = (B.STONE, B.GLASS, LAMP, B.REDSTONE_BLOCK, B.TARGET, B.BARREL, NOTE_BLOCK, B.DROPPER, B.DISPENSER,
+                B.FURNACE)
+        if b in full:
+            self.sturdy = 63
+        elif b == IRON_TRAPDOOR:
+            self.sturdy = 1 << _opp(self.facing) if self.on else 1 << (UP if self.face else DOWN)
+        elif b == DAYLIGHT:
+            self.sturdy = 1 << DOWN
+        elif b == B.HOPPER:
+            self.sturdy = 1 << UP
+        else:
+            self.sturdy = 0
 
 
 class _Structure:
@@ -514,7 +602,7 @@ class _Structure:
 
     def attachment(self, p: Pos) -> Pos | None:
         blk = self.b[p]
-        if blk.id in (B.WIRE, REPEATER, TORCH, COMPARATOR):
+        if blk.id in (B.WIRE, REPEATER, TORCH, COMPARATOR, *B.PLATES) or (blk.id == IRON_DOOR and blk.face == 0):
             return _add(p, DOWN)
         if blk.id == WALL_TORCH:
             return _add(p, _opp(blk.facing))
@@ -540,7 +628,15 @@ class _Structure:
                 out.add(m)
             elif blk.id in (BUTTON, LEVER) and self.attachment(m) == n:
                 out.add(m)
+            elif blk.id in B.PLATES and k == UP:
+                out.add(m)
         return out
+
+    def holds(self, a: Pos, p: Pos) -> bool:
+        """Does the block at a hold the block at p, which hangs from or stands on it (kernels.holds)?"""
+        blk = self.b.get(a)
+        face = B.OFFSETS.index((p[0] - a[0], p[1] - a[1], p[2] - a[2]))
+        return blk is not None and (blk.sturdy >> face) & 1 and (blk.id != B.HOPPER or self.id(p) == B.WIRE)
 
     def dust_sources(self, d: Pos) -> set:
         """What feeds the dust at d with 15 (components; CONST for a redstone block)."""
@@ -563,7 +659,7 @@ class _Structure:
             elif blk.id == WALL_TORCH:
                 if k != blk.facing:
                     out.add(n)
-            elif blk.id in (BUTTON, LEVER):
+            elif blk.id in (BUTTON, LEVER, *B.PLATES, DAYLIGHT):
                 out.add(n)
         return out
 
@@ -626,7 +722,7 @@ def _signal_sources(s: _Structure, reach: dict, src: Pos, k: int) -> dict:
         return {src: 0} if k != UP else {}
     if b == WALL_TORCH:
         return {src: 0} if k != blk.facing else {}
-    if b in (BUTTON, LEVER):
+    if b in (BUTTON, LEVER, *B.PLATES, DAYLIGHT):
         return {src: 0}
     if b == B.REDSTONE_BLOCK:
         return {CONST: 0}
@@ -648,25 +744,86 @@ def _side_sources(s: _Structure, reach: dict, n: Pos, k: int) -> dict:
     return {}
 
 
+def _around(s: _Structure, reach: dict, p: Pos) -> dict:
+    """{source: power lost on the way} for what reaches the block at p from its six sides (what lights a lamp
+    there: kernels.lamp_powered)."""
+    out: dict = {}
+    for k in range(6):
+        _merge(out, _signal_sources(s, reach, _add(p, k), k))
+    return out
+
+
+def _hopper_refusal(s: _Structure, reach: dict, p: Pos) -> str | None:
+    if _around(s, reach, p):
+        return "power can reach it (power locks a hopper), which the compiled graph does not follow"
+    if not s.b[p].flag:
+        return "it is disabled with nothing powering it (the next update enables it)"
+    if any(s.id(_add(p, k)) in B.CONTAINERS for k in (UP, s.b[p].facing)):
+        return "items can move between it and the container above it or in front of it (the graph keeps levels fixed)"
+    return None
+
+
+def _dispenser_refusal(s: _Structure, reach: dict, p: Pos) -> str | None:
+    if _around(s, reach, p) or _around(s, reach, _add(p, UP)):
+        return ("power can reach it, beside it or beside the block above (it would fire), which the compiled graph "
+                "does not follow")
+    if s.b[p].flag:
+        return "it is triggered with nothing powering it (the next update resets it)"
+    return None
+
+
+def _trapdoor_refusal(s: _Structure, reach: dict, p: Pos) -> str | None:
+    if any(q != CONST for q in _around(s, reach, p)):  # power can open or close it
+        for k in range(6):
+            q = _add(p, k)
+            if q in s.b and s.attachment(q) == p:
+                return f"{B.NAME_OF_ID[s.id(q)]} at {q} rests on it and would fall when power opens or closes it"
+    return None
+
+
+# What the graph does not compile, in one table: a block id and why it is refused, always (a reason) or where
+# a test of the block in its surroundings gives a reason. A hopper, dropper or dispenser compiles as a container
+# at a fixed level only where it cannot act (move items, be locked, fire); a trapdoor where its moving cannot
+# drop a block.
+_NOT_COMPILED = {
+    **dict.fromkeys((B.OBSERVER, B.PISTON, B.STICKY_PISTON, B.PISTON_HEAD, B.MOVING_PISTON),
+                    "the compiled graph has no blocks that watch or move (observers, pistons)"),
+    B.HOPPER: _hopper_refusal, B.DROPPER: _dispenser_refusal, B.DISPENSER: _dispenser_refusal,
+    IRON_TRAPDOOR: _trapdoor_refusal,
+}
+
+
 class CompiledWorld:
     """A world compiled into a component graph (see the module docstring). Build with `compile_world`."""
 
     def __init__(self, states: dict[Pos, str], tick: int, pending, toggles, seq: int, rules: Ruleset = VANILLA,
-                 levels: dict[Pos, int] | None = None):
-        """`levels`: each comparator's output strength and each container's fill level (0 if left out)."""
+                 levels: dict[Pos, int] | None = None, entities: dict[Pos, int] | None = None, day_offset: int = 0):
+        """`levels`: each comparator's output strength, each container's fill level, each plate's and daylight
+        sensor's output (block-entity data; 0, or what the state says, if left out). `entities`: the entities
+        on each plate (0 if left out). `day_offset`: the day time minus the game tick (World.time_of_day)."""
         self.rules = rules
+        self.day_offset = day_offset
         levels = levels or {}
+        entities = entities or {}
         s = _Structure(states)
         for p, blk in s.b.items():
-            if blk.id in _NOT_COMPILED:
-                what = _NOT_COMPILED[blk.id]
-                raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p}: the compiled graph has no {what}")
+            why = _NOT_COMPILED.get(blk.id)
+            if isinstance(why, str):
+                raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p}: {why}")
         comps = sorted(p for p, blk in s.b.items() if blk.id in _COMPONENTS)
         for p, blk in s.b.items():
             a = s.attachment(p)
-            face = B.OFFSETS.index((p[0] - a[0], p[1] - a[1], p[2] - a[2])) if a is not None else 0
-            if a is not None and not (a in s.b and (s.b[a].sturdy >> face) & 1):
+            if a is not None and not s.holds(a, p):
                 raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p} has no support and would pop off")
+            if blk.id == IRON_DOOR:  # the other half (vanilla: a half without one falls at its next shape update)
+                o = s.b.get(_add(p, DOWN if blk.face else UP))
+                if o is None or o.id != IRON_DOOR or o.face == blk.face:
+                    raise CompileRefused(f"iron_door at {p} has no other half and would fall at the next change there")
+                if (o.on, o.power) != (blk.on, blk.power):
+                    raise CompileRefused(f"the two halves of the iron_door at {p} disagree on open or powered")
+            if blk.id in (IRON_DOOR, IRON_TRAPDOOR) and blk.on != bool(blk.power):
+                raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p} is {'open' if blk.on else 'closed'} but "
+                                     f"{'' if blk.power else 'not '}powered (the graph moves them together)")
         n = len(comps)
         dust = sorted(p for p, blk in s.b.items() if blk.id == B.WIRE)
         # dust reach: for every source, the dust within the ruleset's reach (14 links in vanilla) of the dust
@@ -692,16 +849,20 @@ class CompiledWorld:
                 dist[d][src] = v
         # {source: power lost on the way} per dust
         reach = {d: {q: v * rules.dust_decay for q, v in dist[d].items()} for d in dust}
+        for p, blk in s.b.items():
+            why = _NOT_COMPILED.get(blk.id)
+            if why is not None and (why := why(s, reach, p)) is not None:
+                raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p}: {why}")
         # inputs and locks
         inputs: dict[Pos, dict] = {}
         locks: dict[Pos, set] = {}
         analog: dict[Pos, tuple] = {}  # a comparator's (rear sources, side sources, container level or -1)
         for p in comps:
             blk = s.b[p]
-            if blk.id in (LAMP, NOTE_BLOCK):
-                inputs[p] = {}
-                for k in range(6):
-                    _merge(inputs[p], _signal_sources(s, reach, _add(p, k), k))
+            if blk.id in (LAMP, NOTE_BLOCK, IRON_TRAPDOOR):
+                inputs[p] = _around(s, reach, p)
+            elif blk.id == IRON_DOOR:  # powered when either half receives a signal
+                inputs[p] = _merge(_around(s, reach, p), _around(s, reach, _add(p, DOWN if blk.face else UP)))
             elif blk.id in (TORCH, WALL_TORCH):
                 k = DOWN if blk.id == TORCH else _opp(blk.facing)
                 inputs[p] = _signal_sources(s, reach, s.attachment(p), k)
@@ -800,6 +961,8 @@ class CompiledWorld:
         for p in comps:
             if s.b[p].id == LAMP:
                 rep[p] = groups.setdefault((frozenset(inputs[p].items()), s.b[p].on, pend_of.get(p)), p)
+            elif s.b[p].id == IRON_DOOR and s.b[p].face:  # a door's two halves are one node, the lower half's
+                rep[p] = _add(p, DOWN)
         nodes = [p for p in comps if rep.get(p, p) == p]
         self.positions = nodes
         self.index = {p: i for i, p in enumerate(nodes)}
@@ -869,8 +1032,11 @@ class CompiledWorld:
                         for p, v in inputs.items() if p in self.index and p not in analog}
         self._locks = {self.index[p]: [self.node_of[q] for q in v] for p, v in locks.items()}
         pending = [e for e in pending if self.node_of.get(e[3], -1) < 0 or e[3] in self.index]
-        self._load(s, tick, pending, toggles, seq, levels)
+        self._load(s, tick, pending, toggles, seq, levels, entities)
         self.buttons = {p: i for i, p in enumerate(nodes) if s.b[p].id in (BUTTON, LEVER)}
+        self.plates = {p: i for i, p in enumerate(nodes) if s.b[p].id in B.PLATES}
+        # daylight sensors in x, y, z order, the order the reference engine updates them in
+        self.sensors = {p: i for i, p in enumerate(nodes) if s.b[p].id == DAYLIGHT}
         self._on = self._views()[1][:, S_ON]
 
     @staticmethod
@@ -891,7 +1057,7 @@ class CompiledWorld:
         slot = self.S[o + 8 * WHEEL :]
         return meta, st, tog, head, tail, slot
 
-    def _load(self, s: _Structure, tick: int, pending, toggles, seq: int, levels: dict) -> None:
+    def _load(self, s: _Structure, tick: int, pending, toggles, seq: int, levels: dict, entities: dict) -> None:
         """Dynamic state from the world: on/locked states, pending ticks, torch toggle history. The
         state must be one the reference engine could continue from without a stray update mattering."""
         meta, st, tog, head, tail, slot = self._views()
@@ -905,8 +1071,11 @@ class CompiledWorld:
         for i, p in enumerate(self.positions):
             st[i, S_ON] = s.b[p].on
             st[i, S_LOCK] = s.b[p].locked
-            if self.kinds[i] == COMPARATOR:
-                st[i, S_POW] = levels.get(p, 0)
+            if self.kinds[i] in _ANALOG:
+                st[i, S_POW] = levels.get(p, s.b[p].power)
+            if self.kinds[i] in B.PLATES:
+                st[i, S_ON] = st[i, S_POW] > 0
+                st[i, S_ENT] = entities.get(p, 0)
         for p, (times, k) in toggles.items():
             if p in self.index:
                 tog[self.index[p]] = times
@@ -933,7 +1102,7 @@ class CompiledWorld:
         on = st[:, S_ON]
 
         def level(q: int) -> int:
-            return 15 if q == CONST else int(st[q, S_POW]) if self.kinds[q] == COMPARATOR else 15 * int(on[q])
+            return 15 if q == CONST else int(st[q, S_POW]) if self.kinds[q] in _ANALOG else 15 * int(on[q])
 
         for i, srcs in self._inputs.items():
             st[i, S_CNT] = sum(1 for q, w in srcs if level(q) > w)
@@ -956,8 +1125,8 @@ class CompiledWorld:
                 raise CompileRefused(f"{name} at {p} disagrees with its input and has no tick pending")
             elif b == BUTTON and x and not pend:
                 raise CompileRefused(f"button at {p} is pressed with no release pending")
-            elif b == NOTE_BLOCK and x != inp:
-                raise CompileRefused(f"note_block at {p} disagrees with its input (it waits for a neighbour update)")
+            elif b in (NOTE_BLOCK, IRON_DOOR, IRON_TRAPDOOR) and x != inp:
+                raise CompileRefused(f"{name} at {p} disagrees with its input (it waits for a neighbour update)")
             elif b == COMPARATOR:
                 if x != (st[i, S_POW] > 0):
                     raise CompileRefused(f"comparator at {p} is {'' if x else 'not '}powered with output "
@@ -977,32 +1146,109 @@ class CompiledWorld:
         return bool(self.S[M_STATUS])
 
     def use(self, pos: Pos) -> bool | None:
-        """Press a button or flip a lever; None if pos holds neither (the graph cannot do that action).
-        The position is checked as the reference engine checks it (world.check_pos)."""
+        """Press a button, flip a lever, or toggle a daylight sensor's `inverted` (its output is worked out
+        at once); None if pos holds none of these (the graph cannot do that action). The position is
+        checked as the reference engine checks it (world.check_pos)."""
         from scicraft_viz.engine.world import check_pos
 
-        i = self.buttons.get(check_pos(pos))
+        p = check_pos(pos)
+        i = self.buttons.get(p)
         if i is None:
-            return None
+            i = self.sensors.get(p)
+            if i is None:
+                return None
+            k_settle(self.G, self.S)
+            st = self._views()[1]
+            st[i, S_ON] = 1 - st[i, S_ON]
+            k_input(self.G, self.S, i, self._daylight(self.tick, int(st[i, S_ON])))
+            return True
         if self.kinds[i] == BUTTON and self._on[i]:
             return False
         k_step(self.G, self.S, self.tick, i)
         return True
 
+    def set_entities(self, pos: Pos, n: int) -> None:
+        """World.set_entities on the graph: the entities on the plate at pos become n (at most 255 kept)."""
+        from scicraft_viz.engine.world import check_pos
+
+        p = check_pos(pos)
+        if p not in self.plates:
+            raise InputError(f"set_entities: {p} holds no pressure plate of this compiled graph")
+        if not isinstance(n, Integral) or isinstance(n, bool) or n < 0:
+            raise InputError(
+                f"set_entities at {p}: the number of entities must be a non-negative integer, got {n!r}"[:200])
+        k_input(self.G, self.S, self.plates[p], min(int(n), 255))
+
+    def set_time_of_day(self, t: int) -> None:
+        """World.set_time_of_day on the graph: the day time is t now; sensors see it at their next update."""
+        if not isinstance(t, Integral) or isinstance(t, bool) or not 0 <= t <= 2**62:
+            raise InputError(f"set_time_of_day: the day time must be a non-negative integer, got {t!r}"[:200])
+        self.day_offset = int(t) - self.tick
+
+    def _daylight(self, tick: int, inverted: int) -> int:
+        from scicraft_viz.engine.daylight import sensor_output
+
+        return sensor_output(tick + self.day_offset, inverted)
+
+    def _update_daylight(self, tick: int) -> None:
+        """The daylight sensors' update at game tick `tick` (a multiple of 20), after its scheduled ticks."""
+        st = self._views()[1]
+        for i in self.sensors.values():
+            out = self._daylight(tick, int(st[i, S_ON]))
+            if out != st[i, S_POW]:
+                k_input(self.G, self.S, i, out)
+
+    def advance(self, G, S, until: int, act: int) -> int:
+        """k_step (the same arguments: the World's fast path calls either) with the daylight sensors'
+        updates: with sensors, the run stops at each multiple of 20 game ticks for them, as the reference
+        engine's does."""
+        if not self.sensors:
+            return k_step(G, S, until, act)
+        while True:
+            t = int(S[M_TICK])
+            stop = min(until, (t // 20 + 1) * 20)
+            if not k_step(G, S, stop, act):
+                return 0
+            act = -1
+            if stop > t and stop % 20 == 0:
+                self._update_daylight(stop)
+            if stop >= until:
+                return 1
+
     def step(self, n: int) -> bool:
         """Advance n game ticks; False if it stopped early (see `stopped`)."""
         if self.S[M_STATUS]:
             return False
-        return bool(k_step(self.G, self.S, self.tick + n, -1))
+        return bool(self.advance(self.G, self.S, self.tick + n, -1))
 
     def record(self, n: int, outputs: bool = False) -> tuple[np.ndarray, ...]:
         """Component states (n+1, components) and dust power (n+1, dust) for this tick and the next n;
         fewer rows if it stopped early. With `outputs`, also each node's output strength (n+1,
-        components; a comparator's, 0 for the rest)."""
+        components; a comparator's, plate's or daylight sensor's, 0 for the rest)."""
         on = np.zeros((n + 1, self.n), np.uint8)
         pw = np.zeros((n + 1, self.nd), np.uint8)
         out = np.zeros((n + 1, self.n if outputs else 0), np.uint8)
-        rows = k_record(self.G, self.S, on, pw, out) if not self.S[M_STATUS] else 0
+        if self.S[M_STATUS]:
+            rows = 0
+        elif not self.sensors:
+            rows = k_record(self.G, self.S, on, pw, out)
+        else:  # in runs up to each multiple of 20, whose row shows the sensors' update
+            r, end = 0, self.tick + n
+            while True:
+                t = self.tick
+                stop = min(end, (t // 20 + 1) * 20)
+                m = stop - t
+                got = k_record(self.G, self.S, on[r : r + m + 1], pw[r : r + m + 1], out[r : r + m + 1])
+                if got < m + 1:
+                    rows = r + got
+                    break
+                if m and stop % 20 == 0:
+                    self._update_daylight(stop)
+                    k_record(self.G, self.S, on[r + m : r + m + 1], pw[r + m : r + m + 1], out[r + m : r + m + 1])
+                r += m
+                if stop == end:
+                    rows = n + 1
+                    break
         return (on[:rows], pw[:rows], out[:rows]) if outputs else (on[:rows], pw[:rows])
 
     def on_states(self) -> np.ndarray:
@@ -1018,7 +1264,8 @@ class CompiledWorld:
         return out
 
     def output_signals(self) -> np.ndarray:
-        """Each node's output strength: a comparator's OutputSignal, 0 for other nodes."""
+        """Each node's output strength: a comparator's OutputSignal, a plate's or daylight sensor's output,
+        0 for other nodes."""
         return self._views()[1][:, S_POW].copy()
 
     def comparator_outputs(self) -> np.ndarray:
@@ -1041,17 +1288,26 @@ def compile_world(world) -> CompiledWorld:
     """Compile a World's current blocks and dynamic state. Raises CompileRefused with the reason when
     the graph could not follow the reference engine exactly."""
     tick, pending, toggles, seq = world_dynamic_state(world)
-    return CompiledWorld(world.blocks(), tick, pending, toggles, seq, world.rules, world_levels(world))
+    return CompiledWorld(world.blocks(), tick, pending, toggles, seq, world.rules, world_levels(world),
+                         world_entities(world), world.time_of_day - tick)
 
 
 def world_levels(world) -> dict[Pos, int]:
-    """Each comparator's output strength and each container's fill level (block-entity data that the
-    block states do not show)."""
+    """Each comparator's output strength, each container's fill level and each plate's and daylight
+    sensor's output (block-entity data that the block states do not show, or not all of)."""
     from scicraft_viz.engine import kernels as sim
 
     g = world.g
-    cells = world.cells_of(B.COMPARATOR, *B.CONTAINERS)
+    cells = world.cells_of(B.COMPARATOR, *B.CONTAINERS, *B.PLATES, DAYLIGHT)
     return {tuple(g.P[c].tolist()): int(g.U[c, sim.POWER]) for c in cells.tolist()}
+
+
+def world_entities(world) -> dict[Pos, int]:
+    """The entities on each pressure plate (World.set_entities)."""
+    from scicraft_viz.engine import kernels as sim
+
+    g = world.g
+    return {tuple(g.P[c].tolist()): int(g.U[c, sim.ENTITIES]) for c in world.cells_of(*B.PLATES).tolist()}
 
 
 def world_dynamic_state(world):
@@ -1083,8 +1339,11 @@ class Runner:
         find = world._find
         self.cells = [np.array([find(p) for p in ps], np.int64) for ps in cw.members]
         self.dust_cells = np.array([find(p) for p in cw.dust_positions], np.int64)
-        self.G, self.S, self.kernel = cw.G, cw.S, k_step
+        # the World's fast path calls kernel(G, S, until, act): k_step itself, unless daylight sensors need
+        # their updates every 20 game ticks
+        self.G, self.S, self.kernel = cw.G, cw.S, cw.advance if cw.sensors else k_step
         self.buttons = cw.buttons
+        self.plates = cw.plates
         self.act = -1
         self.tick = cw.tick
         # a button is released by its own tick, button_ticks after the press: known without asking the graph
@@ -1101,10 +1360,15 @@ class Runner:
     def advance(self, n: int) -> bool:
         """Run n game ticks; False if the graph stopped before a tick it cannot take."""
         act, self.act = self.act, -1
-        if k_step(self.G, self.S, self.tick + n, act):
+        if self.kernel(self.G, self.S, self.tick + n, act):
             self.tick += n
             return True
         return False
+
+    def set_entities(self, i: int, n: int) -> None:
+        """The entities on plate node i become n, after a press or flip made since the last step."""
+        self.flush()
+        k_input(self.G, self.S, i, n)
 
     def write_back(self, g) -> None:
         """Put the graph's state into the World's arrays (kernels.Grid) so the reference engine can
@@ -1119,8 +1383,12 @@ class Runner:
             g.U[cells, sim.ON] = st[i, S_ON]
             if cw.kinds[i] == REPEATER:
                 g.U[cells, sim.LOCKED] = st[i, S_LOCK]
-            elif cw.kinds[i] == COMPARATOR:
+            elif cw.kinds[i] in _ANALOG:
                 g.U[cells, sim.POWER] = st[i, S_POW]
+                if cw.kinds[i] in B.PLATES:
+                    g.U[cells, sim.ENTITIES] = st[i, S_ENT]
+            elif cw.kinds[i] in (IRON_DOOR, IRON_TRAPDOOR):
+                g.U[cells, sim.POWER] = st[i, S_ON]  # powered, which open follows
             elif cw.kinds[i] in (TORCH, WALL_TORCH):
                 g.T[cells, sim.TOG0 :] = tog[i]
                 g.U[cells, sim.TOGI] = st[i, S_TOGI]

@@ -1135,10 +1135,16 @@ class World:
         for weighted ones). Stone and wooden plates give 15 for any entity (n counts what the plate detects:
         a stone plate only mobs and players); a light weighted plate min(n, 15), a heavy one
         ceil(min(n, 150) / 10)."""
-        p, c = self._plate(pos, "set_entities")
+        p = check_pos(pos)
+        i = self._cg.plates.get(p) if self._cg is not None else None  # a plate on the compiled graph
+        if i is None:
+            p, c = self._plate(p, "set_entities")
         if not isinstance(n, Integral) or isinstance(n, bool) or n < 0:
             raise InputError(f"set_entities at {p}: the number of entities must be a non-negative integer, "
                              f"got {_short_repr(n)}")
+        if i is not None:
+            self._cg.set_entities(i, int(min(n, 255)))
+            return
         self._call(self._k.set_entities, c, int(min(n, 255)))
 
     def entities(self, pos: object) -> int:
@@ -1165,6 +1171,8 @@ class World:
             raise InputError(f"set_time_of_day: the day time must be a non-negative integer (0 sunrise, 6000 noon, "
                              f"18000 midnight), got {_short_repr(t)}")
         self._day_offset = int(t) - self.tick
+        if self._cg is not None:  # the compiled graph's sensors follow the same clock
+            self._cg.cw.day_offset = self._day_offset
 
     def _daylight_output(self, tick: int, inverted: int) -> int:
         from scicraft_viz.engine.daylight import sensor_output

@@ -81,6 +81,10 @@ def warmup(progress=None) -> float:
     d.set_time_of_day(6000)
     d.use((3, 1, 0))
     d.step(40)
+    d.log_events = False
+    d.step(5000)  # on the compiled engine: its input kernel (plates' entities, sensors' updates)
+    d.set_entities((0, 1, 0), 0)
+    d.step(20)
 
     say("replay worlds (blocks that pop off)")
     r = World(replay=True)
