@@ -1,0 +1,116 @@
+"""This engine against MCHPRS's redpiler on the five 64-lamp reference solutions, in one interleaved run.
+
+Each round runs, device by device, this checkout, optionally an older commit of this project (`--base REV`,
+exported with `git archive`, its numba cache kept under the output directory), and the MCHPRS bench binary
+in its modes rp-oi (redpiler -O with io-only flushing) and rp-o (redpiler -O). Every run is a fresh process
+timing 10^6 game ticks of `use(button); step(30)` after 50 warm-up presses: this engine through the shared
+harness's project_bench.py, MCHPRS through its bench binary (see /work/shared/peers/mchprs/README.md for
+how it is built). Engines alternate inside each round, so on a loaded machine the ratios stay fair even
+when the figures drop. Prints best and median game ticks per second per device and engine, and the ratio
+of this checkout's figure to rp-oi's and rp-o's (best/best, median/median), with the load average before and
+after. Figures are printed, never asserted.
+
+usage: python benchmarks/bench_vs_redpiler.py [--rounds 5] [--gt 1000000] [--base REV]
+           [--mchprs /tmp/mchprs/ws/target/release/mchprs_bench] [--harness /work/shared/peers/mchprs]
+"""
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = ["A_simultaneous_lights_L5", "B_branch_reach_L5", "C_sequential_activation_L5",
+         "D_equal_delay_distribution_L5", "E_pulse_shaping_L5"]
+PERIOD = 30
+
+
+def load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def gt_per_s(cmd: list[str], env: dict | None = None) -> float:
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    m = re.search(r"gt_per_s=(\d+)", out.stdout)
+    if out.returncode or not m:
+        sys.exit(f"benchmark run failed: {' '.join(cmd)}\n{out.stdout}{out.stderr}")
+    return float(m[1])
+
+
+def ratio(ours: list[float], other: list[float]) -> str:
+    """best / best and median / median."""
+    return f"{max(ours) / max(other):.2f}x, {statistics.median(ours) / statistics.median(other):.2f}x"
+
+
+def export(rev: str, into: Path) -> Path:
+    """This repository at `rev`, as plain files (no worktree), reused if already exported."""
+    sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"], capture_output=True,
+                         text=True, check=True).stdout.strip()
+    path = into / f"base-{sha[:12]}"
+    if not path.exists():
+        tmp = into / f".partial-{sha[:12]}"
+        tmp.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", sha], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
+        tmp.rename(path)
+    return path
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--gt", type=int, default=1_000_000, help="game ticks timed per run")
+    ap.add_argument("--base", help="an older commit of this project to run alongside (A/B)")
+    ap.add_argument("--mchprs", default=os.environ.get("MCHPRS_BENCH", "/tmp/mchprs/ws/target/release/mchprs_bench"))
+    ap.add_argument("--harness", default="/work/shared/peers/mchprs", help="holds project_bench.py")
+    ap.add_argument("--work", default="/tmp/bench_vs_redpiler", help="where --base is exported")
+    a = ap.parse_args()
+    for what, p in (("MCHPRS bench binary", a.mchprs), ("project_bench.py", Path(a.harness) / "project_bench.py")):
+        if not Path(p).exists():
+            sys.exit(f"{what} not found at {p} (see /work/shared/peers/mchprs/README.md)")
+    engines: dict[str, Path] = {"ours": ROOT}
+    if a.base:
+        engines["base"] = export(a.base, Path(a.work))
+    solutions = ROOT / "tasks" / "solutions"
+    bench = str(Path(a.harness) / "project_bench.py")
+    for path in engines.values():  # fill each checkout's numba cache outside the timed runs
+        env = {**os.environ, "PYTHONPATH": str(path)}
+        gt_per_s([sys.executable, bench, str(solutions / f"{NAMES[0]}.mcfunction"), NAMES[0], "bench", "3000",
+                  str(PERIOD)], env)
+    rows: dict[tuple[str, str], list[float]] = {}
+    start = load()
+    for r in range(a.rounds):
+        for name in NAMES:
+            f = str(solutions / f"{name}.mcfunction")
+            for eng, path in engines.items():
+                env = {**os.environ, "PYTHONPATH": str(path)}
+                cmd = [sys.executable, bench, f, name, "bench", str(a.gt), str(PERIOD)]
+                rows.setdefault((name, eng), []).append(gt_per_s(cmd, env))
+            for mode in ("rp-oi", "rp-o"):
+                rows.setdefault((name, mode), []).append(gt_per_s([a.mchprs, f, mode, "bench", str(a.gt), str(PERIOD)]))
+        print(f"round {r + 1}/{a.rounds} done, load {load()}", file=sys.stderr)
+    cols = list(engines) + ["rp-oi", "rp-o"]
+
+    def m(v: float) -> str:
+        return f"{v / 1e6:.2f}M"
+
+    print(f"game ticks per second, best / median of {a.rounds} runs of {a.gt:,} gt (button every {PERIOD} gt); "
+          f"load average {start} before, {load()} after")
+    if a.base:
+        print(f"base = {a.base} ({engines['base'].name})")
+    print("| device | " + " | ".join(cols) + " | ours/rp-oi best, median | ours/rp-o best, median |"
+          + (" ours/base best, median |" if a.base else ""))
+    print("|---" * (len(cols) + 3 + bool(a.base)) + "|")
+    for name in NAMES:
+        cells = [f"{m(max(rows[name, c]))} / {m(statistics.median(rows[name, c]))}" for c in cols]
+        extra = [ratio(rows[name, "ours"], rows[name, c]) for c in ("rp-oi", "rp-o")]
+        if a.base:
+            extra.append(ratio(rows[name, "ours"], rows[name, "base"]))
+        print(f"| {name[:1]} | " + " | ".join(cells + extra) + " |")
+
+
+if __name__ == "__main__":
+    main()
