@@ -220,11 +220,11 @@ def _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, old, new, 
             st[x, S_CNT] = cnt
         p = cnt > 0
         if b == REPEATER:
-            if f & 2:
-                st[x, S_LCNT] += ((1 if new > 0 else 0) - (1 if old > 0 else 0)) if analog else d
-            lk = st[x, S_LCNT] > 0
-            st[x, S_LOCK] = lk
-            if not lk and (st[x, S_ON] != 0) != p:
+            if f & 2:  # S_LOCK is always S_LCNT > 0 (a compiled state that is not is refused)
+                lc = st[x, S_LCNT] + (((1 if new > 0 else 0) - (1 if old > 0 else 0)) if analog else d)
+                st[x, S_LCNT] = lc
+                st[x, S_LOCK] = 1 if lc > 0 else 0
+            if not st[x, S_LOCK] and (st[x, S_ON] != 0) != p:
                 if node[x, G_PRIO]:
                     rank = P_EXTREMELY_HIGH
                 elif st[x, S_ON]:
@@ -278,11 +278,10 @@ def _recent(tog, c, t):
 
 
 @_inline
-def _tick_one(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, c, t, seq, rburnout, rlamp, rtorch):
-    """Run the scheduled tick of component c at game tick t; returns (next scheduling number, ticks
-    queued). (One call of _changed at the end, with the signal c switched from and to: each inlined copy
-    of it costs compile time.)"""
-    b = node[c, G_NTYPE]
+def _tick_one(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, c, b, t, seq, rburnout, rlamp, rtorch):
+    """Run the scheduled tick of component c (of kind b) at game tick t; returns (next scheduling number,
+    ticks queued). (One call of _changed at the end, with the signal c switched from and to: each inlined
+    copy of it costs compile time.)"""
     old = -1
     new = 0
     queued = 0
@@ -353,6 +352,7 @@ def _run_tick(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, t, seq,
     next scheduling number, ticks pending). No entry is queued for tick t while it runs (every delay is
     at least 1 and below WHEEL), so each queue is walked from its head and emptied at the end."""
     s = t & (WHEEL - 1)
+    done = 0  # entries of slot s taken (its count is lowered once, at the end or at a stop)
     for r in range(4):
         q = s * 4 + r
         x = head[q]
@@ -365,18 +365,19 @@ def _run_tick(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, t, seq,
                     # burnt out, it stays dark with nothing pending, and from then on any update that
                     # reaches it matters, which the graph does not see: leave the rest to the reference
                     head[q] = x
-                    return False, seq, npend
+                    slot[s] -= done
+                    return False, seq, npend - done
             nxt = st[x, S_NXT]
-            slot[s] -= 1
-            npend -= 1
+            done += 1
             st[x, S_PEND] = 0
-            seq, k = _tick_one(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, x, t, seq, rburnout, rlamp,
-                               rtorch)
+            seq, k = _tick_one(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, x, b, t, seq, rburnout,
+                               rlamp, rtorch)
             npend += k
             x = nxt
         head[q] = -1
         tail[q] = -1
-    return True, seq, npend
+    slot[s] -= done
+    return True, seq, npend - done
 
 
 @_inline
