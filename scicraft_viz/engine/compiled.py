@@ -187,17 +187,16 @@ def _comparator_output(node, st, alist, x):
 
 
 @_inline
-def _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, old, new, tick, seq, rlamp, rtorch):
+def _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, analog, old, new, tick, seq, rlamp, rtorch):
     """Component c switched (its emitted signal went from `old` to `new`) at game tick `tick`: update the
     input and lock counts it feeds and check each component whose input or lock depends on it (and c
     itself), in the reference engine's neighbour-update order. A check reads only the checked component's
     own counts (a comparator: its inputs' signals), so each can follow its own update.
     The scheduling number and the pending count live in the caller's locals (the state array's meta slots
     share memory with every node's fields, so the compiler could keep them in no register): returns
-    (next scheduling number, ticks queued)."""
+    (next scheduling number, ticks queued). `analog`: c is a comparator (its signal is not just 0 or 15)."""
     queued = 0
     d = 1 if new > old else -1
-    analog = node[c, G_NTYPE] == COMPARATOR
     for i in range(lptr[c], lptr[c + 1]):
         x = ltgt[i]
         f = lflag[i]
@@ -337,7 +336,8 @@ def _tick_one(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, c, b, t
             st[c, S_POW] = out
             st[c, S_ON] = 1 if out > 0 else 0
     if old >= 0:
-        seq, k = _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, old, new, t, seq, rlamp, rtorch)
+        seq, k = _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, b == COMPARATOR, old, new, t, seq,
+                          rlamp, rtorch)
         queued += k
         if later:
             k = _schedule(st, head, tail, slot, c, t + later, later_rank, seq)
@@ -397,8 +397,8 @@ def _use(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, tick, seq, rbu
     else:
         return seq, 0
     on = st[c, S_ON]
-    seq, k = _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, 15 - 15 * on, 15 * on, tick, seq, rlamp,
-                      rtorch)
+    seq, k = _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, False, 15 - 15 * on, 15 * on, tick, seq,
+                      rlamp, rtorch)
     return seq, queued + k
 
 
