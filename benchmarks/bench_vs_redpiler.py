@@ -11,7 +11,7 @@ of this checkout's figure to rp-oi's and rp-o's (best/best, median/median), with
 after. Figures are printed, never asserted.
 
 usage: python benchmarks/bench_vs_redpiler.py [--rounds 5] [--gt 1000000] [--base REV]
-           [--mchprs /tmp/mchprs/ws/target/release/mchprs_bench] [--harness /work/shared/peers/mchprs]
+           [--only ABCDE] [--mchprs /tmp/mchprs/ws/target/release/mchprs_bench] [--harness /work/shared/peers/mchprs]
 """
 
 import argparse
@@ -67,7 +67,11 @@ def main() -> None:
     ap.add_argument("--mchprs", default=os.environ.get("MCHPRS_BENCH", "/tmp/mchprs/ws/target/release/mchprs_bench"))
     ap.add_argument("--harness", default="/work/shared/peers/mchprs", help="holds project_bench.py")
     ap.add_argument("--work", default="/tmp/bench_vs_redpiler", help="where --base is exported")
+    ap.add_argument("--only", default="ABCDE", help="the devices to run, by letter (default ABCDE)")
     a = ap.parse_args()
+    names = [n for n in NAMES if n[0] in a.only.upper()]
+    if not names:
+        sys.exit(f"--only {a.only!r} names none of the devices A-E")
     for what, p in (("MCHPRS bench binary", a.mchprs), ("project_bench.py", Path(a.harness) / "project_bench.py")):
         if not Path(p).exists():
             sys.exit(f"{what} not found at {p} (see /work/shared/peers/mchprs/README.md)")
@@ -83,7 +87,7 @@ def main() -> None:
     rows: dict[tuple[str, str], list[float]] = {}
     start = load()
     for r in range(a.rounds):
-        for name in NAMES:
+        for name in names:
             f = str(solutions / f"{name}.mcfunction")
             for eng, path in engines.items():
                 env = {**os.environ, "PYTHONPATH": str(path)}
@@ -104,7 +108,7 @@ def main() -> None:
     print("| device | " + " | ".join(cols) + " | ours/rp-oi best, median | ours/rp-o best, median |"
           + (" ours/base best, median |" if a.base else ""))
     print("|---" * (len(cols) + 3 + bool(a.base)) + "|")
-    for name in NAMES:
+    for name in names:
         cells = [f"{m(max(rows[name, c]))} / {m(statistics.median(rows[name, c]))}" for c in cols]
         extra = [ratio(rows[name, "ours"], rows[name, c]) for c in ("rp-oi", "rp-o")]
         if a.base:
