@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from scicraft_viz import World, evaluator, tasks
 from scicraft_viz.engine.compiled import CompileRefused, compile_world, world_dynamic_state
-from scicraft_viz.errors import PlacementError
+from scicraft_viz.errors import PlacementError, PositionError
 
 SOLUTIONS = sorted(Path(__file__).resolve().parent.parent.joinpath("tasks", "solutions").glob("*.mcfunction"))
 
@@ -254,6 +254,38 @@ def test_world_runs_on_the_graph_and_stays_truthful(name):
     state = fast.get_block(button)
     assert state == ref.get_block(button) and state.endswith("powered=true]")
     assert fast._cg is None  # the read wrote the graph's state back
+    _assert_same(fast, ref, button)
+
+
+def test_use_on_the_graph_checks_positions_as_the_reference_does():
+    """The graph's press path remembers the tuple it last pressed; anything else is checked again."""
+    path = next(p for p in SOLUTIONS if p.stem == "A_simultaneous_lights_L5")
+    fast, button = _solution_world(path)
+    ref, _ = _solution_world(path)
+    fast.log_events = False
+    for w in (fast, ref):
+        for _ in range(20):
+            w.use(button)
+            w.step(30)
+    assert fast._cg is not None
+    x, y, z = button
+    for bad in [(float(x), y, z), (x, y), None, f"{x} {y} {z}", (x, y, z, 0)]:
+        for w in (fast, ref):
+            with pytest.raises(PositionError):
+                w.use(bad)
+    assert fast._cg is not None
+    spot = [x, y, z]  # a list equal to the button's position presses it, and is not taken for it once changed
+    floor = (x, 3, z + 1)
+    for pos in (spot, button, spot, "edit", spot, button):
+        if pos == "edit":
+            assert fast._cg is not None  # every press so far went through the graph
+            spot[1] = 3  # now the floor under the button: the reference engine takes over for that use
+            continue
+        assert fast.use(pos) == ref.use(pos)
+        assert fast.use(pos) == ref.use(pos)
+        fast.step(30)
+        ref.step(30)
+    assert fast.use(floor) == ref.use(floor) is False
     _assert_same(fast, ref, button)
 
 

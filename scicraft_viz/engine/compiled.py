@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from numbers import Integral
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -134,25 +135,26 @@ def _analog_view(G):
 
 
 @_inline
-def _schedule(meta, st, head, tail, slot, x, delay, rank):
+def _schedule(st, head, tail, slot, x, t, rank, seq):
+    """Queue x's tick for game tick t at priority `rank` with scheduling number seq. 1 if queued, 0 if x
+    already had a tick pending (the caller counts: seq and the pending count go up by what this returns)."""
     if st[x, S_PEND]:
-        return
-    t = meta[M_TICK] + delay
+        return 0
     st[x, S_PEND] = 1
     st[x, S_PTIME] = t
     st[x, S_PRANK] = rank
-    st[x, S_PSEQ] = meta[M_SEQ]
-    meta[M_SEQ] += 1
+    st[x, S_PSEQ] = seq
     st[x, S_NXT] = -1
     s = t & (WHEEL - 1)
     q = s * 4 + rank
-    if tail[q] < 0:
+    last = tail[q]
+    if last < 0:
         head[q] = x
     else:
-        st[tail[q], S_NXT] = x
+        st[last, S_NXT] = x
     tail[q] = x
     slot[s] += 1
-    meta[M_NPEND] += 1
+    return 1
 
 
 @_inline
@@ -210,71 +212,86 @@ def _comparator_output(node, st, alist, x):
 
 
 @_inline
-def _changed(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, c, old, new):
-    """Component c switched (its emitted signal went from `old` to `new`): update the input and lock
-    counts it feeds and check each component whose input or lock depends on it (and c itself), in the
-    reference engine's neighbour-update order. A check reads only the checked component's own counts
-    (a comparator: its inputs' signals), so each can follow its own update."""
+def _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, analog, old, new, tick, seq, rlamp, rtorch):
+    """Component c switched (its emitted signal went from `old` to `new`) at game tick `tick`: update the
+    input and lock counts it feeds and check each component whose input or lock depends on it (and c
+    itself), in the reference engine's neighbour-update order. A check reads only the checked component's
+    own counts (a comparator: its inputs' signals), so each can follow its own update.
+    The scheduling number and the pending count live in the caller's locals (the state array's meta slots
+    share memory with every node's fields, so the compiler could keep them in no register): returns
+    (next scheduling number, ticks queued). `analog`: c is a comparator, plate or daylight sensor (its signal
+    is not just 0 or 15)."""
+    queued = 0
     d = 1 if new > old else -1
-    analog = _is_analog(node[c, G_NTYPE])
     for i in range(lptr[c], lptr[c + 1]):
         x = ltgt[i]
         f = lflag[i]
         b = node[x, G_NTYPE]
         if b == COMPARATOR:
             if not st[x, S_PEND] and _comparator_output(node, st, alist, x) != st[x, S_POW]:
-                _schedule(meta, st, head, tail, slot, x, COMPARATOR_DELAY, P_HIGH if node[x, G_PRIO] else P_NORMAL)
+                k = _schedule(st, head, tail, slot, x, tick + COMPARATOR_DELAY, P_HIGH if node[x, G_PRIO] else P_NORMAL,
+                              seq)
+                seq += k
+                queued += k
             continue
-        before = st[x, S_CNT] > 0
+        cnt = st[x, S_CNT]
+        before = cnt > 0
         if f & 1:
             if analog:
                 w = f >> 4
-                st[x, S_CNT] += (1 if new > w else 0) - (1 if old > w else 0)
+                cnt += (1 if new > w else 0) - (1 if old > w else 0)
             else:
-                st[x, S_CNT] += d
-        p = st[x, S_CNT] > 0
-        if b == LAMP:
-            if node[x, G_LAZY]:
-                # fed by repeaters only: its off tick (normal priority) runs after every repeater tick of
-                # its game tick, so it sees the input as it stood since the last change; it is settled
-                # here, at the next change, or when read, instead of being queued
-                t = meta[M_TICK]
-                if st[x, S_PEND] and st[x, S_PTIME] < t:
-                    st[x, S_PEND] = 0
-                    if not before:
-                        st[x, S_ON] = 0
-                if st[x, S_ON]:
-                    if not p and not st[x, S_PEND]:
-                        st[x, S_PEND] = 1
-                        st[x, S_PTIME] = t + meta[M_RLAMP]
-                        st[x, S_PRANK] = P_NORMAL
-                        st[x, S_PSEQ] = meta[M_SEQ]
-                        meta[M_SEQ] += 1
-                elif p:
-                    st[x, S_ON] = 1
-            elif st[x, S_ON]:
-                if not p:
-                    _schedule(meta, st, head, tail, slot, x, meta[M_RLAMP], P_NORMAL)
-            elif p:
-                st[x, S_ON] = 1
-        elif b == REPEATER:
-            if f & 2:
-                st[x, S_LCNT] += ((1 if new > 0 else 0) - (1 if old > 0 else 0)) if analog else d
-            lk = st[x, S_LCNT] > 0
-            st[x, S_LOCK] = lk
-            if not lk and (st[x, S_ON] != 0) != p:
+                cnt += d
+            st[x, S_CNT] = cnt
+        p = cnt > 0
+        if b == REPEATER:
+            if f & 2:  # S_LOCK is always S_LCNT > 0 (a compiled state that is not is refused)
+                lc = st[x, S_LCNT] + (((1 if new > 0 else 0) - (1 if old > 0 else 0)) if analog else d)
+                st[x, S_LCNT] = lc
+                st[x, S_LOCK] = 1 if lc > 0 else 0
+            if not st[x, S_LOCK] and (st[x, S_ON] != 0) != p:
                 if node[x, G_PRIO]:
                     rank = P_EXTREMELY_HIGH
                 elif st[x, S_ON]:
                     rank = P_VERY_HIGH
                 else:
                     rank = P_HIGH
-                _schedule(meta, st, head, tail, slot, x, node[x, G_DELAY2], rank)
+                k = _schedule(st, head, tail, slot, x, tick + node[x, G_DELAY2], rank, seq)
+                seq += k
+                queued += k
+        elif b == LAMP:
+            if node[x, G_LAZY]:
+                # fed by repeaters only: its off tick (normal priority) runs after every repeater tick of
+                # its game tick, so it sees the input as it stood since the last change; it is settled
+                # here, at the next change, or when read, instead of being queued
+                if st[x, S_PEND] and st[x, S_PTIME] < tick:
+                    st[x, S_PEND] = 0
+                    if not before:
+                        st[x, S_ON] = 0
+                if st[x, S_ON]:
+                    if not p and not st[x, S_PEND]:
+                        st[x, S_PEND] = 1
+                        st[x, S_PTIME] = tick + rlamp
+                        st[x, S_PRANK] = P_NORMAL
+                        st[x, S_PSEQ] = seq
+                        seq += 1
+                elif p:
+                    st[x, S_ON] = 1
+            elif st[x, S_ON]:
+                if not p:
+                    k = _schedule(st, head, tail, slot, x, tick + rlamp, P_NORMAL, seq)
+                    seq += k
+                    queued += k
+            elif p:
+                st[x, S_ON] = 1
         elif b == NOTE_BLOCK or b == IRON_DOOR or b == IRON_TRAPDOOR:
             # powered (a door's or trapdoor's open with it) follows the input at the neighbour update itself
             st[x, S_ON] = 1 if p else 0
         elif (st[x, S_ON] != 0) == p:  # a torch
-            _schedule(meta, st, head, tail, slot, x, meta[M_RTORCH], P_NORMAL)
+            k = _schedule(st, head, tail, slot, x, tick + rtorch, P_NORMAL, seq)
+            seq += k
+            queued += k
+    return seq, queued
 
 
 @_inline
@@ -287,25 +304,24 @@ def _recent(tog, c, t):
 
 
 @_inline
-def _tick_one(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, c, t):
-    """Run the scheduled tick of component c at game tick t. (One call of _changed at the end, with the
-    signal c switched from and to: each inlined copy of it costs compile time.)"""
-    b = node[c, G_NTYPE]
+def _tick_one(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, c, b, t, seq, rburnout, rlamp, rtorch):
+    """Run the scheduled tick of component c (of kind b) at game tick t; returns (next scheduling number,
+    ticks queued). (One call of _changed at the end, with the signal c switched from and to: each inlined
+    copy of it costs compile time.)"""
     old = -1
     new = 0
+    queued = 0
     later = 0  # a tick to schedule for c after its neighbour updates: delay, and rank
     later_rank = P_NORMAL
-    if b == LAMP:
-        if st[c, S_ON] and st[c, S_CNT] == 0:
-            st[c, S_ON] = 0
-    elif b == REPEATER:
+    if b == REPEATER:
         if st[c, S_LCNT] > 0:
-            return
+            return seq, 0
         should = st[c, S_CNT] > 0
-        if st[c, S_ON] and not should:
-            st[c, S_ON] = 0
-            old, new = 15, 0
-        elif not st[c, S_ON]:
+        if st[c, S_ON]:
+            if not should:
+                st[c, S_ON] = 0
+                old, new = 15, 0
+        else:
             st[c, S_ON] = 1
             old, new = 0, 15
             if not should:
@@ -314,7 +330,12 @@ def _tick_one(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, c
                 else:
                     # what its own neighbour update (the first of them) does: its input did not move
                     rank = P_EXTREMELY_HIGH if node[c, G_PRIO] else P_VERY_HIGH
-                    _schedule(meta, st, head, tail, slot, c, node[c, G_DELAY2], rank)
+                    k = _schedule(st, head, tail, slot, c, t + node[c, G_DELAY2], rank, seq)
+                    seq += k
+                    queued += k
+    elif b == LAMP:
+        if st[c, S_ON] and st[c, S_CNT] == 0:
+            st[c, S_ON] = 0
     elif b == TORCH or b == WALL_TORCH:
         powered = st[c, S_CNT] > 0
         if st[c, S_ON]:
@@ -324,7 +345,7 @@ def _tick_one(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, c
                 tog[c, i] = t
                 st[c, S_TOGI] = (i + 1) % BURNOUT_SLOTS
                 old, new = 15, 0
-                if _recent(tog, c, t) >= meta[M_RBURNOUT]:
+                if _recent(tog, c, t) >= rburnout:
                     later = BURNOUT_RECHECK
         elif not powered:  # burnt-out torches with no input never get here (see _run_tick)
             st[c, S_ON] = 1
@@ -351,52 +372,74 @@ def _tick_one(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, c
                 st[c, S_POW] = out
                 st[c, S_ON] = 1 if out > 0 else 0
             elif later:
-                _schedule(meta, st, head, tail, slot, c, later, P_NORMAL)
+                k = _schedule(st, head, tail, slot, c, t + later, P_NORMAL, seq)
+                seq += k
+                queued += k
     if old >= 0:
-        _changed(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, c, old, new)
+        seq, k = _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, _is_analog(b), old, new, t, seq,
+                          rlamp, rtorch)
+        queued += k
         if later:
-            _schedule(meta, st, head, tail, slot, c, later, later_rank)
+            k = _schedule(st, head, tail, slot, c, t + later, later_rank, seq)
+            seq += k
+            queued += k
+    return seq, queued
 
 
 @_inline
-def _run_tick(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, t):
-    """All scheduled ticks due at t, by priority then scheduling order. False if it stopped before one."""
+def _run_tick(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, t, seq, npend, rburnout, rlamp, rtorch):
+    """All scheduled ticks due at t, by priority then scheduling order: (False if it stopped before one,
+    next scheduling number, ticks pending). No entry is queued for tick t while it runs (every delay is
+    at least 1 and below WHEEL), so each queue is walked from its head and emptied at the end."""
     s = t & (WHEEL - 1)
+    done = 0  # entries of slot s taken (its count is lowered once, at the end or at a stop)
     for r in range(4):
         q = s * 4 + r
-        while head[q] >= 0:
-            x = head[q]
+        x = head[q]
+        if x < 0:
+            continue
+        while x >= 0:
             b = node[x, G_NTYPE]
             if (b == TORCH or b == WALL_TORCH) and not st[x, S_ON] and st[x, S_CNT] == 0:
-                if _recent(tog, x, t) >= meta[M_RBURNOUT]:
+                if _recent(tog, x, t) >= rburnout:
                     # burnt out, it stays dark with nothing pending, and from then on any update that
                     # reaches it matters, which the graph does not see: leave the rest to the reference
-                    return False
-            head[q] = st[x, S_NXT]
-            if head[q] < 0:
-                tail[q] = -1
-            slot[s] -= 1
-            meta[M_NPEND] -= 1
+                    head[q] = x
+                    slot[s] -= done
+                    return False, seq, npend - done
+            nxt = st[x, S_NXT]
+            done += 1
             st[x, S_PEND] = 0
-            _tick_one(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, x, t)
-    return True
+            seq, k = _tick_one(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, x, b, t, seq, rburnout,
+                               rlamp, rtorch)
+            npend += k
+            x = nxt
+        head[q] = -1
+        tail[q] = -1
+    slot[s] -= done
+    return True, seq, npend - done
 
 
 @_inline
-def _use(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, c):
+def _use(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, tick, seq, rbutton, rlamp, rtorch):
+    """Press button c or flip lever c at game tick `tick`: (next scheduling number, ticks queued)."""
     b = node[c, G_NTYPE]
+    queued = 0
     if b == BUTTON:
         if st[c, S_ON]:
-            return 0
+            return seq, 0
         st[c, S_ON] = 1
-        _schedule(meta, st, head, tail, slot, c, meta[M_RBUTTON], P_NORMAL)
+        k = _schedule(st, head, tail, slot, c, tick + rbutton, P_NORMAL, seq)
+        seq += k
+        queued += k
     elif b == LEVER:
         st[c, S_ON] = 0 if st[c, S_ON] else 1
     else:
-        return 0
+        return seq, 0
     on = st[c, S_ON]
-    _changed(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, c, 15 - 15 * on, 15 * on)
-    return 1
+    seq, k = _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, False, 15 - 15 * on, 15 * on, tick, seq,
+                      rlamp, rtorch)
+    return seq, queued + k
 
 
 @_jit
@@ -406,22 +449,34 @@ def k_step(G, S, until, act):
     meta[M_TICK] before a scheduled tick it cannot take (that tick's remaining entries have not run)."""
     node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
     alist = _analog_view(G)
+    tick, seq, npend = meta[M_TICK], meta[M_SEQ], meta[M_NPEND]
+    rburnout, rlamp, rtorch = meta[M_RBURNOUT], meta[M_RLAMP], meta[M_RTORCH]
     if act >= 0:
-        _use(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, act)
-    while meta[M_TICK] < until:
-        if meta[M_NPEND] == 0:
-            meta[M_TICK] = until
+        seq, k = _use(node, lptr, ltgt, lflag, alist, st, head, tail, slot, act, tick, seq, meta[M_RBUTTON], rlamp,
+                      rtorch)
+        npend += k
+    ok = True
+    while tick < until:
+        if npend == 0:
+            tick = until
             break
-        t = meta[M_TICK] + 1
+        t = tick + 1
         while t <= until and slot[t & (WHEEL - 1)] == 0:
             t += 1
         if t > until:
-            meta[M_TICK] = until
+            tick = until
             break
-        meta[M_TICK] = t
-        if not _run_tick(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, t):
-            meta[M_STATUS] = 1
-            return 0
+        tick = t
+        ok, seq, npend = _run_tick(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, t, seq, npend, rburnout,
+                                   rlamp, rtorch)
+        if not ok:
+            break
+    meta[M_TICK] = tick
+    meta[M_SEQ] = seq
+    meta[M_NPEND] = npend
+    if not ok:
+        meta[M_STATUS] = 1
+        return 0
     return 1
 
 
@@ -444,11 +499,18 @@ def k_input(G, S, x, value):
             new = _plate_signal(b, value)
             later = PLATE_RECHECK if b == PLATE else WEIGHTED_RECHECK
             st[x, S_ON] = 1
+    tick, seq, npend = meta[M_TICK], meta[M_SEQ], meta[M_NPEND]
     if new != old:
         st[x, S_POW] = new
-        _changed(node, lptr, ltgt, lflag, alist, meta, st, head, tail, slot, x, old, new)
+        seq, k = _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, x, True, old, new, tick, seq,
+                          meta[M_RLAMP], meta[M_RTORCH])
+        npend += k
     if later:
-        _schedule(meta, st, head, tail, slot, x, later, P_NORMAL)
+        k = _schedule(st, head, tail, slot, x, tick + later, P_NORMAL, seq)
+        seq += k
+        npend += k
+    meta[M_SEQ] = seq
+    meta[M_NPEND] = npend
 
 
 @_inline
@@ -509,7 +571,11 @@ def k_record(G, S, rec_on, rec_pow, rec_out):
             t = meta[M_TICK] + 1
             meta[M_TICK] = t
             if slot[t & (WHEEL - 1)]:
-                if not _run_tick(node, lptr, ltgt, lflag, alist, meta, st, tog, head, tail, slot, t):
+                ok, seq, npend = _run_tick(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, t, meta[M_SEQ],
+                                           meta[M_NPEND], meta[M_RBURNOUT], meta[M_RLAMP], meta[M_RTORCH])
+                meta[M_SEQ] = seq
+                meta[M_NPEND] = npend
+                if not ok:
                     meta[M_STATUS] = 1
                     return row
         _settle_lamps(node, st, meta[M_TICK])
@@ -793,6 +859,17 @@ _NOT_COMPILED = {
 }
 
 
+def _line_aligned(a: np.ndarray) -> np.ndarray:
+    """A copy of the int64 array `a` that starts on a 64-byte cache line. The state array's node rows (after 8
+    meta slots) and the graph's node rows (after a 16-slot header) then start on line boundaries too, with the
+    fields the kernel reads on every event in one line, whatever address the allocator gave."""
+    buf = np.empty(a.size + 8, np.int64)
+    k = (-buf.ctypes.data % 64) // 8
+    out = buf[k : k + a.size]
+    out[:] = a
+    return out
+
+
 class CompiledWorld:
     """A world compiled into a component graph (see the module docstring). Build with `compile_world`."""
 
@@ -1023,11 +1100,11 @@ class CompiledWorld:
             dptr[j + 1] = len(dnode)
         header = np.zeros(16, np.int64)
         header[:5] = (n, nd, len(ltgt), len(dnode), len(alist))
-        self.G = np.concatenate(
+        self.G = _line_aligned(np.concatenate(
             [header, node.ravel(), lptr, np.array(ltgt, np.int64), np.array(lflag, np.int64), dptr,
              np.array(dnode, np.int64), np.array(ddist, np.int64), np.array(alist, np.int64)]
-        ).astype(np.int64)
-        self.S = np.zeros(NMETA + N_PER_NODE * n + 8 * n + 9 * WHEEL, np.int64)
+        ))
+        self.S = _line_aligned(np.zeros(NMETA + N_PER_NODE * n + 8 * n + 9 * WHEEL, np.int64))
         self._inputs = {self.index[p]: [(CONST if q == CONST else self.node_of[q], w) for q, w in v.items()]
                         for p, v in inputs.items() if p in self.index and p not in analog}
         self._locks = {self.index[p]: [self.node_of[q] for q in v] for p, v in locks.items()}
@@ -1329,23 +1406,43 @@ def world_dynamic_state(world):
     return world.tick, pending, toggles, int(g.meta[sim.M_SEQ])
 
 
+def _bound(kernel, *args):
+    """The machine code numba compiled `kernel` to for arguments like `args` (calling it once with them, so they
+    must ask for nothing to be done). Called directly it skips the dispatcher's matching of argument types,
+    which costs about as much as a short step: World.step calls it once per step."""
+    kernel(*args)
+    try:
+        return kernel.get_overload(tuple(numba.typeof(a) for a in args))
+    except (AttributeError, KeyError, TypeError):  # another numba's internals: the dispatcher does the same
+        return kernel
+
+
 class Runner:
     """A World's compiled engine while the World runs on it (World.use and World.step drive it
     directly): the graph, where each node lives in the World's storage, a press or lever flip waiting
-    for the next step (`act`), and when each button releases (`release`)."""
+    for the next step (`act`), and when each button releases (`release`). `last_pos` and `last_node`: the
+    position object World.use last found a button or lever at, and its node (a caller that presses the
+    same tuple again skips the validation and the lookup; a tuple of ints cannot change)."""
+
+    __slots__ = ("cw", "cells", "dust_cells", "G", "S", "kernel", "buttons", "act", "tick", "release", "press_ticks",
+                 "last_pos", "last_node")
 
     def __init__(self, world):
         self.cw = cw = compile_world(world)
         find = world._find
         self.cells = [np.array([find(p) for p in ps], np.int64) for ps in cw.members]
         self.dust_cells = np.array([find(p) for p in cw.dust_positions], np.int64)
-        # the World's fast path calls kernel(G, S, until, act): k_step itself, unless daylight sensors need
-        # their updates every 20 game ticks
-        self.G, self.S, self.kernel = cw.G, cw.S, cw.advance if cw.sensors else k_step
+        self.G, self.S = cw.G, cw.S
+        # the World's fast path calls kernel(G, S, until, act): k_step's machine code itself, unless daylight
+        # sensors need their updates every 20 game ticks
+        self.kernel = cw.advance if cw.sensors else _bound(k_step, cw.G, cw.S, cw.tick, -1)
         self.buttons = cw.buttons
         self.plates = cw.plates
         self.act = -1
         self.tick = cw.tick
+        self.press_ticks = cw.rules.button_ticks
+        self.last_pos: Pos | None = None
+        self.last_node: int | None = None  # (so that use(None) finds nothing here and is refused as before)
         # a button is released by its own tick, button_ticks after the press: known without asking the graph
         _, st, *_ = cw._views()
         never = -(1 << 62)

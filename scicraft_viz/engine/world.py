@@ -1218,20 +1218,27 @@ class World:
         switch a comparator between compare and subtract (it recomputes its output at once), raise a note
         block's note by one (24 wraps to 0; it plays when the block above is air), or toggle
         unconnected dust between cross and dot. Returns True if anything changed."""
-        pos = check_pos(pos)  # one validation whichever engine runs: (0.0, 1, 0) or (0, True, 0) is refused
         cg = self._cg
-        if cg is not None:
-            i = cg.buttons.get(pos)
-            if i is not None:  # a button or lever on the compiled graph (Runner.use, inlined)
+        if cg is not None:  # a button or lever on the compiled graph (Runner.use, inlined)
+            if pos is cg.last_pos:  # the very tuple last found at a button or lever: checked then
+                i = cg.last_node
+            else:
+                p = check_pos(pos)  # one validation whichever engine runs: (0.0, 1, 0) or (0, True, 0) is refused
+                i = cg.buttons.get(p)
+                if i is not None and p is pos:  # a tuple of ints (a list could change before the next call)
+                    cg.last_pos, cg.last_node = pos, i
+            if i is not None:
                 if cg.act >= 0:
                     cg.advance(0)
                 release = cg.release[i]
                 if release is not None:
-                    if cg.tick < release:
+                    tick = cg.tick
+                    if tick < release:
                         return False  # still pressed
-                    cg.release[i] = cg.tick + self._rules.button_ticks
+                    cg.release[i] = tick + cg.press_ticks
                 cg.act = i
                 return True
+        pos = check_pos(pos)
         c = self._find(pos)
         if c <= 0:
             return False
@@ -1253,8 +1260,8 @@ class World:
     def step(self, n: int = 1) -> None:
         """Advance n game ticks, running the ticks scheduled for each."""
         cg = self._cg
-        if cg is not None and type(n) is int and 0 <= n <= MAX_TICK - cg.tick:
-            until = cg.tick + n
+        if cg is not None and type(n) is int and 0 <= n <= MAX_TICK - (until := cg.tick):
+            until += n
             act, cg.act = cg.act, -1  # a press made since the last step acts first (Runner.advance, inlined)
             if cg.kernel(cg.G, cg.S, until, act):
                 cg.tick = until
