@@ -168,7 +168,7 @@ def test_entities_refused_or_listed_and_a_chests_items_read():
     with pytest.warns(UnsupportedBlocksWarning) as rec:
         got = decode_build(data, None, "old.schematic", skip_unsupported=True)
     assert got == [((0, 0, 0), "minecraft:chest[facing=north,type=single,waterlogged=false]")]
-    assert got.contents == {(0, 0, 0): (("redstone", 5),)}
+    assert got.contents == {(0, 0, 0): (None, None, None, ("redstone", 5))}  # kept in its slot, 3
     assert str(rec[0].message) == "old.schematic: loaded 1 blocks; left out (not supported): 1 entities (Pig x1)"
     stack["id"] = nbtlib.Short(331)  # before 1.8 an item was a number: refused, named, not guessed
     data = legacy({(0, 0, 0): (54, 2)}, (1, 1, 1), tiles=[chest])

@@ -1424,8 +1424,8 @@ class Runner:
     position object World.use last found a button or lever at, and its node (a caller that presses the
     same tuple again skips the validation and the lookup; a tuple of ints cannot change)."""
 
-    __slots__ = ("cw", "cells", "dust_cells", "G", "S", "kernel", "buttons", "act", "tick", "release", "press_ticks",
-                 "last_pos", "last_node")
+    __slots__ = ("cw", "cells", "dust_cells", "G", "S", "kernel", "buttons", "plates", "act", "tick", "release",
+                 "press_ticks", "last_pos", "last_node")
 
     def __init__(self, world):
         self.cw = cw = compile_world(world)
