@@ -324,4 +324,5 @@ def test_new_blocks_are_drawn_and_their_state_shows():
     assert describe_block(f, (11, 0, 0)).endswith("light_weighted_pressure_plate[power=5] · pressed, output 5")
     assert describe_block(f, (5, 0, 0)).endswith("· released")
     assert describe_block(f, (6, 0, 0)).endswith("daylight_detector[power=15] · output 15")
-    assert describe_block(f, (8, 0, 0)).endswith("· a container: a comparator reads its fill level")
+    assert describe_block(f, (8, 0, 0)).endswith("hopper · moves an item down every 8 game ticks, pulls from above; "
+                                                 "enabled")

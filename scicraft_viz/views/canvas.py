@@ -93,11 +93,12 @@ def describe_block(frame: Frame, pos: Pos) -> str:
     elif name == "daylight_detector":
         power = f"output {int(frame.power[i])}" + (", inverted" if "inverted=true" in state else "")
     elif name == "hopper":
-        props = split_state(state)[1]
-        power = (f"moves an item to the {props.get('facing')} every 8 game ticks, pulls from above; "
-                 + ("enabled" if props.get("enabled") == "true" else "locked (powered)"))
+        props = split_state(G.B.canonical(state))[1]  # a state written without properties has vanilla's defaults
+        where = "down" if props["facing"] == "down" else f"to the {props['facing']}"
+        power = (f"moves an item {where} every 8 game ticks, pulls from above; "
+                 + ("enabled" if props["enabled"] == "true" else "locked (powered)"))
     elif name in ("dropper", "dispenser"):
-        props = split_state(state)[1]
+        props = split_state(G.B.canonical(state))[1]
         what = "puts an item in the container it faces" if name == "dropper" else "ejects an item"
         power = f"{what} 4 game ticks after power arrives; " + (
             "triggered" if props.get("triggered") == "true" else "waiting for power")
