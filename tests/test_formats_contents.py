@@ -98,7 +98,8 @@ def test_slots_are_read_in_slot_order_and_both_count_spellings():
     nbt = items(stack(20, "minecraft:redstone", 64), stack(2, "minecraft:ender_pearl", 16, "count", Int),
                 stack(9, "minecraft:stone", 0))
     got = decode_build(_structure(nbt), "nbt")
-    assert got == [((0, 0, 0), CHEST)] and got.contents == {(0, 0, 0): (None, None, ("ender_pearl", 16)) + (None,) * 17 + (("redstone", 64),)}
+    assert got == [((0, 0, 0), CHEST)] and got.contents == {
+        (0, 0, 0): (None, None, ("ender_pearl", 16)) + (None,) * 17 + (("redstone", 64),)}
 
 
 def test_sponge_v3_nests_the_data_v2_and_v1_do_not():

@@ -29,9 +29,9 @@ def container_id(state: str) -> int | None:
 
 def read_items(data, block: int, source: str, where: str, pos: Pos) -> tuple[Stack | None, ...]:
     """The slots of a container's block-entity data (an nbtlib Compound holding `Items`) up to the last
-    filled one, None where a slot is empty. A wrong type, a slot outside the container, a slot given twice, an unknown item, a negative
-    count or one above the item's stack size raises BuildFileError naming the file, the tag and the block's
-    position. An empty slot (count 0) is skipped, as vanilla reads it."""
+    filled one, None where a slot is empty. A wrong type, a slot outside the container, a slot given twice,
+    an unknown item, a negative count or one above the item's stack size raises BuildFileError naming the
+    file, the tag and the block's position. An empty slot (count 0) is skipped, as vanilla reads it."""
     from nbtlib import Compound, List, String
 
     from scicraft_viz.engine import containers as C
