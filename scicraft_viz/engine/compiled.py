@@ -42,7 +42,7 @@ from numba import njit
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine.blocks import split_state
 from scicraft_viz.engine.jitcache import announce_compiles
-from scicraft_viz.engine.kernels import HEAVY_MAX, NEAR, PLATE_RECHECK, WEIGHTED_RECHECK
+from scicraft_viz.engine.kernels import NEAR, PLATE_RECHECK, WEIGHTED_RECHECK, plate_output
 from scicraft_viz.engine.rules import VANILLA, Ruleset
 from scicraft_viz.errors import InputError
 
@@ -171,18 +171,6 @@ def _level(node, st, s):
     if _is_analog(node[s, G_NTYPE]):
         return st[s, S_POW]
     return 15 if st[s, S_ON] else 0
-
-
-@_inline
-def _plate_signal(b, n):
-    """kernels.plate_signal: a plate's output with n entities on it."""
-    if n == 0:
-        return 0
-    if b == PLATE:
-        return 15
-    if b == LIGHT_PLATE:
-        return min(n, 15)
-    return (min(n, HEAVY_MAX) + 9) // 10
 
 
 @_inline
@@ -364,7 +352,7 @@ def _tick_one(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, c, b, t
             st[c, S_ON] = 1 if out > 0 else 0
     elif b == PLATE or b == LIGHT_PLATE or b == HEAVY_PLATE:
         if st[c, S_POW] > 0:  # kernels.plate_check at the re-check: the output its entities give now
-            out = _plate_signal(b, st[c, S_ENT])
+            out = plate_output(b, st[c, S_ENT])
             if out > 0:
                 later = PLATE_RECHECK if b == PLATE else WEIGHTED_RECHECK
             if out != st[c, S_POW]:
@@ -496,7 +484,7 @@ def k_input(G, S, x, value):
     else:
         st[x, S_ENT] = value
         if old == 0 and value > 0:
-            new = _plate_signal(b, value)
+            new = plate_output(b, value)
             later = PLATE_RECHECK if b == PLATE else WEIGHTED_RECHECK
             st[x, S_ON] = 1
     tick, seq, npend = meta[M_TICK], meta[M_SEQ], meta[M_NPEND]

@@ -1469,11 +1469,15 @@ def run_tick(g, c):
 
 @jit
 def plate_signal(U, c):
-    """What a plate outputs with its entities: a stone or wooden plate 15 for any; a light weighted plate
-    one per entity, a heavy one one per ten begun (vanilla ceil(min(n, max) / max * 15) in floats, which
-    gives exactly these)."""
-    b = U[c, BT]
-    n = np.int64(U[c, ENTITIES])
+    """What the plate at cell c outputs with its entities (plate_output)."""
+    return plate_output(U[c, BT], np.int64(U[c, ENTITIES]))
+
+
+@jit
+def plate_output(b, n):
+    """What a plate of block b outputs with n entities on it: a stone or wooden plate 15 for any; a light
+    weighted plate one per entity, a heavy one one per ten begun (vanilla ceil(min(n, max) / max * 15) in
+    floats, which gives exactly these). The compiled engine calls it too."""
     if n == 0:
         return 0
     if b == PLATE:
