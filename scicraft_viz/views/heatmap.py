@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from scicraft_viz.engine import blocks as B
-from scicraft_viz.views.figures import HostsFigures
+from scicraft_viz.views.figures import Figure, HostsFigures
 from scicraft_viz.views.frame import Frame
 
 Pos = tuple[int, int, int]
@@ -45,7 +45,7 @@ class SignalHeatmap(HostsFigures, W.VBox):
         self.tick_slider = W.IntSlider(value=0, min=0, max=0, description="tick", continuous_update=True,
                                        tooltip="scrub through the recorded ticks (every view follows)",
                                        layout=W.Layout(width="360px"))
-        self.figure = go.FigureWidget(
+        self.figure = Figure(
             data=[
                 go.Heatmap(x0=int(x0), dx=1, y0=int(z0), dy=1, z=[[None] * len(self.xs)] * len(self.zs),
                            zmin=0, zmax=15,

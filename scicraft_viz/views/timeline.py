@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 
 from scicraft_viz.engine.trace import Trace
 from scicraft_viz.views.contract import ContractView
-from scicraft_viz.views.figures import HostsFigures
+from scicraft_viz.views.figures import Figure, HostsFigures
 
 Pos = tuple[int, int, int]
 OFF, ON = 0, 1
@@ -85,7 +85,7 @@ class LampTimeline(HostsFigures, W.VBox):
         self._selected: Pos | None = None
         self._budgets: dict[Pos, tuple[str, str]] = {}  # lamp -> (compact label, full hover text)
         self._handlers: list[Callable[[int | None, Pos | None], None]] = []
-        self.figure = go.FigureWidget(
+        self.figure = Figure(
             data=[
                 go.Heatmap(z=[[0]], x=[0], y=["-"], zmin=0, zmax=1, colorscale=CELL_SCALE, showscale=False,
                            xgap=0, ygap=1, name="lamps", text=[["dark"]],
