@@ -185,3 +185,34 @@ def test_the_timeline_filters_to_the_lamps_failing_at_the_shown_tick(late_pulse)
     assert len(tl.lamps) == 8
     tl.failing_only.value = False
     assert len(tl.lamps) == 8
+
+
+def test_an_empty_heatmap_says_so_and_frames_the_first_blocks_placed():
+    ex = Explorer(task="C_sequential_activation_L1")  # the task's region, nothing built yet
+    hm = ex.heatmap
+    fig = hm.figure.layout
+    assert [a.text for a in fig.annotations] == ["nothing built yet: place blocks in the 3D view"]
+    assert fig.xaxis.visible is False and fig.yaxis.visible is False
+    (x0, y0, z0), _ = ex.session.region
+    ex.place((x0 + 3, y0, z0 + 3), "stone")
+    ex.place((x0 + 3, y0 + 1, z0 + 3), "redstone_lamp")
+    assert hm.layer.value == y0 + 1  # the layer of the lamp, chosen when the first blocks came
+    (a, b), (c, d) = fig.xaxis.range, fig.yaxis.range
+    assert a < x0 + 3 < b and d < z0 + 3 < c
+    assert fig.annotations == () and fig.xaxis.visible is True and fig.yaxis.visible is True
+    hm.layer.value = y0 + 2
+    assert [a.text for a in fig.annotations] == [f"no blocks on layer y={y0 + 2}: choose another layer"]
+
+
+def test_before_anything_runs_the_timeline_shows_a_message_not_a_lone_column():
+    ex = Explorer(task="E_pulse_shaping_L2", build="solution")
+    tl, fig = ex.timeline, ex.timeline.figure
+    assert len(ex.session.trace.ticks) == 1  # the settled start only
+    why = "nothing recorded yet: Step, Play, Run test or Press button to record ticks"
+    assert tl.empty_reason() == why and [a.text for a in fig.layout.annotations] == [why]
+    assert len(fig.data[0].z) == 0 and len(fig.data[6].x) == 0  # no dark rows, no tick line
+    assert fig.layout.xaxis.visible is False and fig.layout.yaxis.visible is False
+    assert ex.scrubber.axis_meta(tl)["rows"] == 0  # the page draws no tick line either
+    ex.session.step(1)
+    assert tl.empty_reason() is None and fig.layout.annotations == ()
+    assert len(fig.data[0].z) == 8 and len(fig.data[6].x) > 0 and fig.layout.yaxis.visible is True
