@@ -188,18 +188,21 @@ def test_the_timeline_filters_to_the_lamps_failing_at_the_shown_tick(late_pulse)
 
 
 def test_an_empty_heatmap_says_so_and_frames_the_first_blocks_placed():
+    from scicraft_viz.views.heatmap import BACKGROUND
+
     ex = Explorer(task="C_sequential_activation_L1")  # the task's region, nothing built yet
     hm = ex.heatmap
     fig = hm.figure.layout
     assert [a.text for a in fig.annotations] == ["nothing built yet: place blocks in the 3D view"]
     assert fig.xaxis.visible is False and fig.yaxis.visible is False
+    assert [sh.fillcolor for sh in fig.shapes] == [BACKGROUND]  # a dark panel under the light message
     (x0, y0, z0), _ = ex.session.region
     ex.place((x0 + 3, y0, z0 + 3), "stone")
     ex.place((x0 + 3, y0 + 1, z0 + 3), "redstone_lamp")
     assert hm.layer.value == y0 + 1  # the layer of the lamp, chosen when the first blocks came
     (a, b), (c, d) = fig.xaxis.range, fig.yaxis.range
     assert a < x0 + 3 < b and d < z0 + 3 < c
-    assert fig.annotations == () and fig.xaxis.visible is True and fig.yaxis.visible is True
+    assert fig.annotations == () and fig.shapes == () and fig.xaxis.visible is True and fig.yaxis.visible is True
     hm.layer.value = y0 + 2
     assert [a.text for a in fig.annotations] == [f"no blocks on layer y={y0 + 2}: choose another layer"]
 

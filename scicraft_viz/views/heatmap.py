@@ -216,6 +216,10 @@ class SignalHeatmap(HostsFigures, W.VBox):
             self.figure.layout.annotations = [] if empty is None else [dict(
                 text=empty, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
                 font=dict(size=13, color="#e8edf3"))]
+            # without axes plotly paints no plot background: a panel of its colour carries the message
+            self.figure.layout.shapes = [] if empty is None else [dict(
+                type="rect", xref="paper", yref="paper", x0=0, x1=1, y0=0, y1=1, layer="below",
+                fillcolor=BACKGROUND, line=dict(width=0))]
 
     def title(self) -> str:
         tick = "" if self._frame is None or self._frame.tick is None else f" · tick {self._frame.tick} gt"
