@@ -280,9 +280,13 @@ def test_canvas_toggles_numbers_and_shows_a_compass_and_a_grid(demo_session):
     bx1, bz1 = circuit[:, 0].max() + 1, circuit[:, 2].max() + 1
     (x0, _, z0), (x1, _, z1) = c.region
     assert (bx0, bz0, bx1, bz1) != (x0, z0, x1 + 1, z1 + 1)  # the build is smaller than its region
-    # the letters stand 1.2 blocks beyond the sides of the build the camera frames, not of the region
-    assert compass["N"][2] == pytest.approx(bz0 - 1.2) and compass["S"][2] == pytest.approx(bz1 + 1.2)
-    assert compass["W"][0] == pytest.approx(bx0 - 1.2) and compass["E"][0] == pytest.approx(bx1 + 1.2)
+    # the letters, sized to the build (an eighth of its larger side, 0.8 to 1.6 blocks), stand just beyond the
+    # sides of the build the camera frames, not of the region
+    size = min(max(max(bx1 - bx0, bz1 - bz0) / 8, 0.8), 1.6)
+    assert [s.scale[0] for s in c._compass.children] == [pytest.approx(size)] * 4
+    gap = 0.4 + size / 2
+    assert compass["N"][2] == pytest.approx(bz0 - gap) and compass["S"][2] == pytest.approx(bz1 + gap)
+    assert compass["W"][0] == pytest.approx(bx0 - gap) and compass["E"][0] == pytest.approx(bx1 + gap)
     assert compass["N"][0] == pytest.approx((bx0 + bx1) / 2) and compass["E"][2] == pytest.approx((bz0 + bz1) / 2)
     assert not c._grid.visible
     c.grid.value = True

@@ -343,8 +343,11 @@ class Canvas(W.VBox):
         bx0, bz0 = (pos[:, 0].min(), pos[:, 2].min()) if pos is not None else (x0, z0)
         bx1, bz1 = (pos[:, 0].max() + 1, pos[:, 2].max() + 1) if pos is not None else (x1, z1)
         cx, cz = (bx0 + bx1) / 2, (bz0 + bz1) / 2
-        self._compass.children = [_label(t, (px, y + 0.5, pz), self._offset, "#ffd54a", 1.6) for t, px, pz in (
-            ("N", cx, bz0 - 1.2), ("S", cx, bz1 + 1.2), ("E", bx1 + 1.2, cz), ("W", bx0 - 1.2, cz))]
+        # letters scale with the build the camera frames: beside a few blocks, 1.6-block letters covered them
+        size = float(np.clip(max(bx1 - bx0, bz1 - bz0) / 8, 0.8, 1.6))
+        gap = 0.4 + size / 2
+        self._compass.children = [_label(t, (px, y + 0.5, pz), self._offset, "#ffd54a", size) for t, px, pz in (
+            ("N", cx, bz0 - gap), ("S", cx, bz1 + gap), ("E", bx1 + gap, cz), ("W", bx0 - gap, cz))]
         xs, zs = np.arange(x0, x1 + 1), np.arange(z0, z1 + 1)
         pts = [[(x, y + 0.01, z0), (x, y + 0.01, z1)] for x in xs] + [[(x0, y + 0.01, z), (x1, y + 0.01, z)]
                                                                        for z in zs]
