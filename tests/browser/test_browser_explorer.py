@@ -335,8 +335,11 @@ def test_annotator_page_in_voila(browser, tmp_path):
         error.wait_for(timeout=SLOW_WAIT)
         assert "task id" in error.inner_text() and "root:" not in page.content()
 
+        outside: list[str] = []  # the page works offline: nothing is fetched from anywhere but its server
+        page.on("request", lambda r: None if r.url.startswith((url, "data:", "blob:")) else outside.append(r.url))
         page.goto(f"{url}/?task=A_simultaneous_lights_L1&participant=P01&minutes=30", timeout=SLOW_WAIT)
         page.get_by_role("button", name="Start").wait_for(timeout=SLOW_WAIT)
+        assert outside == []
         page.get_by_text("Consent form", exact=True).first.click()
         assert "What is recorded" in page.locator(".scv-consent").inner_text()
         page.get_by_role("checkbox").check()
