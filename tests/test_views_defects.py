@@ -26,7 +26,7 @@ def test_the_figure_title_names_the_shown_tick_while_the_standing_holds(late_pul
     press, lamp = ex.session.presses[-1], ex.timeline.lamps[0]
     for dt in (20, 24, 30):  # the lamps have missed their windows from +14 gt on: the standing stays the same
         ex.timeline.select(press + dt, lamp)
-        assert ex.timeline.figure.layout.title.text.endswith(f"FAILING (as of +{dt} gt after the press)")
+        assert ex.timeline.figure.layout.title.text.endswith(f"FAILING (as of press +{dt} gt)")
 
 
 def test_scrubbing_back_judges_the_contract_as_of_the_shown_tick(late_pulse):
@@ -41,7 +41,7 @@ def test_scrubbing_back_judges_the_contract_as_of_the_shown_tick(late_pulse):
         view = ex.contract_at()
         assert view.violations == [] and not view.complete
         assert "violate" not in ex.timeline.title() and "FAILING" not in ex.timeline.title()
-        assert ex.timeline.title().endswith(f"(as of +{dt} gt after the press)")
+        assert ex.timeline.title().endswith(f"(as of press +{dt} gt)")
         assert ex.timeline.figure.layout.title.text == ex.timeline.title()  # the figure's title says so too
         assert ex.canvas.highlighted("violations") == []
         assert not any("MISSED" in t for row in ex.timeline.hover_texts() for t in row)

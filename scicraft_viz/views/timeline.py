@@ -460,10 +460,11 @@ class LampTimeline(HostsFigures, W.VBox):
         elif c.complete:
             verdict = "all lamps within their windows"
         else:
-            verdict = "no window missed yet (test still running)"
+            verdict = "no window missed yet (test running)"
         when = ""
         if not c.complete and c.at is not None:
-            when = f" (as of +{c.at - c.press} gt after the press)"
+            # short: the title is one line over the plot, and plotly clips it at the figure's edge
+            when = f" (as of press +{c.at - c.press} gt)"
         return f"lamp timeline · {c.task_id} contract: {verdict}{when}"
 
     def _summary_html(self) -> str:
