@@ -383,8 +383,11 @@ def test_the_documented_voila_command_culls_idle_kernels(tmp_path):
     from tests.browser.lab import documented_voila_args, voila
 
     docs = (ROOT / "docs" / "human_baseline.md").read_text(encoding="utf-8").replace("\\\n", "")
-    assert " ".join(documented_voila_args()) in " ".join(docs.split())  # the same command in both documents
-    culling = {a.split("=")[0]: a.split("=")[1] for a in documented_voila_args() if "KernelManager" in a}
+    jupyter_path, *args = documented_voila_args()
+    assert " ".join(args) in " ".join(docs.split())  # the same command in both documents
+    assert "JUPYTER_PATH=$PWD/scicraft_viz/views/voila_data voila" in " ".join(docs.split())
+    assert (Path(jupyter_path) / "voila" / "templates" / "scicraft" / "index.html.j2").is_file()
+    culling = {a.split("=")[0]: a.split("=")[1] for a in args if "KernelManager" in a}
     assert culling == {"--MappingKernelManager.cull_idle_timeout": "900", "--MappingKernelManager.cull_interval": "60"}
     fast = {"MappingKernelManager.cull_idle_timeout": "3", "MappingKernelManager.cull_interval": "1"}
     with voila(tmp_path / "runs", tmp_path / "voila.log", **fast) as (url, proc):

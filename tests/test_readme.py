@@ -51,7 +51,7 @@ SKIP: list[tuple[str, str]] = [
     (r"--model \$MODEL\b.*-T level=all.*--epochs 8",
      "the paper's full grid for one model (25 tasks x 8 epochs per command); the small grid of the same "
      "commands below it (`for cond in ...`) runs here"),
-    (r"^SCICRAFT_RUNS=\S+ voila ",
+    (r"^SCICRAFT_RUNS=\S+ JUPYTER_PATH=\S+ voila ",
      "starts the Voila server, which runs until it is stopped; test_the_annotator_command_starts_a_session runs "
      "its notebook with the README's environment and page address, and tests/browser drives the real page"),
 ]
@@ -240,7 +240,8 @@ def test_the_annotator_command_starts_a_session_in_a_fresh_clone(tmp_path):
     appears in runs/human/."""
     text = README.read_text(encoding="utf-8")
     command = next(c for b in bash_blocks(text) for c in b if " voila notebooks/annotator.ipynb" in c.text)
-    m = re.match(r"SCICRAFT_RUNS=(\S+) voila (\S+\.ipynb)", command.text)
+    flat = " ".join(command.text.replace("\\\n", " ").split())
+    m = re.match(r"SCICRAFT_RUNS=(\S+) JUPYTER_PATH=\S+ voila (\S+\.ipynb)", flat)
     assert m, command.text
     address = re.search(r"^# then open (http://\S+)$", text, re.M)
     assert address, "README.md gives no address to open after the voila command"

@@ -275,13 +275,22 @@ def test_canvas_toggles_numbers_and_shows_a_compass_and_a_grid(demo_session):
     wires = int((c.frame.layout.kind == G.B.WIRE).sum())
     assert c.vertex_count()["glow"] == glow + 8 * 6 * wires
     compass = dict(c.guides()["compass"])
+    circuit = c._circuit()
+    bx0, bz0 = circuit[:, 0].min(), circuit[:, 2].min()
+    bx1, bz1 = circuit[:, 0].max() + 1, circuit[:, 2].max() + 1
     (x0, _, z0), (x1, _, z1) = c.region
-    assert compass["N"][2] < z0 < z1 + 1 < compass["S"][2] and compass["W"][0] < x0 < x1 + 1 < compass["E"][0]
+    assert (bx0, bz0, bx1, bz1) != (x0, z0, x1 + 1, z1 + 1)  # the build is smaller than its region
+    # the letters, sized to the build (an eighth of its larger side, 0.8 to 1.6 blocks), stand just beyond the
+    # sides of the build the camera frames, not of the region
+    size = min(max(max(bx1 - bx0, bz1 - bz0) / 8, 0.8), 1.6)
+    assert [s.scale[0] for s in c._compass.children] == [pytest.approx(size)] * 4
+    gap = 0.4 + size / 2
+    assert compass["N"][2] == pytest.approx(bz0 - gap) and compass["S"][2] == pytest.approx(bz1 + gap)
+    assert compass["W"][0] == pytest.approx(bx0 - gap) and compass["E"][0] == pytest.approx(bx1 + gap)
+    assert compass["N"][0] == pytest.approx((bx0 + bx1) / 2) and compass["E"][2] == pytest.approx((bz0 + bz1) / 2)
     assert not c._grid.visible
     c.grid.value = True
     labels = dict(c.guides()["grid"])
-    circuit = c._circuit()
-    bx0, bz0 = circuit[:, 0].min(), circuit[:, 2].min()
     assert c._grid.visible
     assert {t for t in labels if t[0] == "x"} == {f"x{x}" for x in range(bx0, circuit[:, 0].max() + 1)}
     assert {t for t in labels if t[0] == "z"} == {f"z{z}" for z in range(bz0, circuit[:, 2].max() + 1)}

@@ -56,3 +56,15 @@ def test_the_same_build_twice_has_no_findings():
     assert "the builds are the same block for block" in c.children[0].value
     with pytest.raises(ValueError, match="no finding to choose"):
         c.next()
+
+
+def test_shown_figures_carry_what_the_kernel_drew(broken_build):
+    """A page that loads the widgets after the cell ran (Voila) draws each timeline from the figure's snapshot:
+    showing the comparison refreshes it, so each side's title names its verdict, not the bare 'lamp timeline'."""
+    _, build = broken_build
+    c = compare_builds("E_pulse_shaping_L2", build, "solution", labels=("broken", "reference"))
+    c._repr_mimebundle_()
+    titles = [t.figure._widget_layout["title"]["text"] for t in c.timelines]
+    assert titles == [t.figure.layout.title.text for t in c.timelines]
+    assert titles == ["lamp timeline · E_pulse_shaping_L2 contract: 8 lamp(s) violate it",
+                      "lamp timeline · E_pulse_shaping_L2 contract: all lamps within their windows"], titles

@@ -26,7 +26,7 @@ def test_the_figure_title_names_the_shown_tick_while_the_standing_holds(late_pul
     press, lamp = ex.session.presses[-1], ex.timeline.lamps[0]
     for dt in (20, 24, 30):  # the lamps have missed their windows from +14 gt on: the standing stays the same
         ex.timeline.select(press + dt, lamp)
-        assert ex.timeline.figure.layout.title.text.endswith(f"FAILING (as of +{dt} gt after the press)")
+        assert ex.timeline.figure.layout.title.text.endswith(f"FAILING (as of press +{dt} gt)")
 
 
 def test_scrubbing_back_judges_the_contract_as_of_the_shown_tick(late_pulse):
@@ -41,7 +41,7 @@ def test_scrubbing_back_judges_the_contract_as_of_the_shown_tick(late_pulse):
         view = ex.contract_at()
         assert view.violations == [] and not view.complete
         assert "violate" not in ex.timeline.title() and "FAILING" not in ex.timeline.title()
-        assert ex.timeline.title().endswith(f"(as of +{dt} gt after the press)")
+        assert ex.timeline.title().endswith(f"(as of press +{dt} gt)")
         assert ex.timeline.figure.layout.title.text == ex.timeline.title()  # the figure's title says so too
         assert ex.canvas.highlighted("violations") == []
         assert not any("MISSED" in t for row in ex.timeline.hover_texts() for t in row)
@@ -185,3 +185,37 @@ def test_the_timeline_filters_to_the_lamps_failing_at_the_shown_tick(late_pulse)
     assert len(tl.lamps) == 8
     tl.failing_only.value = False
     assert len(tl.lamps) == 8
+
+
+def test_an_empty_heatmap_says_so_and_frames_the_first_blocks_placed():
+    from scicraft_viz.views.heatmap import BACKGROUND
+
+    ex = Explorer(task="C_sequential_activation_L1")  # the task's region, nothing built yet
+    hm = ex.heatmap
+    fig = hm.figure.layout
+    assert [a.text for a in fig.annotations] == ["nothing built yet: place blocks in the 3D view"]
+    assert fig.xaxis.visible is False and fig.yaxis.visible is False
+    assert [sh.fillcolor for sh in fig.shapes] == [BACKGROUND]  # a dark panel under the light message
+    (x0, y0, z0), _ = ex.session.region
+    ex.place((x0 + 3, y0, z0 + 3), "stone")
+    ex.place((x0 + 3, y0 + 1, z0 + 3), "redstone_lamp")
+    assert hm.layer.value == y0 + 1  # the layer of the lamp, chosen when the first blocks came
+    (a, b), (c, d) = fig.xaxis.range, fig.yaxis.range
+    assert a < x0 + 3 < b and d < z0 + 3 < c
+    assert fig.annotations == () and fig.shapes == () and fig.xaxis.visible is True and fig.yaxis.visible is True
+    hm.layer.value = y0 + 2
+    assert [a.text for a in fig.annotations] == [f"no blocks on layer y={y0 + 2}: choose another layer"]
+
+
+def test_before_anything_runs_the_timeline_shows_a_message_not_a_lone_column():
+    ex = Explorer(task="E_pulse_shaping_L2", build="solution")
+    tl, fig = ex.timeline, ex.timeline.figure
+    assert len(ex.session.trace.ticks) == 1  # the settled start only
+    why = "nothing recorded yet: Step, Play, Run test or Press button to record ticks"
+    assert tl.empty_reason() == why and [a.text for a in fig.layout.annotations] == [why]
+    assert len(fig.data[0].z) == 0 and len(fig.data[6].x) == 0  # no dark rows, no tick line
+    assert fig.layout.xaxis.visible is False and fig.layout.yaxis.visible is False
+    assert ex.scrubber.axis_meta(tl)["rows"] == 0  # the page draws no tick line either
+    ex.session.step(1)
+    assert tl.empty_reason() is None and fig.layout.annotations == ()
+    assert len(fig.data[0].z) == 8 and len(fig.data[6].x) > 0 and fig.layout.yaxis.visible is True

@@ -255,14 +255,13 @@ def test_the_timeline_title_says_failing_once_a_lamp_has_missed_its_window():
     ex = Explorer(task=dev.task(), world=dev.world())
     s = ex.session
     s.press()
-    assert ex.timeline.title().endswith("contract: no window missed yet (test still running) (as of +0 gt after "
-                                        "the press)")
+    assert ex.timeline.title().endswith("contract: no window missed yet (test running) (as of press +0 gt)")
     s.step(20)  # the lit lamps lit at once; the others have already missed the skew window
     view = contract_view(ex.task, s.trace, s.presses[-1])
     dark = int((~s.trace.lamp_lit.any(0)).sum())
     assert dark == 24 and len(view.violations) == 24 and not view.complete
     assert ex.timeline.title() == ("lamp timeline · A_simultaneous_lights_L4 contract: 24 lamp(s) already missed a "
-                                   "window: FAILING (as of +20 gt after the press)")
+                                   "window: FAILING (as of press +20 gt)")
     assert ex.timeline.figure.layout.title.text == ex.timeline.title()
     assert "failing</span>" in ex.timeline.summary.value
 

@@ -32,6 +32,7 @@ from scicraft_viz.env.environment import SciCraftEnv, TrialRecord
 from scicraft_viz.paths import ensure_dir, is_default_runs_dir
 from scicraft_viz.tasks import Task
 from scicraft_viz.views.canvas import Canvas, Pick
+from scicraft_viz.views.figures import HostsFigures
 from scicraft_viz.views.palette import Palette
 from scicraft_viz.views.session import Recording, placement_order, recording_of_trial
 from scicraft_viz.views.timeline import LampTimeline
@@ -141,7 +142,7 @@ def _undo_words(edit: dict) -> str:
                      + (f" and {len(gone) - 3} more" if len(gone) > 3 else ""))
     return "; ".join(words) or "nothing to change"
 
-class Annotator(W.VBox):
+class Annotator(HostsFigures, W.VBox):
     """One participant, one task, one attempt. `task` is a Task or a task id; the trajectory goes to
     `out_dir`/<task>__<participant>__<run id>.jsonl. An `out_dir` that is the default folder `runs/human`
     (relative, or under any folder as in README's `$PWD/runs/human`) is created with its parents at Start;
@@ -292,6 +293,9 @@ class Annotator(W.VBox):
         self.refresh_status()
         self.canvas.show_blocks(task.initial_blocks(), 0)
         self._say(True, "Read the instructions, enter your participant id, tick the consent box, then Start.")
+
+    def _figures(self) -> list:
+        return [self.timeline.figure]
 
     # ------------------------------------------------------------------ text
     def _instructions_html(self) -> str:

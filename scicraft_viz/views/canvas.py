@@ -350,17 +350,21 @@ class Canvas(W.VBox):
     def _place_guides(self, y: float) -> None:
         """The compass letters and the grid (lines and coordinates) on the floor at height y."""
         (x0, _, z0), (x1, _, z1) = self._lo, self._hi
-        cx, cz = (x0 + x1) / 2, (z0 + z1) / 2
-        self._compass.children = [_label(t, (px, y + 0.5, pz), self._offset, "#ffd54a", 1.6) for t, px, pz in (
-            ("N", cx, z0 - 1.2), ("S", cx, z1 + 1.2), ("E", x1 + 1.2, cz), ("W", x0 - 1.2, cz))]
+        # the camera frames the build, not the region: the compass and the grid's coordinates go along the
+        # build's sides (letters beyond the region's sides fell outside the picture)
+        pos = self._circuit() if self._frame is not None and len(self._frame.layout) else None
+        bx0, bz0 = (pos[:, 0].min(), pos[:, 2].min()) if pos is not None else (x0, z0)
+        bx1, bz1 = (pos[:, 0].max() + 1, pos[:, 2].max() + 1) if pos is not None else (x1, z1)
+        cx, cz = (bx0 + bx1) / 2, (bz0 + bz1) / 2
+        # letters scale with the build the camera frames: beside a few blocks, 1.6-block letters covered them
+        size = float(np.clip(max(bx1 - bx0, bz1 - bz0) / 8, 0.8, 1.6))
+        gap = 0.4 + size / 2
+        self._compass.children = [_label(t, (px, y + 0.5, pz), self._offset, "#ffd54a", size) for t, px, pz in (
+            ("N", cx, bz0 - gap), ("S", cx, bz1 + gap), ("E", bx1 + gap, cz), ("W", bx0 - gap, cz))]
         xs, zs = np.arange(x0, x1 + 1), np.arange(z0, z1 + 1)
         pts = [[(x, y + 0.01, z0), (x, y + 0.01, z1)] for x in xs] + [[(x0, y + 0.01, z), (x1, y + 0.01, z)]
                                                                        for z in zs]
         lines = _lines(np.asarray(pts, np.float32) - self._offset.astype(np.float32), "#eef3f8", "grid-lines", 0.5)
-        # coordinates along the build's north and west sides (the camera frames the build, not the region)
-        pos = self._circuit() if self._frame is not None and len(self._frame.layout) else None
-        bx0, bz0 = (pos[:, 0].min(), pos[:, 2].min()) if pos is not None else (x0, z0)
-        bx1, bz1 = (pos[:, 0].max() + 1, pos[:, 2].max() + 1) if pos is not None else (x1, z1)
         step = 1 if max(bx1 - bx0, bz1 - bz0) <= 14 else 2
         ly = float(pos[:, 1].max()) + 0.5 if pos is not None else y + 0.3  # level with the build's top layer
         labels = [_label(f"x{int(x)}", (x + 0.5, ly, bz0 - 0.7), self._offset, "#e8edf3", 0.8)

@@ -16,6 +16,7 @@ import ipywidgets as W
 from scicraft_viz.engine.blocks import static_state
 from scicraft_viz.views.canvas import Canvas
 from scicraft_viz.views.contract import contract_view
+from scicraft_viz.views.figures import HostsFigures
 from scicraft_viz.views.session import AIR, Session
 from scicraft_viz.views.timeline import LampTimeline
 
@@ -56,7 +57,7 @@ def build_diff(a: dict[Pos, str], b: dict[Pos, str]) -> list[Difference]:
             if sa.get(p, AIR) != sb.get(p, AIR)]
 
 
-class BuildComparison(W.VBox):
+class BuildComparison(HostsFigures, W.VBox):
     """Two tested builds of one task side by side (see the module's text). `sessions`, `canvases`,
     `timelines` and `results` hold each side; `differences` the build diff; `choose(i)`, `next()` and
     `previous()` walk the findings, outlining the chosen one in both canvases."""
@@ -95,6 +96,9 @@ class BuildComparison(W.VBox):
                           W.HBox([self.previous_button, self.next_button]), self.findings])
         self.add_class("scv-compare")
         self._draw_findings()
+
+    def _figures(self) -> list:
+        return [t.figure for t in self.timelines]
 
     def _header(self) -> str:
         n = len(self.differences)

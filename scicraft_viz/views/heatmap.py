@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from scicraft_viz.engine import blocks as B
-from scicraft_viz.views.figures import HostsFigures
+from scicraft_viz.views.figures import Figure, HostsFigures
 from scicraft_viz.views.frame import Frame
 
 Pos = tuple[int, int, int]
@@ -29,6 +29,11 @@ _MARK = {
 _REP_SYMBOL = {0: "triangle-down", 1: "triangle-left", 2: "triangle-up", 3: "triangle-right"}
 
 
+def _circuit(frame: Frame) -> np.ndarray:
+    """Which blocks of the frame are circuit: dust, lamps, repeaters, torches, buttons and levers."""
+    return np.isin(frame.layout.kind, [B.WIRE, B.LAMP, B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER])
+
+
 class SignalHeatmap(HostsFigures, W.VBox):
     """Dust power of a frame on layer `y`. Bind it to a session with `Explorer`, or call
     `show(frame)` yourself; `tick_slider` is an IntSlider you may link to any tick source."""
@@ -45,7 +50,7 @@ class SignalHeatmap(HostsFigures, W.VBox):
         self.tick_slider = W.IntSlider(value=0, min=0, max=0, description="tick", continuous_update=True,
                                        tooltip="scrub through the recorded ticks (every view follows)",
                                        layout=W.Layout(width="360px"))
-        self.figure = go.FigureWidget(
+        self.figure = Figure(
             data=[
                 go.Heatmap(x0=int(x0), dx=1, y0=int(z0), dy=1, z=[[None] * len(self.xs)] * len(self.zs),
                            zmin=0, zmax=15,
@@ -86,8 +91,7 @@ class SignalHeatmap(HostsFigures, W.VBox):
         """The layer with the most circuit on it: dust, lamps, repeaters, torches, buttons and levers
         (the floor's layer + 1 when there is none), so the lamps are on the layer shown too."""
         lay = frame.layout
-        circuit = np.isin(lay.kind, [B.WIRE, B.LAMP, B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER])
-        ys = lay.pos[circuit, 1]
+        ys = lay.pos[_circuit(frame), 1]
         if len(ys):
             vals, counts = np.unique(ys, return_counts=True)
             return int(vals[np.argmax(counts)])
@@ -96,12 +100,23 @@ class SignalHeatmap(HostsFigures, W.VBox):
         return self.layer.value
 
     def show(self, frame: Frame) -> None:
-        first = self._frame is None
+        # the layer and the zoom follow the first blocks: those of the first frame, or the first placed
+        # into a build that was empty
+        fresh = self._frame is None or not _circuit(self._frame).any()
         self._frame = frame
-        if first:
+        if fresh:
             self.layer.value = self.choose_layer(frame)
             self.zoom_to_build(frame)
         self._redraw()
+
+    def empty_text(self) -> str | None:
+        """What the heatmap says instead of drawing an empty grid (None: the shown layer has blocks)."""
+        frame = self._frame
+        if frame is not None and len(self._cells(frame)[0]):
+            return None
+        if frame is None or not _circuit(frame).any():  # at most the task's floor
+            return "nothing built yet: place blocks in the 3D view"
+        return f"no blocks on layer y={self.layer.value}: choose another layer"
 
     def zoom_to_build(self, frame: Frame | None = None) -> tuple[tuple[float, float], tuple[float, float]] | None:
         """Show the circuit's extent (plus a cell around it) instead of the whole region, so each cell is
@@ -195,6 +210,16 @@ class SignalHeatmap(HostsFigures, W.VBox):
             sc.text = data["text"]
             sc.marker.color = data["color"]
             self.figure.layout.title.text = self.title()
+            # an empty layer says so over a bare panel, not as an empty grid with stray axes
+            empty = self.empty_text()
+            self.figure.layout.xaxis.visible = self.figure.layout.yaxis.visible = empty is None
+            self.figure.layout.annotations = [] if empty is None else [dict(
+                text=empty, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
+                font=dict(size=13, color="#e8edf3"))]
+            # without axes plotly paints no plot background: a panel of its colour carries the message
+            self.figure.layout.shapes = [] if empty is None else [dict(
+                type="rect", xref="paper", yref="paper", x0=0, x1=1, y0=0, y1=1, layer="below",
+                fillcolor=BACKGROUND, line=dict(width=0))]
 
     def title(self) -> str:
         tick = "" if self._frame is None or self._frame.tick is None else f" · tick {self._frame.tick} gt"

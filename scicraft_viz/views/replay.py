@@ -28,6 +28,7 @@ from scicraft_viz.env.trajectory import Trajectory
 from scicraft_viz.views.canvas import Canvas
 from scicraft_viz.views.contract import contract_view
 from scicraft_viz.views.export import ExportBar
+from scicraft_viz.views.figures import HostsFigures
 from scicraft_viz.views.timeline import LampTimeline
 
 Pos = tuple[int, int, int]
@@ -174,7 +175,7 @@ class DiagnosisPanel(W.VBox):
         self.canvas.highlight(path, PATH_COLOR, name="finding-path")
 
 
-class ReplayViewer(W.VBox):
+class ReplayViewer(HostsFigures, W.VBox):
     """A replayed trajectory: `source` is a path, a Trajectory or a Replay."""
 
     # 600 px: the canvas fits beside the 368 px side panel in a notebook's output area
@@ -224,6 +225,9 @@ class ReplayViewer(W.VBox):
         # choosing a trial in the list jumps to its step; moving the step shows the latest trial up to it
         self._jump = True
         self._show_step(self.slider.value)
+
+    def _figures(self) -> list:
+        return [self.timeline.figure]
 
     # ------------------------------------------------------------------ loading
     @staticmethod

@@ -569,8 +569,7 @@ export default { initialize, render };
         """What the page needs to draw the timeline's tick line and widen the axis to hold it: the axis unit,
         the number of rows, the span before widening (`activity_range`), the recorded ticks and the press the
         labels count from."""
-        empty = timeline._trace is None or not len(timeline._trace.ticks)
-        if empty:
+        if timeline.empty_reason() is not None:  # no tick line over an empty timeline
             return {"factor": timeline.factor, "rows": 0}
         (lo, hi), (first, last) = timeline.activity_range(), timeline.recorded_range()
         return {"factor": timeline.factor, "rows": len(timeline._rows), "lo": lo, "hi": hi, "first": first,

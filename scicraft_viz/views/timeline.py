@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 
 from scicraft_viz.engine.trace import Trace
 from scicraft_viz.views.contract import ContractView
-from scicraft_viz.views.figures import HostsFigures
+from scicraft_viz.views.figures import Figure, HostsFigures
 
 Pos = tuple[int, int, int]
 OFF, ON = 0, 1
@@ -85,7 +85,7 @@ class LampTimeline(HostsFigures, W.VBox):
         self._selected: Pos | None = None
         self._budgets: dict[Pos, tuple[str, str]] = {}  # lamp -> (compact label, full hover text)
         self._handlers: list[Callable[[int | None, Pos | None], None]] = []
-        self.figure = go.FigureWidget(
+        self.figure = Figure(
             data=[
                 go.Heatmap(z=[[0]], x=[0], y=["-"], zmin=0, zmax=1, colorscale=CELL_SCALE, showscale=False,
                            xgap=0, ygap=1, name="lamps", text=[["dark"]],
@@ -292,9 +292,21 @@ class LampTimeline(HostsFigures, W.VBox):
         self._selected = lamp
         self._draw_selected(self.figure.data[5])
 
+    def empty_reason(self) -> str | None:
+        """Why the timeline has nothing to draw (None: it has rows and ticks to draw). A lone tick, the
+        settled start before anything ran, is no recording: one column of dark rows only looked broken."""
+        tr = self._trace
+        if tr is not None and not len(tr.lamp_positions):
+            return "no lamps in this build"
+        if tr is None or len(tr.ticks) < 2:
+            return "nothing recorded yet: Step, Play, Run test or Press button to record ticks"
+        if not self._rows:
+            return "no lamp has missed a window by this tick"  # the rows shown are only the failing lamps
+        return None
+
     def _draw_cursor(self, line) -> None:
         n = max(1, len(self._rows))
-        if self._cursor is None or self._trace is None or not self._rows or not len(self._trace.ticks):
+        if self._cursor is None or self.empty_reason() is not None:
             line.x, line.y = [], []
             return
         x = self._x(self._cursor)
@@ -378,7 +390,8 @@ class LampTimeline(HostsFigures, W.VBox):
         n = len(labels)
         height = int(min(900, max(170, 70 + 13 * n)))
         unit = "rt" if f == 2 else "gt"
-        empty = n == 0 or not len(tr.ticks)
+        why = self.empty_reason()
+        empty = why is not None
         with self.figure.batch_update():
             hm = self.figure.data[0]
             hm.x = xs
@@ -406,13 +419,12 @@ class LampTimeline(HostsFigures, W.VBox):
                           yanchor="bottom", font=dict(color="#ff9f1a", size=12)) for p in self._presses]
             if empty:
                 # an empty timeline says why it is empty instead of showing a bare plot
-                why = ("no lamps in this build" if n == 0 and len(tr.ticks) else "nothing recorded yet: "
-                       "run a trial or press the button")
-                if self.failing_only.value and len(tr.lamp_positions):
-                    why = "no lamp has missed a window by this tick"
                 notes = [dict(x=0.5, y=0.5, xref="paper", yref="paper", text=why, showarrow=False,
                               font=dict(color="#ddd", size=14))]
                 lay.shapes = []
+                hm.x, hm.y, hm.z, hm.text = [], [], [], []  # no rows of dark cells under the message
+                lay.height = 170
+            lay.yaxis.visible = not empty
             lay.annotations = notes
             lay.xaxis.visible = not empty
             lay.title.text = self.title()
@@ -448,10 +460,11 @@ class LampTimeline(HostsFigures, W.VBox):
         elif c.complete:
             verdict = "all lamps within their windows"
         else:
-            verdict = "no window missed yet (test still running)"
+            verdict = "no window missed yet (test running)"
         when = ""
         if not c.complete and c.at is not None:
-            when = f" (as of +{c.at - c.press} gt after the press)"
+            # short: the title is one line over the plot, and plotly clips it at the figure's edge
+            when = f" (as of press +{c.at - c.press} gt)"
         return f"lamp timeline · {c.task_id} contract: {verdict}{when}"
 
     def _summary_html(self) -> str:

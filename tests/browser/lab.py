@@ -107,30 +107,32 @@ def run_all(page, timeout: float = 600_000) -> None:
 
 
 def documented_voila_args() -> list[str]:
-    """The annotator's launch command as README.md documents it (after `SCICRAFT_RUNS=...`), split into
-    arguments: the tests start Voila exactly this way, with only the port and the timings changed."""
+    """The annotator's launch command as README.md documents it: its JUPYTER_PATH (in the repository), then
+    the command after it split into arguments. The tests start Voila exactly this way, with only the port and
+    the timings changed."""
     import re
     import shlex
 
     text = (ROOT / "README.md").read_text(encoding="utf-8").replace("\\\n", "")
-    m = re.search(r"^SCICRAFT_RUNS=\S+ (voila notebooks/annotator\.ipynb .*?)$", text, re.M)
+    m = re.search(r"^SCICRAFT_RUNS=\S+ JUPYTER_PATH=\$PWD/(\S+)\s+(voila notebooks/annotator\.ipynb .*?)$", text, re.M)
     if m is None:
-        raise AssertionError("README.md has no 'SCICRAFT_RUNS=... voila notebooks/annotator.ipynb ...' line")
-    return shlex.split(m.group(1))
+        raise AssertionError("README.md has no 'SCICRAFT_RUNS=... JUPYTER_PATH=$PWD/... voila "
+                             "notebooks/annotator.ipynb ...' line")
+    return [str(ROOT / m.group(1)), *shlex.split(m.group(2))]
 
 
 @contextlib.contextmanager
 def voila(runs: Path, log_path: Path, timeout: float = 300, **overrides: str):
     """Yield (url, process) of the annotator page started with the documented command on a free port;
     `overrides` replace options of that command (e.g. {'MappingKernelManager.cull_idle_timeout': '3'})."""
-    args = documented_voila_args()
+    jupyter_path, *args = documented_voila_args()
     i = args.index("--port")
     args = args[:i] + args[i + 2:]
     keep = [a for a in args if a.split("=")[0].removeprefix("--") not in overrides]
     port = free_port()
     cmd = [sys.executable, "-m", *keep, "--no-browser", f"--port={port}",
            *(f"--{k}={v}" for k, v in overrides.items())]
-    env = dict(os.environ, SCICRAFT_RUNS=str(runs))
+    env = dict(os.environ, SCICRAFT_RUNS=str(runs), JUPYTER_PATH=jupyter_path)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     with served("Voila", cmd, log_path, lambda: socket.create_connection(("127.0.0.1", port), timeout=1).close(),
                 timeout, 0.3, env=env, cwd=ROOT) as proc:
