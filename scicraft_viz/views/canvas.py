@@ -239,6 +239,11 @@ class Canvas(W.VBox):
                                                  blending="AdditiveBlending"), lo, hi, "glow"),
             "lamp": _Buffer(P3.MeshBasicMaterial(vertexColors=vc, transparent=True, opacity=1.0), lo, hi, "lamp"),
         }
+        # the see-through meshes in a fixed order, not three.js's tie-break between objects at one origin (which
+        # follows the order the page happened to create them): lamps, then glass over what is behind it, then
+        # the additive glow on top, so a lit lamp glows the same however the page was loaded
+        for order, name in enumerate(("lamp", "glass", "glow"), start=1):
+            self._buffers[name].mesh.renderOrder = order
         self._glass_edges = _lines(np.zeros((2, 3)), "#d8f0ff", "glass-edges", 0.55)
         # a faint plane level with the lowest blocks catches clicks where there is no block yet
         self._plane = P3.Mesh(self._quad(float(lo[1])), P3.MeshBasicMaterial(

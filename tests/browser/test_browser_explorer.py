@@ -422,7 +422,7 @@ def test_the_page_scrubs_and_the_kernel_follows(browser, lab):
                                ".dataset.tick === arg", arg=str(plan["target"]), timeout=WAIT)
         painted(page)
         by_page = canvas.screenshot()
-        assert by_page != before, "the 3D view did not change at a tick where the recording changes it"
+        assert (by_page != before) is True, "the 3D view did not change at a tick where the recording changes it"
         kernel(page, KERNEL_STATE)
         state = json.loads((work / "root" / "scrub-state.json").read_text())
         assert state["tick"] == state["canvas"] == plan["target"], state
@@ -431,12 +431,16 @@ def test_the_page_scrubs_and_the_kernel_follows(browser, lab):
         deadline = time.monotonic() + WAIT / 1000
         while canvas.screenshot() != by_page and time.monotonic() < deadline:  # until the colours have arrived
             page.wait_for_timeout(250)
-        assert canvas.screenshot() == by_page, "the kernel's colours for this tick differ from the page's"
+        by_kernel = canvas.screenshot()
+        if by_kernel != by_page:  # kept for a person to compare (PNG bytes make no readable diff)
+            (work / "scrub-page.png").write_bytes(by_page)
+            (work / "scrub-kernel.png").write_bytes(by_kernel)
+        assert (by_kernel == by_page) is True, f"the kernel's colours for this tick differ from the page's: {work}"
 
         ex.locator("button", has_text="Back").first.click()
         wait_text(page, ".scv-explorer .scv-tick", "text.startsWith(arg)", arg=f"tick {plan['target'] - 1} gt")
         painted(page)
-        assert canvas.screenshot() != by_page, "Back did not bring back the 3D view of the tick before"
+        assert (canvas.screenshot() != by_page) is True, "Back did not bring back the 3D view of the tick before"
         # the kernel hears of the tick the page shows (asynchronously): wait for it
         deadline = time.monotonic() + WAIT / 1000
         while True:
@@ -490,9 +494,29 @@ def test_annotator_keys_ghost_and_fill_in_voila(browser, tmp_path):
         painted(page)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "annotator-fill.png"), full_page=True)
-        page.keyboard.press("z")
+        # C copies the box between two double-clicked blocks (the glass just filled), V pastes it where the next
+        # double-click lands, as one recorded set-block call per block placed
+        page.keyboard.press("c")
+        wait_text(page, ".scv-message", "text.startsWith('copy: ')")
+        canvas.dblclick(position={"x": box["width"] / 2 - 40, "y": box["height"] * 0.62})
+        wait_text(page, ".scv-message", "text.startsWith('copy from (')")
+        canvas.dblclick(position={"x": box["width"] / 2 + 40, "y": box["height"] * 0.62})
+        text = wait_text(page, ".scv-message", "text.startsWith('copied ')")
+        copied = int(text.split()[1])
+        assert copied >= 1, text
+        page.keyboard.press("v")
+        wait_text(page, ".scv-message", "text.startsWith('paste: ')")
+        canvas.dblclick(position={"x": box["width"] / 2, "y": box["height"] * 0.8})
+        text = wait_text(page, ".scv-message", "text.startsWith('pasted ')")
+        pasted = int(text.split()[1])
+        assert 1 <= pasted <= copied and f" of {copied} at (" in text, text
+        assert files[0].read_text().count('"set-block"') == n + pasted
+        canvas.hover(position={"x": box["width"] / 2, "y": box["height"] * 0.45})
+        painted(page)
+        page.screenshot(path=str(SCREENSHOTS / "annotator-paste.png"), full_page=True)
+        page.keyboard.press("z")  # undo takes the whole paste back
         wait_text(page, ".scv-message", "text.startsWith('undid the last edit: removed the blocks at')")
-        assert files[0].read_text().count('"set-block"') == 2 * n
+        assert files[0].read_text().count('"set-block"') == n + 2 * pasted
 
 
 PLAY_NOTEBOOK = """import json
