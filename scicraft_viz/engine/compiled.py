@@ -75,13 +75,18 @@ NMETA = 8
 # state arrays (views of one int64 array, so a call from Python passes two arrays, not twenty)
 # S_POW: a comparator's output strength (vanilla's OutputSignal; it is powered exactly when that is > 0) or output
 # (a plate's, a daylight sensor's); S_ENT: the entities on a plate
-(S_ON, S_LOCK, S_CNT, S_LCNT, S_PEND, S_PRANK, S_PTIME, S_NXT, S_TOGI, S_PSEQ, S_CONSTC, S_POW, S_ENT) = range(13)
-N_PER_NODE = 16  # a node's fields side by side (the first 8, read on every event, fill one cache line)
-# graph arrays: per-node fields, then link lists. A comparator's rear inputs are analog entries
+# The first 8 fields, all an event reads of a node, fill one cache line: its state, its pending tick's time and
+# queue link, its kind (S_KIND: K_* fields) and its links (S_LNK: first | end << 32, in pairs of `lk`).
+(S_ON, S_CNT, S_LCNT, S_PEND, S_NXT, S_PTIME, S_KIND, S_LNK, S_LOCK, S_PRANK, S_PSEQ, S_TOGI, S_POW, S_ENT) = range(14)
+N_PER_NODE = 16
+# S_KIND: block id | delay << K_DELAY (a repeater's, in game ticks) | K_PRIO (a diode facing a diode: it ticks
+# first) | K_LAZY (a lamp fed by repeaters only, see _changed) | K_SELF (its own output is among its inputs)
+K_DELAY, K_PRIO, K_LAZY, K_SELF = 8, 1 << 24, 1 << 25, 1 << 26
+# graph arrays: per-node fields (what the hot path reads is in the state rows: S_KIND, S_LNK), then the links
+# (target and flag side by side), dust lists and analog entries. A comparator's rear inputs are analog entries
 # G_CA..G_CB-1, its side inputs G_CB..G_CE-1; G_CONT is the fill level of the container it reads (-1: none).
-(G_NTYPE, G_DELAY2, G_PRIO, G_SELF, G_CA, G_CB, G_CE, G_CONT, G_MODE) = range(9)  # G_SELF: own output an input
-NG = 9
-G_LAZY = G_PRIO  # for a lamp: fed by repeaters only (see _changed)
+(G_NTYPE, G_CA, G_CB, G_CE, G_CONT, G_MODE) = range(6)
+NG = 6
 # A link's flag: 1 input, 2 lock, and the power lost on the way (dust) from bit 4 up, which matters only
 # when the source is a comparator (any other source emits 15 and reaches only where it arrives above 0).
 
@@ -103,39 +108,32 @@ def _views(G, S):
     o = 16
     node = G[o : o + NG * n].reshape(n, NG)
     o += NG * n
-    lptr = G[o : o + n + 1]
-    o += n + 1
-    ltgt = G[o : o + nl]
-    o += nl
-    lflag = G[o : o + nl]
-    o += nl
+    lk = G[o : o + 2 * nl]  # links in pairs: target, flag
     meta = S[:NMETA]
     st = S[NMETA : NMETA + N_PER_NODE * n].reshape(n, N_PER_NODE)
     o = NMETA + N_PER_NODE * n
     tog = S[o : o + 8 * n].reshape(n, 8)
     o += 8 * n
-    head = S[o : o + 4 * WHEEL]
-    tail = S[o + 4 * WHEEL : o + 8 * WHEEL]
-    slot = S[o + 8 * WHEEL : o + 9 * WHEEL]
-    return node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot
+    wq = S[o : o + 8 * WHEEL]
+    return node, lk, meta, st, tog, wq
 
 
 @_inline
 def _dust_views(G):
     n, nd, nl, ndl = G[0], G[1], G[2], G[3]
-    o = 16 + NG * n + n + 1 + 2 * nl
+    o = 16 + NG * n + 2 * nl
     return G[o : o + nd + 1], G[o + nd + 1 : o + nd + 1 + ndl], G[o + nd + 1 + ndl : o + nd + 1 + 2 * ndl]
 
 
 @_inline
 def _analog_view(G):
     n, nd, nl, ndl, na = G[0], G[1], G[2], G[3], G[4]
-    o = 16 + NG * n + n + 1 + 2 * nl + nd + 1 + 2 * ndl
+    o = 16 + NG * n + 2 * nl + nd + 1 + 2 * ndl
     return G[o : o + na]
 
 
 @_inline
-def _schedule(st, head, tail, slot, x, t, rank, seq):
+def _schedule(st, wq, x, t, rank, seq):
     """Queue x's tick for game tick t at priority `rank` with scheduling number seq. 1 if queued, 0 if x
     already had a tick pending (the caller counts: seq and the pending count go up by what this returns)."""
     if st[x, S_PEND]:
@@ -145,15 +143,13 @@ def _schedule(st, head, tail, slot, x, t, rank, seq):
     st[x, S_PRANK] = rank
     st[x, S_PSEQ] = seq
     st[x, S_NXT] = -1
-    s = t & (WHEEL - 1)
-    q = s * 4 + rank
-    last = tail[q]
+    q = (t & (WHEEL - 1)) * 8 + rank
+    last = wq[q + 4]
     if last < 0:
-        head[q] = x
+        wq[q] = x
     else:
         st[last, S_NXT] = x
-    tail[q] = x
-    slot[s] += 1
+    wq[q + 4] = x
     return 1
 
 
@@ -200,7 +196,7 @@ def _comparator_output(node, st, alist, x):
 
 
 @_inline
-def _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, analog, old, new, tick, seq, rlamp, rtorch):
+def _changed(node, lk, alist, st, wq, c, analog, old, new, tick, seq, rlamp, rtorch):
     """Component c switched (its emitted signal went from `old` to `new`) at game tick `tick`: update the
     input and lock counts it feeds and check each component whose input or lock depends on it (and c
     itself), in the reference engine's neighbour-update order. A check reads only the checked component's
@@ -211,14 +207,15 @@ def _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, analog, ol
     is not just 0 or 15)."""
     queued = 0
     d = 1 if new > old else -1
-    for i in range(lptr[c], lptr[c + 1]):
-        x = ltgt[i]
-        f = lflag[i]
-        b = node[x, G_NTYPE]
+    links = st[c, S_LNK]
+    for i in range(2 * (links & 0xFFFFFFFF), 2 * (links >> 32), 2):
+        x = lk[i]
+        f = lk[i + 1]
+        kind = st[x, S_KIND]
+        b = kind & 255
         if b == COMPARATOR:
             if not st[x, S_PEND] and _comparator_output(node, st, alist, x) != st[x, S_POW]:
-                k = _schedule(st, head, tail, slot, x, tick + COMPARATOR_DELAY, P_HIGH if node[x, G_PRIO] else P_NORMAL,
-                              seq)
+                k = _schedule(st, wq, x, tick + COMPARATOR_DELAY, P_HIGH if kind & K_PRIO else P_NORMAL, seq)
                 seq += k
                 queued += k
             continue
@@ -237,18 +234,18 @@ def _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, analog, ol
                 lc = st[x, S_LCNT] + (((1 if new > 0 else 0) - (1 if old > 0 else 0)) if analog else d)
                 st[x, S_LCNT] = lc
                 st[x, S_LOCK] = 1 if lc > 0 else 0
-            if not st[x, S_LOCK] and (st[x, S_ON] != 0) != p:
-                if node[x, G_PRIO]:
+            if st[x, S_LCNT] == 0 and (st[x, S_ON] != 0) != p:
+                if kind & K_PRIO:
                     rank = P_EXTREMELY_HIGH
                 elif st[x, S_ON]:
                     rank = P_VERY_HIGH
                 else:
                     rank = P_HIGH
-                k = _schedule(st, head, tail, slot, x, tick + node[x, G_DELAY2], rank, seq)
+                k = _schedule(st, wq, x, tick + ((kind >> K_DELAY) & 0xFFFF), rank, seq)
                 seq += k
                 queued += k
         elif b == LAMP:
-            if node[x, G_LAZY]:
+            if kind & K_LAZY:
                 # fed by repeaters only: its off tick (normal priority) runs after every repeater tick of
                 # its game tick, so it sees the input as it stood since the last change; it is settled
                 # here, at the next change, or when read, instead of being queued
@@ -267,7 +264,7 @@ def _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, analog, ol
                     st[x, S_ON] = 1
             elif st[x, S_ON]:
                 if not p:
-                    k = _schedule(st, head, tail, slot, x, tick + rlamp, P_NORMAL, seq)
+                    k = _schedule(st, wq, x, tick + rlamp, P_NORMAL, seq)
                     seq += k
                     queued += k
             elif p:
@@ -276,7 +273,7 @@ def _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, analog, ol
             # powered (a door's or trapdoor's open with it) follows the input at the neighbour update itself
             st[x, S_ON] = 1 if p else 0
         elif (st[x, S_ON] != 0) == p:  # a torch
-            k = _schedule(st, head, tail, slot, x, tick + rtorch, P_NORMAL, seq)
+            k = _schedule(st, wq, x, tick + rtorch, P_NORMAL, seq)
             seq += k
             queued += k
     return seq, queued
@@ -292,7 +289,7 @@ def _recent(tog, c, t):
 
 
 @_inline
-def _tick_one(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, c, b, t, seq, rburnout, rlamp, rtorch):
+def _tick_one(node, lk, alist, st, tog, wq, c, b, t, seq, rburnout, rlamp, rtorch):
     """Run the scheduled tick of component c (of kind b) at game tick t; returns (next scheduling number,
     ticks queued). (One call of _changed at the end, with the signal c switched from and to: each inlined
     copy of it costs compile time.)"""
@@ -313,12 +310,13 @@ def _tick_one(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, c, b, t
             st[c, S_ON] = 1
             old, new = 0, 15
             if not should:
-                if node[c, G_SELF]:
-                    later, later_rank = node[c, G_DELAY2], P_VERY_HIGH
+                kind = st[c, S_KIND]
+                if kind & K_SELF:
+                    later, later_rank = (kind >> K_DELAY) & 0xFFFF, P_VERY_HIGH
                 else:
                     # what its own neighbour update (the first of them) does: its input did not move
-                    rank = P_EXTREMELY_HIGH if node[c, G_PRIO] else P_VERY_HIGH
-                    k = _schedule(st, head, tail, slot, c, t + node[c, G_DELAY2], rank, seq)
+                    rank = P_EXTREMELY_HIGH if kind & K_PRIO else P_VERY_HIGH
+                    k = _schedule(st, wq, c, t + ((kind >> K_DELAY) & 0xFFFF), rank, seq)
                     seq += k
                     queued += k
     elif b == LAMP:
@@ -360,64 +358,66 @@ def _tick_one(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, c, b, t
                 st[c, S_POW] = out
                 st[c, S_ON] = 1 if out > 0 else 0
             elif later:
-                k = _schedule(st, head, tail, slot, c, t + later, P_NORMAL, seq)
+                k = _schedule(st, wq, c, t + later, P_NORMAL, seq)
                 seq += k
                 queued += k
     if old >= 0:
-        seq, k = _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, _is_analog(b), old, new, t, seq,
+        seq, k = _changed(node, lk, alist, st, wq, c, _is_analog(b), old, new, t, seq,
                           rlamp, rtorch)
         queued += k
         if later:
-            k = _schedule(st, head, tail, slot, c, t + later, later_rank, seq)
+            k = _schedule(st, wq, c, t + later, later_rank, seq)
             seq += k
             queued += k
     return seq, queued
 
 
 @_inline
-def _run_tick(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, t, seq, npend, rburnout, rlamp, rtorch):
+def _run_tick(node, lk, alist, st, tog, wq, t, seq, npend, rburnout, rlamp, rtorch):
     """All scheduled ticks due at t, by priority then scheduling order: (False if it stopped before one,
     next scheduling number, ticks pending). No entry is queued for tick t while it runs (every delay is
     at least 1 and below WHEEL), so each queue is walked from its head and emptied at the end."""
-    s = t & (WHEEL - 1)
-    done = 0  # entries of slot s taken (its count is lowered once, at the end or at a stop)
-    for r in range(4):
-        q = s * 4 + r
-        x = head[q]
+    s8 = (t & (WHEEL - 1)) * 8
+    for q in range(s8, s8 + 4):
+        x = wq[q]
         if x < 0:
             continue
         while x >= 0:
-            b = node[x, G_NTYPE]
+            b = st[x, S_KIND] & 255
             if (b == TORCH or b == WALL_TORCH) and not st[x, S_ON] and st[x, S_CNT] == 0:
                 if _recent(tog, x, t) >= rburnout:
                     # burnt out, it stays dark with nothing pending, and from then on any update that
                     # reaches it matters, which the graph does not see: leave the rest to the reference
-                    head[q] = x
-                    slot[s] -= done
-                    return False, seq, npend - done
+                    wq[q] = x
+                    return False, seq, npend
             nxt = st[x, S_NXT]
-            done += 1
+            npend -= 1
             st[x, S_PEND] = 0
-            seq, k = _tick_one(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, x, b, t, seq, rburnout,
-                               rlamp, rtorch)
+            seq, k = _tick_one(node, lk, alist, st, tog, wq, x, b, t, seq, rburnout, rlamp, rtorch)
             npend += k
             x = nxt
-        head[q] = -1
-        tail[q] = -1
-    slot[s] -= done
-    return True, seq, npend - done
+        wq[q] = -1
+        wq[q + 4] = -1
+    return True, seq, npend
 
 
 @_inline
-def _use(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, tick, seq, rbutton, rlamp, rtorch):
+def _due(wq, t):
+    """Is anything queued in tick t's slot (a queue's head is -1 when it is empty)?"""
+    s8 = (t & (WHEEL - 1)) * 8
+    return (wq[s8] & wq[s8 + 1] & wq[s8 + 2] & wq[s8 + 3]) >= 0
+
+
+@_inline
+def _use(node, lk, alist, st, wq, c, tick, seq, rbutton, rlamp, rtorch):
     """Press button c or flip lever c at game tick `tick`: (next scheduling number, ticks queued)."""
-    b = node[c, G_NTYPE]
+    b = st[c, S_KIND] & 255
     queued = 0
     if b == BUTTON:
         if st[c, S_ON]:
             return seq, 0
         st[c, S_ON] = 1
-        k = _schedule(st, head, tail, slot, c, tick + rbutton, P_NORMAL, seq)
+        k = _schedule(st, wq, c, tick + rbutton, P_NORMAL, seq)
         seq += k
         queued += k
     elif b == LEVER:
@@ -425,7 +425,7 @@ def _use(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, tick, seq, rbu
     else:
         return seq, 0
     on = st[c, S_ON]
-    seq, k = _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, c, False, 15 - 15 * on, 15 * on, tick, seq,
+    seq, k = _changed(node, lk, alist, st, wq, c, False, 15 - 15 * on, 15 * on, tick, seq,
                       rlamp, rtorch)
     return seq, queued + k
 
@@ -435,12 +435,12 @@ def k_step(G, S, until, act):
     """Press button (or flip lever) `act` at the end of the current tick unless act < 0, then advance to
     game tick `until`, skipping ticks with nothing due. Returns 1, or 0 when it stopped inside tick
     meta[M_TICK] before a scheduled tick it cannot take (that tick's remaining entries have not run)."""
-    node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
+    node, lk, meta, st, tog, wq = _views(G, S)
     alist = _analog_view(G)
     tick, seq, npend = meta[M_TICK], meta[M_SEQ], meta[M_NPEND]
     rburnout, rlamp, rtorch = meta[M_RBURNOUT], meta[M_RLAMP], meta[M_RTORCH]
     if act >= 0:
-        seq, k = _use(node, lptr, ltgt, lflag, alist, st, head, tail, slot, act, tick, seq, meta[M_RBUTTON], rlamp,
+        seq, k = _use(node, lk, alist, st, wq, act, tick, seq, meta[M_RBUTTON], rlamp,
                       rtorch)
         npend += k
     ok = True
@@ -449,13 +449,13 @@ def k_step(G, S, until, act):
             tick = until
             break
         t = tick + 1
-        while t <= until and slot[t & (WHEEL - 1)] == 0:
+        while t <= until and not _due(wq, t):
             t += 1
         if t > until:
             tick = until
             break
         tick = t
-        ok, seq, npend = _run_tick(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, t, seq, npend, rburnout,
+        ok, seq, npend = _run_tick(node, lk, alist, st, tog, wq, t, seq, npend, rburnout,
                                    rlamp, rtorch)
         if not ok:
             break
@@ -473,7 +473,7 @@ def k_input(G, S, x, value):
     """An input set from outside, at the end of the current tick: the entities on plate x become `value`
     (an unpressed plate with entities is pressed at once: kernels.set_entities), or daylight sensor x's
     output becomes `value` (kernels.set_output)."""
-    node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
+    node, lk, meta, st, tog, wq = _views(G, S)
     alist = _analog_view(G)
     b = node[x, G_NTYPE]
     old = st[x, S_POW]
@@ -490,11 +490,11 @@ def k_input(G, S, x, value):
     tick, seq, npend = meta[M_TICK], meta[M_SEQ], meta[M_NPEND]
     if new != old:
         st[x, S_POW] = new
-        seq, k = _changed(node, lptr, ltgt, lflag, alist, st, head, tail, slot, x, True, old, new, tick, seq,
+        seq, k = _changed(node, lk, alist, st, wq, x, True, old, new, tick, seq,
                           meta[M_RLAMP], meta[M_RTORCH])
         npend += k
     if later:
-        k = _schedule(st, head, tail, slot, x, tick + later, P_NORMAL, seq)
+        k = _schedule(st, wq, x, tick + later, P_NORMAL, seq)
         seq += k
         npend += k
     meta[M_SEQ] = seq
@@ -514,7 +514,7 @@ def _dust_power(node, dptr, dnode, ddist, st, out):
 
 @_jit
 def k_dust_power(G, S, out):
-    node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
+    node, lk, meta, st, tog, wq = _views(G, S)
     dptr, dnode, ddist = _dust_views(G)
     _dust_power(node, dptr, dnode, ddist, st, out)
 
@@ -522,7 +522,7 @@ def k_dust_power(G, S, out):
 @_jit
 def k_comparator_outputs(G, S, out):
     """out[i] = the output comparator node i computes from its inputs now (0 for other nodes)."""
-    node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
+    node, lk, meta, st, tog, wq = _views(G, S)
     alist = _analog_view(G)
     for x in range(out.shape[0]):
         out[x] = _comparator_output(node, st, alist, x) if node[x, G_NTYPE] == COMPARATOR else 0
@@ -532,7 +532,7 @@ def k_comparator_outputs(G, S, out):
 def _settle_lamps(node, st, upto):
     """Run the off ticks of lamps fed by repeaters only that fell due by game tick `upto`."""
     for x in range(st.shape[0]):
-        if st[x, S_PEND] and node[x, G_NTYPE] == LAMP and node[x, G_LAZY] and st[x, S_PTIME] <= upto:
+        if st[x, S_PEND] and st[x, S_KIND] & K_LAZY and st[x, S_PTIME] <= upto:
             st[x, S_PEND] = 0
             if st[x, S_CNT] == 0:
                 st[x, S_ON] = 0
@@ -541,7 +541,7 @@ def _settle_lamps(node, st, upto):
 @_jit
 def k_settle(G, S):
     """Bring the lamps settled lazily up to date (up to the tick before, after a stop inside a tick)."""
-    node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
+    node, lk, meta, st, tog, wq = _views(G, S)
     _settle_lamps(node, st, meta[M_TICK] - 1 if meta[M_STATUS] else meta[M_TICK])
 
 
@@ -550,7 +550,7 @@ def k_record(G, S, rec_on, rec_pow, rec_out):
     """Fill row 0 of rec_on (node states), rec_pow (dust power) and rec_out (comparator outputs, when it
     has columns) with the state now and each further row with the state after one more game tick.
     Returns the rows filled (fewer if stopped, see k_step)."""
-    node, lptr, ltgt, lflag, meta, st, tog, head, tail, slot = _views(G, S)
+    node, lk, meta, st, tog, wq = _views(G, S)
     alist = _analog_view(G)
     dptr, dnode, ddist = _dust_views(G)
     n = rec_on.shape[1]
@@ -558,8 +558,8 @@ def k_record(G, S, rec_on, rec_pow, rec_out):
         if row:
             t = meta[M_TICK] + 1
             meta[M_TICK] = t
-            if slot[t & (WHEEL - 1)]:
-                ok, seq, npend = _run_tick(node, lptr, ltgt, lflag, alist, st, tog, head, tail, slot, t, meta[M_SEQ],
+            if _due(wq, t):
+                ok, seq, npend = _run_tick(node, lk, alist, st, tog, wq, t, meta[M_SEQ],
                                            meta[M_NPEND], meta[M_RBURNOUT], meta[M_RLAMP], meta[M_RTORCH])
                 meta[M_SEQ] = seq
                 meta[M_NPEND] = npend
@@ -849,8 +849,9 @@ _NOT_COMPILED = {
 
 def _line_aligned(a: np.ndarray) -> np.ndarray:
     """A copy of the int64 array `a` that starts on a 64-byte cache line. The state array's node rows (after 8
-    meta slots) and the graph's node rows (after a 16-slot header) then start on line boundaries too, with the
-    fields the kernel reads on every event in one line, whatever address the allocator gave."""
+    meta slots) and its scheduler's slots then start on line boundaries too, with the fields the kernel reads on
+    every event in one line, whatever address the allocator gave; so do the graph's node rows (after a 16-slot
+    header)."""
     buf = np.empty(a.size + 8, np.int64)
     k = (-buf.ctypes.data % 64) // 8
     out = buf[k : k + a.size]
@@ -1046,16 +1047,16 @@ class CompiledWorld:
         def entries(srcs: dict) -> list[int]:
             return [(1 + (CONST if q == CONST else self.node_of[q])) << A_SHIFT | w for q, w in srcs.items()]
 
+        kind = self.kinds.copy()  # S_KIND
         for i, p in enumerate(nodes):
             blk = s.b[p]
             if blk.id == REPEATER:
-                node[i, G_DELAY2] = rules.repeater_step * blk.delay
-                node[i, G_PRIO] = prio[p]
+                kind[i] |= rules.repeater_step * blk.delay << K_DELAY | K_PRIO * prio[p]
             elif blk.id == LAMP:
-                node[i, G_LAZY] = all(q != CONST and s.b[q].id == REPEATER for q in inputs[p])
+                kind[i] |= K_LAZY * all(q != CONST and s.b[q].id == REPEATER for q in inputs[p])
             elif blk.id == COMPARATOR:
                 rear, side, cont = analog[p]
-                node[i, G_PRIO] = prio[p]
+                kind[i] |= K_PRIO * prio[p]
                 node[i, G_CA] = len(alist)
                 alist += entries(rear)
                 node[i, G_CB] = len(alist)
@@ -1063,21 +1064,21 @@ class CompiledWorld:
                 node[i, G_CE] = len(alist)
                 node[i, G_CONT] = cont
                 node[i, G_MODE] = blk.mode
-            node[i, G_SELF] = p in inputs.get(p, ()) or p in locks.get(p, ())
-        self._lazy = (node[:, G_LAZY] != 0) & (self.kinds == LAMP)
-        lptr = np.zeros(n + 1, np.int64)
-        ltgt: list[int] = []
-        lflag: list[int] = []
+            if p in inputs.get(p, ()) or p in locks.get(p, ()):
+                kind[i] |= K_SELF
+        self._lazy = (kind & K_LAZY) != 0
+        lk: list[int] = []  # pairs: target, flag
+        first = np.zeros(n, np.int64)
         for i, c in enumerate(nodes):
+            first[i] = len(lk) // 2
             seen = set()
             for x in order.get(c, ()):
                 j = self.node_of[x]
                 if j not in seen:
                     seen.add(j)
-                    ltgt.append(j)
                     w = inputs.get(x, {}).get(c)
-                    lflag.append((w is not None) | (2 * (c in locks.get(x, ()))) | (w or 0) << 4)
-            lptr[i + 1] = len(ltgt)
+                    lk += (j, (w is not None) | (2 * (c in locks.get(x, ()))) | (w or 0) << 4)
+        ends = np.append(first[1:], len(lk) // 2)
         dptr = np.zeros(nd + 1, np.int64)
         dnode: list[int] = []
         ddist: list[int] = []
@@ -1087,12 +1088,15 @@ class CompiledWorld:
                 ddist.append(v * rules.dust_decay)  # the power lost on the way
             dptr[j + 1] = len(dnode)
         header = np.zeros(16, np.int64)
-        header[:5] = (n, nd, len(ltgt), len(dnode), len(alist))
+        header[:5] = (n, nd, len(lk) // 2, len(dnode), len(alist))
         self.G = _line_aligned(np.concatenate(
-            [header, node.ravel(), lptr, np.array(ltgt, np.int64), np.array(lflag, np.int64), dptr,
-             np.array(dnode, np.int64), np.array(ddist, np.int64), np.array(alist, np.int64)]
+            [header, node.ravel(), np.array(lk, np.int64), dptr, np.array(dnode, np.int64), np.array(ddist, np.int64),
+             np.array(alist, np.int64)]
         ))
-        self.S = _line_aligned(np.zeros(NMETA + N_PER_NODE * n + 8 * n + 9 * WHEEL, np.int64))
+        self.S = _line_aligned(np.zeros(NMETA + N_PER_NODE * n + 8 * n + 8 * WHEEL, np.int64))
+        st = self._views()[1]
+        st[:, S_KIND] = kind
+        st[:, S_LNK] = first | ends << 32
         self._inputs = {self.index[p]: [(CONST if q == CONST else self.node_of[q], w) for q, w in v.items()]
                         for p, v in inputs.items() if p in self.index and p not in analog}
         self._locks = {self.index[p]: [self.node_of[q] for q in v] for p, v in locks.items()}
@@ -1118,20 +1122,18 @@ class CompiledWorld:
         o = NMETA + N_PER_NODE * n
         tog = self.S[o : o + 8 * n].reshape(n, 8)
         o += 8 * n
-        head, tail = self.S[o : o + 4 * WHEEL], self.S[o + 4 * WHEEL : o + 8 * WHEEL]
-        slot = self.S[o + 8 * WHEEL :]
-        return meta, st, tog, head, tail, slot
+        wq = self.S[o : o + 8 * WHEEL]  # per slot: the head of each priority's queue, then its tail
+        return meta, st, tog, wq
 
     def _load(self, s: _Structure, tick: int, pending, toggles, seq: int, levels: dict, entities: dict) -> None:
         """Dynamic state from the world: on/locked states, pending ticks, torch toggle history. The
         state must be one the reference engine could continue from without a stray update mattering."""
-        meta, st, tog, head, tail, slot = self._views()
+        meta, st, tog, wq = self._views()
         meta[M_TICK], meta[M_SEQ] = tick, seq
         r = self.rules
         meta[M_RBUTTON], meta[M_RTORCH], meta[M_RLAMP], meta[M_RBURNOUT] = (
             r.button_ticks, r.torch_delay, r.lamp_off_delay, r.burnout_count)
-        head[:] = -1
-        tail[:] = -1
+        wq[:] = -1
         tog[:] = -(10**9)
         for i, p in enumerate(self.positions):
             st[i, S_ON] = s.b[p].on
@@ -1156,13 +1158,12 @@ class CompiledWorld:
             st[i, S_PEND], st[i, S_PTIME], st[i, S_PRANK], st[i, S_PSEQ], st[i, S_NXT] = 1, due, rank, sq, -1
             if self._lazy[i]:
                 continue  # settled by _changed or k_settle, never queued
-            q = (due & (WHEEL - 1)) * 4 + rank
-            if tail[q] < 0:
-                head[q] = i
+            q = (due & (WHEEL - 1)) * 8 + rank
+            if wq[q + 4] < 0:
+                wq[q] = i
             else:
-                st[tail[q], S_NXT] = i
-            tail[q] = i
-            slot[due & (WHEEL - 1)] += 1
+                st[wq[q + 4], S_NXT] = i
+            wq[q + 4] = i
             meta[M_NPEND] += 1
         on = st[:, S_ON]
 
@@ -1342,7 +1343,7 @@ class CompiledWorld:
     def pending(self) -> list[tuple[int, int, int, Pos]]:
         """Pending ticks as (due tick, priority rank, scheduling number, position)."""
         k_settle(self.G, self.S)
-        meta, st, tog, head, tail, slot = self._views()
+        meta, st, tog, wq = self._views()
         return [
             (int(st[i, S_PTIME]), int(st[i, S_PRANK]), int(st[i, S_PSEQ]), self.positions[i])
             for i in np.nonzero(st[:, S_PEND])[0]
@@ -1463,7 +1464,7 @@ class Runner:
 
         cw = self.cw
         k_settle(cw.G, cw.S)
-        meta, st, tog, head, tail, slot = cw._views()
+        meta, st, tog, wq = cw._views()
         for i, cells in enumerate(self.cells):
             g.U[cells, sim.ON] = st[i, S_ON]
             if cw.kinds[i] == REPEATER:
