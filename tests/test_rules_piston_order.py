@@ -147,3 +147,22 @@ def test_an_arriving_block_updates_its_neighbours_before_its_shape_updates():
     assert w.get_block((2, 1, 0)) == "minecraft:redstone_block"
     assert winner(w, (4, 2, 0), (3, 3, 0)) == "a"
 
+
+
+def test_a_side_line_that_runs_into_a_listed_block_is_moved_just_before_it():
+    """Vanilla's PistonStructureResolver looks for a slime block's branches down, up, north, south, west,
+    east, and when a line runs into a block already listed it moves that line just before the block
+    (reorderListAtCollision). The blocks are then put in motion last listed first, which the order of the
+    moving_pistons placed shows: here the slime at (1, 0, 1), reached last, runs into the stone at
+    (2, 0, 1) and goes before it, so the stone is put in motion first."""
+    w = World()
+    w.set_block((0, 1, 0), "piston[facing=east]")
+    for pos, block in {(1, 1, 0): "slime_block", (1, 0, 0): "stone", (2, 0, 0): "slime_block",
+                       (2, 0, 1): "stone", (1, 1, 1): "slime_block", (1, 0, 1): "slime_block"}.items():
+        w.set_block(pos, block)
+    w.step(2)
+    seen = w.events_total
+    w.set_block((-1, 1, 0), "redstone_block")
+    w.step(1)
+    placed = [e.pos for e in w.events_since(seen, "placed") if e.block == "minecraft:moving_piston"]
+    assert placed == [(3, 0, 1), (2, 0, 1), (2, 1, 1), (3, 0, 0), (2, 0, 0), (2, 1, 0), (1, 1, 0)]

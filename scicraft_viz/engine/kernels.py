@@ -1699,6 +1699,10 @@ def cell_at(g, x, y, z):
 # Slots of g.queue while a push is worked out: the blocks to move from 0, their destinations from Q_DEST,
 # the blocks it breaks from Q_DESTROY (at most Q_DESTROY_MAX of them).
 Q_DEST, Q_DESTROY, Q_DESTROY_MAX = 16, 32, 32
+# Slots of g.comp while a push is worked out: a line's blocks while the list is reordered from 0, where
+# the last line ran into a listed block at COLLIDED (-1 if it did not), add_branches' stack from STACK
+# (g.comp has at least COMP_MIN slots).
+COLLIDED, STACK, COMP_MIN = 31, 32, 160
 
 
 @jit
@@ -1739,6 +1743,7 @@ def add_line(g, c, x, d, n):
     chain behind it, then the blocks ahead until air. Returns the new count of blocks to move, or -1 when
     the push must fail."""
     U = g.U
+    g.comp[COLLIDED] = -1
     if U[x, BT] == AIR or not pushable(U, x, False) or x == c or in_push(g, n, x):
         return n
     dx, dy, dz = NEAR[FC[d], 0], NEAR[FC[d], 1], NEAR[FC[d], 2]
@@ -1775,9 +1780,7 @@ def add_line(g, c, x, d, n):
                 g.queue[j + added] = g.queue[j]
             for j in range(added):
                 g.queue[at + j] = g.comp[j]
-            for j in range(at + added + 1):
-                if n >= 0 and is_sticky(U, g.queue[j]):
-                    n = add_branches(g, c, g.queue[j], d, n)
+            g.comp[COLLIDED] = at + added  # the caller looks for the branches up to that block now
             return n
         if U[b, BT] == AIR:
             return n
@@ -1809,16 +1812,52 @@ def push_index(g, n, x):
 @jit
 def add_branches(g, c, x, d, n):
     """Vanilla PistonStructureResolver.addBranchingBlocks: the lines of the blocks stuck to the slime or honey
-    block at x across the push, looked for in vanilla's order of directions."""
+    block at x across the push, looked for in vanilla's order of directions. A line that runs into a block
+    already listed makes vanilla look for the branches of every slime block listed up to that one, inside
+    this call: the nesting is kept on a stack in g.comp from STACK (numba's cached code cannot recurse),
+    frames of (a slime block, its next direction) or (-1 - last index, next index)."""
     U = g.U
-    for k in BRANCH_ORDER:
-        if n < 0:
-            break
-        if k == d or k == opp(d):
-            continue
-        b = g.N[x, FC[k]]
-        if U[b, BT] != AIR and can_stick(U, b, x):
+    top = g.comp.shape[0] - 2
+    sp = STACK
+    g.comp[sp] = x
+    g.comp[sp + 1] = 0
+    sp += 2
+    while sp > STACK:
+        a = g.comp[sp - 2]
+        i = g.comp[sp - 1]
+        if a >= 0:
+            if i == 6:
+                sp -= 2
+                continue
+            g.comp[sp - 1] = i + 1
+            k = BRANCH_ORDER[i]
+            if k == d or k == opp(d):
+                continue
+            b = g.N[a, FC[k]]
+            if U[b, BT] == AIR or not can_stick(U, b, a):
+                continue
             n = add_line(g, c, b, d, n)
+            if n < 0:
+                return n
+            last = g.comp[COLLIDED]
+            if last >= 0:
+                if sp > top:
+                    return -1
+                g.comp[sp] = -1 - last
+                g.comp[sp + 1] = 0
+                sp += 2
+        else:
+            if i > -1 - a:
+                sp -= 2
+                continue
+            g.comp[sp - 1] = i + 1
+            y = g.queue[i]
+            if is_sticky(U, y):
+                if sp > top:
+                    return -1
+                g.comp[sp] = y
+                g.comp[sp + 1] = 0
+                sp += 2
     return n
 
 

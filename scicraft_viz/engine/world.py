@@ -330,7 +330,7 @@ class World:
             E=np.empty((16384 + 2 * cap, 2), np.int64),
             meta=np.zeros(sim.NMETA, np.int64),
             queue=np.empty(cap + 1, np.int32),
-            comp=np.empty(cap, np.int32),
+            comp=np.empty(max(cap, sim.COMP_MIN), np.int32),
             chg=np.empty(4 * cap + 64, np.int32),
             notify=np.empty(cap, np.int32),
             bev=np.empty((2 * cap + 64, 3), np.int64),
