@@ -1932,7 +1932,8 @@ def make_moving(g, m, f, typ, bt, facing, face, delay, on, flags, shape):
     i = g.meta[M_NMOV]
     g.mov[i] = m
     g.meta[M_NMOV] = i + 1
-    if shape:
+    if shape:  # dust beside it takes its shape now, observers facing it hear it
+        reshape_near(g, m)
         notify_observers(g, m)
 
 
