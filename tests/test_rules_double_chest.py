@@ -100,3 +100,41 @@ def test_double_chests_round_trip_through_build_files(tmp_path):
         near, far = (tuple(a + b for a, b in zip(p, shift)) for p in (REAR, FAR))
         assert back.get_block(near) == "minecraft:chest[facing=west,type=left,waterlogged=false]"
         assert back.contents() == {far: STACKS * 10} and back.fill_level(near) == 3
+
+
+def double_chest(w, y):
+    """A double chest facing west at y: its left half at REAR's x and z, its right half at FAR's."""
+    w.set_block((REAR[0], y, REAR[2]), "chest[facing=west,type=left]")
+    w.set_block((FAR[0], y, FAR[2]), "chest[facing=west,type=right]")
+
+
+def test_a_hopper_under_either_half_pulls_from_the_right_half_first():
+    """Vanilla's hopper sees a double chest as one container of 54 slots, the right half's first: a hopper
+    under the left half takes the right half's items before its own half's."""
+    w = new_world()
+    double_chest(w, 2)
+    w.set_block(REAR, "hopper[facing=east]")  # under the left half, facing the comparator spot (no container)
+    w.set_items((REAR[0], 2, REAR[2]), [("dirt", 2)])
+    w.set_items((FAR[0], 2, FAR[2]), [None, ("stone", 1)])
+    w.step(1)
+    assert w.items(REAR) == [("stone", 1)] and w.items((FAR[0], 2, FAR[2])) == []
+    w.step(8)
+    assert w.items(REAR) == [("stone", 1), ("dirt", 1)] and w.items((REAR[0], 2, REAR[2])) == [("dirt", 1)]
+
+
+def test_a_hopper_or_dropper_fills_a_double_chest_right_half_first():
+    """Into a double chest an item goes to the first of its 54 slots that takes it: the right half's first,
+    whichever half the hopper or dropper faces; once the right half is full, the left half's."""
+    w = new_world()
+    double_chest(w, 1)
+    w.set_block((REAR[0] + 1, 1, REAR[2]), "hopper[facing=west]")  # east of the left half, facing it
+    w.set_items((REAR[0] + 1, 1, REAR[2]), [("dirt", 1)])
+    w.step(1)
+    assert w.items(FAR) == [("dirt", 1)] and w.items(REAR) == []
+    w.set_items(FAR, [("stone", 64)] * 27)
+    w.set_block((REAR[0], 1, REAR[2] + 1), "dropper[facing=north]")  # south of the left half, facing it
+    w.set_items((REAR[0], 1, REAR[2] + 1), [("dirt", 1)])
+    w.set_block((REAR[0] - 1, 1, REAR[2] + 1), "lever[face=floor,facing=north]")
+    w.use((REAR[0] - 1, 1, REAR[2] + 1))
+    w.step(4)
+    assert w.items(REAR) == [("dirt", 1)]

@@ -6,7 +6,7 @@ data: World.set_items / items / slots show every move."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from redstone_helpers import prop, run
+from redstone_helpers import on, prop, run
 
 from scicraft_viz import World
 
@@ -267,3 +267,23 @@ def test_two_hoppers_facing_each_other_make_a_14_gt_clock():
     w.set_items((0, 1, 0), [("stone", 1)])
     got = run(w, 60, lambda: w.output_signal((-1, 1, 0)))
     assert got == [(0, 0), (10, 1), (17, 0), (24, 1), (31, 0), (38, 1), (45, 0), (52, 1), (59, 0)]
+
+
+def test_a_steady_stream_of_the_sorted_item_burns_the_torch_out_and_drains_the_filter():
+    """Fed only the sorted item, the sorter unlocks its lock hopper for every item, one every 8 gt: the torch
+    turns off for the 8th time within 60 gt at tick 65 and burns out (section 11). Burnt out, it stays off for
+    160 gt, and the unlocked lock hopper keeps pulling from the filter, 41 bones and all, until the torch is
+    lit again; each burn-out costs the filter bones, which end in the sorted chest."""
+    w = hopper_sorter()
+    w.step(4)
+    w.set_items((0, 3, 0), [("bone", 64)])
+    seen = w.events_total
+    got = run(w, 616, lambda: on(w, (0, 0, -1)))
+    offs = [t for t, lit in got if not lit]
+    assert offs[:9] == [9, 17, 25, 33, 41, 49, 57, 65, 233]
+    assert [(e.tick, e.pos) for e in w.events_since(seen, "burnout")] == [
+        (65, (0, 0, -1)), (289, (0, 0, -1)), (513, (0, 0, -1))]
+    assert (229, True) in got and (453, True) in got  # lit again once it is unpowered after its 160 gt
+    assert w.items((1, 1, 0)) == []  # no bone reached the overflow chest
+    assert w.slots((0, 1, 0)) == [("bone", 28)] + [("bedrock", 1)] * 4  # 13 of the filter's 41 are gone
+    assert sum(n for _, n in w.items((0, 0, 1))) + sum(n for _, n in w.items((0, 0, 0))) == 64 + 13

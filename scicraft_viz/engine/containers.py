@@ -118,12 +118,13 @@ def padded(filled: tuple[Stack, ...], block: int) -> Slots:
     return tuple(filled) + (None,) * (SLOTS[block] - len(filled))
 
 
-def face_slots(block: int, face: int) -> tuple[int, ...]:
+def face_slots(block: int, face: int, n: int | None = None) -> tuple[int, ...]:
     """The slots an item may enter or leave through `face` (a direction index, -1 for none): a furnace's
-    depend on the face; every other container offers all its slots in order."""
+    depend on the face; every other container offers all its slots in order (`n` of them when not the
+    block's own count: 54 for a double chest)."""
     if block == B.FURNACE and face >= 0:
         return _FURNACE_FACES.get(face, _FURNACE_SIDE)
-    return tuple(range(SLOTS[block]))
+    return tuple(range(n or SLOTS[block]))
 
 
 def _max_stack(name: str) -> int:
@@ -138,17 +139,18 @@ def _can_place(block: int, slot: int, name: str) -> bool:
 
 def is_full(slots: Slots, block: int, face: int) -> bool:
     """Every slot offered through `face` holds a full stack (vanilla isFullContainer)."""
-    return all(slots[i] is not None and slots[i][1] >= _max_stack(slots[i][0]) for i in face_slots(block, face))
+    return all(slots[i] is not None and slots[i][1] >= _max_stack(slots[i][0])
+               for i in face_slots(block, face, len(slots)))
 
 
 def is_empty(slots: Slots, block: int, face: int) -> bool:
-    return all(slots[i] is None for i in face_slots(block, face))
+    return all(slots[i] is None for i in face_slots(block, face, len(slots)))
 
 
 def add_one(slots: Slots, block: int, name: str, face: int) -> Slots | None:
     """The slots after one `name` goes in through `face` (vanilla addItem with a one-item stack: the first
     offered slot that is empty or holds the same item below its stack size), or None when none takes it."""
-    for i in face_slots(block, face):
+    for i in face_slots(block, face, len(slots)):
         s = slots[i]
         if not _can_place(block, i, name):
             continue

@@ -205,6 +205,21 @@ REACH = np.array(
 )
 
 
+# Vanilla's orders, by direction index (north 0, east 1, south 2, west 3, up 4, down 5): shape updates go to
+# a block's neighbours west, east, north, south, down, up (BlockBehaviour.UPDATE_SHAPE_ORDER); neighbour
+# updates west, east, down, up, north, south (NeighborUpdater.UPDATE_ORDER); a slime block's branches are
+# looked for down, up, north, south, west, east (Direction.values()).
+SHAPE_ORDER = np.array([3, 1, 0, 2, 5, 4], dtype=np.int64)
+BRANCH_ORDER = np.array([5, 4, 0, 2, 3, 1], dtype=np.int64)
+# Columns of the neighbour table in the order a piston's updates reach them: the six faces in vanilla's
+# neighbour-update order, then the cells two steps out (which hear a torch's or dust's change) in table
+# order, then the cell itself (vanilla tells an arriving block of itself last).
+_UPDATE_FACES = [3, 1, 5, 4, 0, 2]
+VANILLA_COLS = np.array([_NEAR.index(_FACES[k]) for k in _UPDATE_FACES]
+                        + [j for j in range(1, NNEAR) if j not in [_NEAR.index(_FACES[k]) for k in _UPDATE_FACES]]
+                        + [0], dtype=np.int64)
+
+
 # ----------------------------------------------------------------------------- cell storage
 @jit
 def hslot(x, y, z, mask):
@@ -805,12 +820,13 @@ def log_event(g, c, kind, old, new):
 @jit
 def notify_observers(g, c):
     """A shape update from c reaches the observers that face c: an unpowered one without a tick pending
-    schedules one, 2 game ticks on (vanilla ObserverBlock.updateShape)."""
+    schedules one, 2 game ticks on (vanilla ObserverBlock.updateShape). The neighbours hear it west, east,
+    north, south, down, up (vanilla's shape-update order), which orders the ticks of observers due together."""
     if g.meta[M_OBSERVERS] == 0:
         return
     U = g.U
     N = g.N
-    for k in range(6):
+    for k in SHAPE_ORDER:
         n = N[c, FC[k]]
         if U[n, BT] == OBSERVER and U[n, FACING] == opp(k) and not U[n, ON]:
             schedule(g, n, 2, P_NORMAL)
@@ -1293,6 +1309,13 @@ def pair_door(g, x, c):
 @jit
 def propagate(g, exempt):
     """Settle dust and deliver neighbour updates for every entry of the changed list."""
+    propagate_in(g, exempt, False)
+
+
+@jit
+def propagate_in(g, exempt, vanilla):
+    """propagate; with `vanilla`, the changes queued so far (a piston's places) reach their neighbours in
+    vanilla's order (VANILLA_COLS) rather than the table's; what follows from them goes in table order."""
     U = g.U
     N = g.N
     start = 0
@@ -1327,7 +1350,8 @@ def propagate(g, exempt):
             if (g.chg[i] & 3) == K_UNPAIRED or (not structural and not U[c, NEARC]):
                 continue
             door = U[c, BT] == IRON_DOOR
-            for j in range(NNEAR):
+            for jj in range(NNEAR):
+                j = VANILLA_COLS[jj] if vanilla else jj
                 x = N[c, j]
                 if door and U[x, BT] == IRON_DOOR:
                     continue  # vanilla: a door ignores the neighbour updates a door sends
@@ -1346,6 +1370,7 @@ def propagate(g, exempt):
         # a /setblock placement spares only the placed block from its own updates; what follows
         # from blocks popping reaches it like any other neighbour update
         exempt = -1
+        vanilla = False
     g.meta[M_NCHG] = 0
 
 
@@ -1674,6 +1699,10 @@ def cell_at(g, x, y, z):
 # Slots of g.queue while a push is worked out: the blocks to move from 0, their destinations from Q_DEST,
 # the blocks it breaks from Q_DESTROY (at most Q_DESTROY_MAX of them).
 Q_DEST, Q_DESTROY, Q_DESTROY_MAX = 16, 32, 32
+# Slots of g.comp while a push is worked out: a line's blocks while the list is reordered from 0, where
+# the last line ran into a listed block at COLLIDED (-1 if it did not), add_branches' stack from STACK
+# (g.comp has at least COMP_MIN slots).
+COLLIDED, STACK, COMP_MIN = 31, 32, 160
 
 
 @jit
@@ -1714,6 +1743,7 @@ def add_line(g, c, x, d, n):
     chain behind it, then the blocks ahead until air. Returns the new count of blocks to move, or -1 when
     the push must fail."""
     U = g.U
+    g.comp[COLLIDED] = -1
     if U[x, BT] == AIR or not pushable(U, x, False) or x == c or in_push(g, n, x):
         return n
     dx, dy, dz = NEAR[FC[d], 0], NEAR[FC[d], 1], NEAR[FC[d], 2]
@@ -1730,15 +1760,29 @@ def add_line(g, c, x, d, n):
         i += 1
         if i + n > PUSH_LIMIT:
             return -1
+    added = 0
     for k in range(i - 1, -1, -1):
         b = cell_at(g, px - dx * k, py - dy * k, pz - dz * k)
         if not in_push(g, n, b):
             g.queue[n] = b
             n += 1
+            added += 1
     k = 1
     while True:
         b = cell_at(g, px + dx * k, py + dy * k, pz + dz * k)
-        if U[b, BT] == AIR or in_push(g, n, b):
+        at = push_index(g, n, b)
+        if at >= 0:
+            # vanilla reorderListAtCollision: this line moves to just before the block it ran into, and the
+            # slime blocks up to that one look for their branches now
+            for j in range(added):
+                g.comp[j] = g.queue[n - added + j]
+            for j in range(n - added - 1, at - 1, -1):
+                g.queue[j + added] = g.queue[j]
+            for j in range(added):
+                g.queue[at + j] = g.comp[j]
+            g.comp[COLLIDED] = at + added  # the caller looks for the branches up to that block now
+            return n
+        if U[b, BT] == AIR:
             return n
         if b == c or not pushable(U, b, True):
             return -1
@@ -1753,7 +1797,68 @@ def add_line(g, c, x, d, n):
             return -1
         g.queue[n] = b
         n += 1
+        added += 1
         k += 1
+
+
+@jit
+def push_index(g, n, x):
+    for i in range(n):
+        if g.queue[i] == x:
+            return i
+    return -1
+
+
+@jit
+def add_branches(g, c, x, d, n):
+    """Vanilla PistonStructureResolver.addBranchingBlocks: the lines of the blocks stuck to the slime or honey
+    block at x across the push, looked for in vanilla's order of directions. A line that runs into a block
+    already listed makes vanilla look for the branches of every slime block listed up to that one, inside
+    this call: the nesting is kept on a stack in g.comp from STACK (numba's cached code cannot recurse),
+    frames of (a slime block, its next direction) or (-1 - last index, next index)."""
+    U = g.U
+    top = g.comp.shape[0] - 2
+    sp = STACK
+    g.comp[sp] = x
+    g.comp[sp + 1] = 0
+    sp += 2
+    while sp > STACK:
+        a = g.comp[sp - 2]
+        i = g.comp[sp - 1]
+        if a >= 0:
+            if i == 6:
+                sp -= 2
+                continue
+            g.comp[sp - 1] = i + 1
+            k = BRANCH_ORDER[i]
+            if k == d or k == opp(d):
+                continue
+            b = g.N[a, FC[k]]
+            if U[b, BT] == AIR or not can_stick(U, b, a):
+                continue
+            n = add_line(g, c, b, d, n)
+            if n < 0:
+                return n
+            last = g.comp[COLLIDED]
+            if last >= 0:
+                if sp > top:
+                    return -1
+                g.comp[sp] = -1 - last
+                g.comp[sp + 1] = 0
+                sp += 2
+        else:
+            if i > -1 - a:
+                sp -= 2
+                continue
+            g.comp[sp - 1] = i + 1
+            y = g.queue[i]
+            if is_sticky(U, y):
+                if sp > top:
+                    return -1
+                g.comp[sp] = y
+                g.comp[sp + 1] = 0
+                sp += 2
+    return n
 
 
 @jit
@@ -1778,14 +1883,7 @@ def resolve(g, c, f, extending):
     while i < n and n >= 0:
         x = g.queue[i]
         if is_sticky(U, x):
-            for k in range(6):
-                if k == d or k == opp(d):
-                    continue
-                b = g.N[x, FC[k]]
-                if U[b, BT] != AIR and can_stick(U, b, x):
-                    n = add_line(g, c, b, d, n)
-                    if n < 0:
-                        break
+            n = add_branches(g, c, x, d, n)
         i += 1
     return n
 
@@ -1805,10 +1903,10 @@ def drop_moving(g, m):
 
 
 @jit
-def make_moving(g, m, f, typ, bt, facing, face, delay, on, flags):
+def make_moving(g, m, f, typ, bt, facing, face, delay, on, flags, shape):
     """Cell m becomes a moving_piston (facing f, type typ) carrying the given block: no neighbour update goes
-    out (vanilla places it with flags that skip them; the caller updates where vanilla does), but a shape
-    update does, so the observers facing m see it at once."""
+    out (vanilla places it with flags that skip them; the caller updates where vanilla does), but with
+    `shape` a shape update does, so the observers facing m see it at once."""
     U = g.U
     drop_moving(g, m)
     if U[m, BT] != AIR:
@@ -1834,7 +1932,9 @@ def make_moving(g, m, f, typ, bt, facing, face, delay, on, flags):
     i = g.meta[M_NMOV]
     g.mov[i] = m
     g.meta[M_NMOV] = i + 1
-    notify_observers(g, m)
+    if shape:  # dust beside it takes its shape now, observers facing it hear it
+        reshape_near(g, m)
+        notify_observers(g, m)
 
 
 @jit
@@ -1851,10 +1951,49 @@ def vanish(g, x, shape_update):
 
 
 @jit
+def java_bucket(x, y, z, cap):
+    """The bucket of a java.util.HashMap of capacity `cap` that holds vanilla's BlockPos (x, y, z):
+    Vec3i.hashCode in 32-bit arithmetic, spread by HashMap.hash."""
+    h = ((np.int64(y) + np.int64(z) * 31) * 31 + np.int64(x)) & 0xFFFFFFFF
+    return (h ^ (h >> 16)) & (cap - 1)
+
+
+@jit
+def left_in_map_order(g, n):
+    """The places in g.queue[0:n] in the order vanilla's moveBlocks walks its HashMap of them (written to
+    g.comp from Q_DEST): a fresh HashMap (16 buckets, doubling while a bucket would hold more than 8 of
+    the at most 12 entries) iterates bucket by bucket, each bucket's keys in the order they were put."""
+    P = g.P
+    cap = 16
+    for i in range(n):
+        x = g.queue[i]
+        while cap < 64:
+            b = java_bucket(P[x, 0], P[x, 1], P[x, 2], cap)
+            same = 1
+            for j in range(i):
+                y = g.queue[j]
+                if java_bucket(P[y, 0], P[y, 1], P[y, 2], cap) == b:
+                    same += 1
+            if same <= 8:
+                break
+            cap *= 2
+    m = 0
+    for b in range(cap):
+        for i in range(n):
+            x = g.queue[i]
+            if java_bucket(P[x, 0], P[x, 1], P[x, 2], cap) == b:
+                g.comp[Q_DEST + m] = x
+                m += 1
+
+
+@jit
 def move_blocks(g, c, f, extending):
-    """Vanilla PistonBaseBlock.moveBlocks: break what the push breaks, turn every moved block's
-    destination into a moving_piston carrying it, the head's place too when extending, empty the places
-    left behind, then update around every place that changed."""
+    """Vanilla PistonBaseBlock.moveBlocks, in its order: break what the push breaks (last found first);
+    turn every moved block's destination into a moving_piston carrying it, last block first, then the
+    head's place when extending (each sends shape updates, which observers hear); empty the places left
+    behind and send their shape updates in the order of vanilla's HashMap of them; then queue the
+    neighbour updates: the broken places (last found first), the places the blocks moved from (last block
+    first), the head's place. The places the blocks go to hear of it when they arrive."""
     U = g.U
     N = g.N
     h = N[c, FC[f]]
@@ -1870,7 +2009,7 @@ def move_blocks(g, c, f, extending):
         x = g.queue[j]
         g.comp[j] = (np.int32(U[x, BT]) | (np.int32(U[x, FACING]) << 8) | (np.int32(U[x, FACE]) << 16)
                      | (np.int32(U[x, DELAY] & 63) << 24) | (np.int32(U[x, ON] & 1) << 30))
-    for j in range(nd):
+    for j in range(nd - 1, -1, -1):
         vanish(g, g.queue[Q_DESTROY + j], False)
     for j in range(n - 1, -1, -1):
         src = g.queue[j]
@@ -1883,23 +2022,29 @@ def move_blocks(g, c, f, extending):
         g.queue[Q_DEST + j] = dst
         v = g.comp[j]
         make_moving(g, dst, f, 0, v & 255, (v >> 8) & 255, (v >> 16) & 255, (v >> 24) & 63, (v >> 30) & 1,
-                    MB_EXTENDING if extending else 0)
+                    MB_EXTENDING if extending else 0, True)
     if extending:
         if h == 0:
             h = add_cell(g, g.P[c, 0] + NEAR[FC[f], 0], g.P[c, 1] + NEAR[FC[f], 1], g.P[c, 2] + NEAR[FC[f], 2])
         typ = 1 if U[c, BT] == STICKY_PISTON else 0
-        make_moving(g, h, f, typ, PISTON_HEAD, f, typ, 1, 0, MB_EXTENDING | MB_SOURCE)
+        make_moving(g, h, f, typ, PISTON_HEAD, f, typ, 1, 0, MB_EXTENDING | MB_SOURCE, True)
+    # the places left behind: air at once, then their shape updates in HashMap order
+    left_in_map_order(g, n)
     for j in range(n):
-        src = g.queue[j]
-        if U[src, BT] != MOVING_PISTON:  # left behind: air, and a shape update around it
-            vanish(g, src, True)
-    for j in range(nd):
+        x = g.comp[Q_DEST + j]
+        if U[x, BT] != MOVING_PISTON:
+            vanish(g, x, False)
+    for j in range(n):
+        x = g.comp[Q_DEST + j]
+        if U[x, BT] == AIR:
+            reshape_near(g, x)
+            notify_observers(g, x)
+    for j in range(nd - 1, -1, -1):
         reshape_near(g, g.queue[Q_DESTROY + j])
         push_changed(g, g.queue[Q_DESTROY + j], K_BLOCK)
-    for j in range(n):
-        for x in (g.queue[j], g.queue[Q_DEST + j]):
-            reshape_near(g, x)
-            push_changed(g, x, K_BLOCK)
+    for j in range(n - 1, -1, -1):
+        reshape_near(g, g.queue[j])
+        push_changed(g, g.queue[j], K_BLOCK)
     if extending:
         reshape_near(g, h)
         push_changed(g, h, K_BLOCK)
@@ -1909,7 +2054,9 @@ def move_blocks(g, c, f, extending):
 @jit
 def finish_moving(g, m, cut_short):
     """The block the moving_piston at m carries takes its place (vanilla PistonMovingBlockEntity: after its
-    last tick, or at once when a piston cuts the move short, when a piston's own head vanishes instead)."""
+    last tick, or at once when a piston cuts the move short, when a piston's own head vanishes instead),
+    as vanilla's setBlock places it: its neighbour updates first (and then its own), then its shape
+    updates."""
     U = g.U
     N = g.N
     drop_moving(g, m)
@@ -1938,9 +2085,10 @@ def finish_moving(g, m, cut_short):
             U[m, ON] = 0
         else:  # its shape is worked out from its neighbours, so it sees the block in front
             schedule(g, m, 2, P_NORMAL)
-    notify_observers(g, m)
     reshape_near(g, m)
     push_changed(g, m, K_BLOCK)
+    propagate_in(g, -1, True)
+    notify_observers(g, m)
 
 
 @jit
@@ -1997,32 +2145,44 @@ def trigger(g, c, typ):
     if typ == BE_EXTEND:
         if not move_blocks(g, c, f, True):
             return
-        set_on(g, c, 1)
+        # the base turns extended as vanilla's setBlock does it: neighbour updates (after the move's), then
+        # shape updates
+        put_event(g, c, EV_STATE, 0, 1, U[c, BT])
+        U[c, ON] = 1
         reshape_near(g, c)
         push_changed(g, c, K_BLOCK)
-    else:
-        sticky = U[c, BT] == STICKY_PISTON
-        h = N[c, FC[f]]
-        if U[h, BT] == MOVING_PISTON:
-            finish_moving(g, h, True)
-        make_moving(g, c, f, 1 if sticky else 0, U[c, BT], f, 0, 1, 0, MB_SOURCE)
+        propagate_in(g, -1, True)
         notify_observers(g, c)
-        reshape_near(g, c)
-        push_changed(g, c, K_BLOCK)
-        pulled = False
-        if sticky:
-            m = N[c, FC2[f]]
-            if U[m, BT] == MOVING_PISTON and U[m, FACING] == f and U[m, MB_FLAGS] & MB_EXTENDING:
-                finish_moving(g, m, True)  # the block it was pushing arrives now and stays
-                pulled = True
-            elif (typ == BE_RETRACT and U[m, BT] != AIR and pushable(U, m, False)
-                  and push_reaction(U, m) == PUSH_NORMAL):
-                pulled = move_blocks(g, c, f, False)
-        if not pulled:
-            vanish(g, h, True)
-            reshape_near(g, h)
-            push_changed(g, h, K_BLOCK)
-    propagate(g, -1)
+        return
+    sticky = U[c, BT] == STICKY_PISTON
+    h = N[c, FC[f]]
+    if U[h, BT] == MOVING_PISTON:
+        finish_moving(g, h, True)
+    # the base becomes a moving_piston with no updates of its own; then its neighbour updates, then its
+    # shape updates (vanilla: blockUpdated, then updateNeighbourShapes)
+    make_moving(g, c, f, 1 if sticky else 0, U[c, BT], f, 0, 1, 0, MB_SOURCE, False)
+    reshape_near(g, c)
+    push_changed(g, c, K_BLOCK)
+    propagate_in(g, -1, True)
+    notify_observers(g, c)
+    pulls = False
+    if sticky:
+        m = N[c, FC2[f]]
+        if U[m, BT] == MOVING_PISTON and U[m, FACING] == f and U[m, MB_FLAGS] & MB_EXTENDING:
+            finish_moving(g, m, True)  # the block it was pushing arrives now and stays
+            pulls = True
+        elif (typ == BE_RETRACT and U[m, BT] != AIR and pushable(U, m, False)
+              and push_reaction(U, m) == PUSH_NORMAL):
+            move_blocks(g, c, f, False)  # vanilla ignores whether it moved: the head is gone either way
+            pulls = True
+    if not pulls and U[h, BT] != AIR:
+        # vanilla removeBlock: the head's neighbour updates, then its shape updates
+        vanish(g, h, False)
+        reshape_near(g, h)
+        push_changed(g, h, K_BLOCK)
+        propagate_in(g, -1, True)
+        notify_observers(g, h)
+    propagate_in(g, -1, True)
 
 
 @jit
@@ -2054,7 +2214,6 @@ def tick_moving(g):
         g.T[m, TOG0] = g.meta[M_TICK]
         if U[m, MB_STEP] >= 2:
             finish_moving(g, m, False)
-            propagate(g, -1)
         else:
             U[m, MB_STEP] += 1
             i += 1

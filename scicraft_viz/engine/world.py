@@ -330,7 +330,7 @@ class World:
             E=np.empty((16384 + 2 * cap, 2), np.int64),
             meta=np.zeros(sim.NMETA, np.int64),
             queue=np.empty(cap + 1, np.int32),
-            comp=np.empty(cap, np.int32),
+            comp=np.empty(max(cap, sim.COMP_MIN), np.int32),
             chg=np.empty(4 * cap + 64, np.int32),
             notify=np.empty(cap, np.int32),
             bev=np.empty((2 * cap + 64, 3), np.int64),
@@ -972,9 +972,30 @@ class World:
         return (c, b) if b in B.CONTAINERS else (0, B.AIR)
 
     def _slots_at(self, p: Pos, b: int) -> tuple:
+        """The slots hoppers and droppers see at p: a double chest's 54, its right half's first (vanilla's
+        CompoundContainer), else the container's own."""
         from scicraft_viz.engine import containers
 
-        return self._items.get(p) or (None,) * containers.SLOTS[b]
+        return sum((self._items.get(h) or (None,) * containers.SLOTS[b] for h in self._halves(p, b)), ())
+
+    def _halves(self, p: Pos, b: int) -> tuple[Pos, ...]:
+        """The containers that make up the inventory at p: a double chest's two halves, right half first."""
+        q = self._chest_partner(p) if b == B.CHEST else None
+        if q is None:
+            return (p,)
+        return (p, q) if int(self.g.U[self._find(p), sim.FACE]) == 2 else (q, p)
+
+    def _put_inventory(self, p: Pos, c: int, b: int, slots: tuple) -> None:
+        """The inventory at p (as `_slots_at` gives it) now holds `slots`: each half of a double chest takes
+        its own 27."""
+        halves = self._halves(p, b)
+        if len(halves) == 1:
+            self._put_slots(p, c, b, slots)
+            return
+        n = len(slots) // 2
+        for h, part in zip(halves, (slots[:n], slots[n:]), strict=True):
+            if part != (self._items.get(h) or (None,) * n):  # only the half that changed hears of it
+                self._put_slots(h, self._find(h), b, part)
 
     def _hoppers_due(self) -> int | None:
         """The first game tick at which an unlocked hopper has an item it could move (into the container it
@@ -1040,7 +1061,7 @@ class World:
             into = containers.add_one(was, bq, name, B.OFFSETS.index(_back(f)))
             if into is None:
                 return
-            self._put_slots(q, cq, bq, into)  # vanilla: the container it fills hears first
+            self._put_inventory(q, cq, bq, into)  # vanilla: the container it fills hears first
             if bq == B.HOPPER and not any(was):
                 self._hoppers[cq] = self.tick + HOPPER_COOLDOWN - 1
         self._put_slots(p, c, b, containers.take_one(slots, i))
@@ -1071,7 +1092,7 @@ class World:
                     if into is not None:
                         mine = containers.take_one(mine, i)
                         self._put_slots(p, c, B.HOPPER, mine)
-                        self._put_slots(q, cq, bq, into)
+                        self._put_inventory(q, cq, bq, into)
                         # vanilla: an empty hopper given an item by a hopper moves it on 7 gt later, whichever
                         # of the two ticks first
                         if bq == B.HOPPER and not any(was):
@@ -1083,13 +1104,13 @@ class World:
             ca, ba = self._container_at(a)
             if ca > 0:
                 src = self._slots_at(a, ba)
-                for i in containers.face_slots(ba, containers.DOWN):
+                for i in containers.face_slots(ba, containers.DOWN, len(src)):
                     s = src[i]
                     if s is None or not containers.can_take(ba, i, s[0], containers.DOWN):
                         continue
                     into = containers.add_one(mine, B.HOPPER, s[0], -1)
                     if into is not None:
-                        self._put_slots(a, ca, ba, containers.take_one(src, i))
+                        self._put_inventory(a, ca, ba, containers.take_one(src, i))
                         self._put_slots(p, c, B.HOPPER, into)
                         moved = True
                         break
