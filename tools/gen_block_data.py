@@ -11,7 +11,9 @@ Each row is a full, transparent or partial block whose redstone behaviour follow
   decide what it holds, and a double slab, a full cube, conducts; so is the honey block (STICKY), which
   covers no face whole and conducts nothing.
 Blocks with a behaviour of their own are left out: any block with properties other than those
-listed in KEEP (note blocks, observers, targets, furnaces... are mechanisms), and falling blocks.
+listed in KEEP (note blocks, observers, targets, furnaces... are mechanisms), and falling blocks; except the
+blocks a comparator reads by their state (blocks.ANALOG_STATE, whatever their properties), which are coded
+by their shape as the others are (full: 'C' or 'T'; else partial).
 
 Row format: name -> [min state id, [[property, [values...]], ...], default state id, codes], where
 codes has one character per state (state id - min state id, first property slowest, as Java numbers
@@ -26,6 +28,9 @@ import sys
 from pathlib import Path
 
 import minecraft_data
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from scicraft_viz.engine.blocks import ANALOG_STATE  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "scicraft_viz" / "engine" / "data" / "vanilla_blocks.json"
 VERSION = "1.20"
@@ -98,6 +103,9 @@ def build_rows() -> dict:
             codes = "".join("C" if b == full else chr(ord("a") + sturdy_mask(b)) for b in boxes)
         elif name in STICKY:
             codes = "".join(chr(ord("a") + sturdy_mask(b)) for b in boxes)
+        elif name in ANALOG_STATE:
+            whole = "C" if name not in NON_CONDUCTORS else "T"
+            codes = "".join(whole if b == full else chr(ord("a") + sturdy_mask(b)) for b in boxes)
         elif all(b == full for b in boxes) and props <= KEEP:
             conducts = name not in NON_CONDUCTORS and not name.endswith(NON_CONDUCTOR_SUFFIXES)
             codes = ("C" if conducts else "T") * n

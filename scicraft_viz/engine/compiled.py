@@ -597,12 +597,14 @@ class _Block:
     (0/1), a plate's or daylight sensor's output. `face`: a button's or lever's face, a door's or trapdoor's
     half (0 lower, bottom). `flag`: a hopper's enabled, a dropper's or dispenser's triggered."""
 
-    __slots__ = ("id", "facing", "face", "delay", "sides", "on", "locked", "power", "sturdy", "mode", "flag")
+    __slots__ = ("id", "facing", "face", "delay", "sides", "on", "locked", "power", "sturdy", "mode", "flag", "analog")
 
     def __init__(self, state: str):
         name, props = split_state(state)
+        self.analog = -1  # what a comparator reads from a vanilla block by its state (blocks.ANALOG_STATE)
         if name not in B.PALETTE:  # a vanilla full or partial block: its engine id and sturdy faces
-            self.id, self.sturdy, _ = B.vanilla_kind(name, props)
+            self.id, self.sturdy, number = B.vanilla_kind(name, props)
+            self.analog = int(B.ANALOG_OUTPUT[number])
             self.facing = self.face = self.delay = self.power = 0
             self.sides = (0, 0, 0, 0)
             self.on = self.locked = self.flag = False
@@ -653,6 +655,14 @@ class _Structure:
 
     def conductor(self, p: Pos) -> bool:
         return self.id(p) in _CONDUCTORS
+
+    def analog(self, p: Pos, levels: dict) -> int:
+        """What a comparator reads from the block at p by itself (kernels.analog_level): a container's fill
+        level, a vanilla block's output by its state, or -1."""
+        if self.id(p) in B.CONTAINERS:
+            return levels.get(p, 0)
+        blk = self.b.get(p)
+        return blk.analog if blk is not None else -1
 
     def attachment(self, p: Pos) -> Pos | None:
         blk = self.b[p]
@@ -943,15 +953,13 @@ class CompiledWorld:
             elif blk.id == COMPARATOR:
                 f = blk.facing
                 behind = _add(p, f)
-                cont = -1
-                if s.id(behind) in B.CONTAINERS:
+                cont = s.analog(behind, levels)
+                if cont >= 0:
                     rear: dict = {}
-                    cont = levels.get(behind, 0)
                 else:
                     rear = dict(reach[behind]) if s.id(behind) == B.WIRE else _signal_sources(s, reach, behind, f)
-                    two = _add(behind, f)
-                    if s.conductor(behind) and s.id(two) in B.CONTAINERS:
-                        cont = levels.get(two, 0)
+                    if s.conductor(behind):
+                        cont = s.analog(_add(behind, f), levels)
                 side: dict = {}
                 for k in ((f + 1) % 4, (f + 3) % 4):
                     _merge(side, _side_sources(s, reach, _add(p, k), k))

@@ -27,6 +27,7 @@ import numpy as np
 # Block ids are module-level ints, which numba folds in as constants.
 from scicraft_viz.engine.blocks import (
     AIR,
+    ANALOG_OUTPUT,
     BARREL,
     BUTTON,
     CHEST,
@@ -56,6 +57,7 @@ from scicraft_viz.engine.blocks import (
     PUSH_NORMAL,
     PUSH_REACTION,
     REPEATER,
+    SIGNAL_SOURCE,
     SLIME,
     STICKY_PISTON,
     STONE,
@@ -311,6 +313,30 @@ def is_piston(b):
 def is_container(b):
     """A block with a comparator-readable fill level (vanilla hasAnalogOutputSignal)."""
     return b == BARREL or b == CHEST or b == HOPPER or b == DROPPER or b == DISPENSER or b == FURNACE
+
+
+@jit
+def is_vanilla(b):
+    """An id whose cell keeps a vanilla block's state number (low byte in FACING, high byte in FACE)."""
+    return b == STONE or b == GLASS or b == PARTIAL
+
+
+@jit
+def state_number(U, c):
+    return np.int64(U[c, FACING]) | (np.int64(U[c, FACE]) << 8)
+
+
+@jit
+def analog_level(U, c):
+    """What a comparator reads from the block at c by itself (vanilla getAnalogOutputSignal): a container's
+    fill level, the output of a vanilla block read by its state (blocks.ANALOG_STATE), or -1 for any other
+    block (vanilla hasAnalogOutputSignal false)."""
+    b = U[c, BT]
+    if is_container(b):
+        return np.int64(U[c, POWER])
+    if is_vanilla(b):
+        return np.int64(ANALOG_OUTPUT[state_number(U, c)])
+    return -1
 
 
 @jit
@@ -591,21 +617,23 @@ def diode_prioritized(U, N, c):
 # ----------------------------------------------------------------------------- comparator
 @jit
 def comparator_rear(U, N, c):
-    """A comparator's rear input: the power behind it (dust at its own level), or the fill level of a
-    container behind it, or of one behind a conductor there that receives less than 15."""
+    """A comparator's rear input: what the block behind it gives by itself (analog_level) if anything, else the
+    power behind it (dust at its own level), replaced by what the block behind a conductor there gives by
+    itself when the conductor receives less than 15."""
     k = U[c, FACING]
     n = N[c, FC[k]]
     b = U[n, BT]
-    if is_container(b):
-        return U[n, POWER]
+    a = analog_level(U, n)
+    if a >= 0:
+        return a
     if b == WIRE:
-        i = U[n, POWER]
+        i = np.int64(U[n, POWER])
     else:
-        i = signal_to(U, N, n, k, True)
+        i = np.int64(signal_to(U, N, n, k, True))
     if i < 15 and is_conductor(b):
-        m = N[c, FC2[k]]
-        if is_container(U[m, BT]):
-            i = U[m, POWER]
+        a = analog_level(U, N[c, FC2[k]])
+        if a >= 0:
+            i = a
     return i
 
 
@@ -727,6 +755,8 @@ def connects_to(U, n, h):
         return U[n, FACING] == h or U[n, FACING] == opp(h)
     if b == OBSERVER:
         return U[n, FACING] == h  # its back, where its signal comes out
+    if is_vanilla(b):
+        return SIGNAL_SOURCE[state_number(U, n)] != 0  # a lectern or jukebox (vanilla isSignalSource)
     return False
 
 
@@ -1640,8 +1670,8 @@ def qc_powered(U, N, c):
 def push_reaction(U, x):
     """What a piston does to the block at x (vanilla PushReaction; a retracted piston moves)."""
     b = U[x, BT]
-    if b == STONE or b == GLASS or b == PARTIAL:
-        return PUSH_REACTION[np.int64(U[x, FACING]) | (np.int64(U[x, FACE]) << 8)]
+    if is_vanilla(b):
+        return PUSH_REACTION[state_number(U, x)]
     if b == WIRE or b == REPEATER or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == COMPARATOR:
         return PUSH_DESTROY
     if is_container(b) or b == PISTON_HEAD or b == MOVING_PISTON:
