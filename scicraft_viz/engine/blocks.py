@@ -137,6 +137,26 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
         {"facing": "north", "type": "single", "waterlogged": "false"},
     ),
 }
+
+
+def _read_data() -> dict:
+    """engine/data/vanilla_blocks.json, which tools/gen_block_data.py makes from minecraft-data."""
+    import json
+    from importlib.resources import files
+
+    return json.loads(files("scicraft_viz.engine").joinpath("data/vanilla_blocks.json").read_text())
+
+
+_DATA = _read_data()
+# Doors and trapdoors of every wood (named by minecraft-data) share the iron ones' id and rules; their index in
+# OPENERS (0 for iron) is kept in DELAY, a door's shifted left by one past its hinge. Only iron cannot be opened
+# by hand (World.use). docs/redstone.md section 37.
+OPENERS = {IRON_DOOR: ("iron_door", *_DATA.get("openable", {}).get("door", ())),
+           IRON_TRAPDOOR: ("iron_trapdoor", *_DATA.get("openable", {}).get("trapdoor", ()))}
+OPENER_OF = {n: i for names in OPENERS.values() for i, n in enumerate(names)}
+for _id, _names in OPENERS.items():
+    for _name in _names[1:]:
+        PALETTE[_name] = PALETTE[_names[0]]
 NAME_OF_ID: dict[int, str] = {}
 for _name, _entry in PALETTE.items():
     NAME_OF_ID.setdefault(_entry[0], _name)  # an id shared by variants is named by its first
@@ -277,10 +297,7 @@ def parse_state(text: object) -> BlockState:
 def _load_vanilla() -> dict:
     """{name: (min state number, {property: values}, {property: default}, codes, property order)} from the
     data file that tools/gen_block_data.py makes from minecraft-data."""
-    import json
-    from importlib.resources import files
-
-    doc = json.loads(files("scicraft_viz.engine").joinpath("data/vanilla_blocks.json").read_text())
+    doc = _DATA
     out = {}
     for name, (lo, props, default, codes) in doc["blocks"].items():
         allowed = {k: tuple(v) for k, v in props}
@@ -427,7 +444,7 @@ def canonical(text: str) -> str:
 
 _SPLIT_RE = re.compile(r"^(?:minecraft:)?([a-z0-9_]+)(?:\[(.*)\])?$")
 _DERIVED = {"power", "lit", "powered", "locked", "enabled", "triggered", "extended", "short"}
-_OPENED_BY_POWER = ("iron_door", "iron_trapdoor")  # their `open` follows power too
+_OPENED_BY_POWER = tuple(OPENER_OF)  # their `open` follows power too (a player's placement derives it)
 
 
 def split_state(state: str) -> tuple[str, dict[str, str]]:
@@ -441,7 +458,7 @@ def split_state(state: str) -> tuple[str, dict[str, str]]:
 
 # Blocks that hang on another block (they need a support): placed after every free-standing block.
 ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "stone_button", "lever",
-            "comparator", "iron_door", *VARIANTS[PLATE], "light_weighted_pressure_plate",
+            "comparator", *OPENERS[IRON_DOOR], *VARIANTS[PLATE], "light_weighted_pressure_plate",
             "heavy_weighted_pressure_plate")
 ATTACHED_IDS = tuple(dict.fromkeys(PALETTE[n][0] for n in ATTACHED))
 

@@ -2316,6 +2316,20 @@ def click(g, c):
         U[c, MODE] = nm
         comparator_refresh(g, c)
         return 1
+    if is_opener(b) and U[c, DELAY] >> (1 if b == IRON_DOOR else 0) > 0:
+        # a wooden door or trapdoor (iron ones are variant 0): `open` flips, `powered` stays, and no neighbour
+        # hears of it (vanilla use, setBlock without neighbour updates); shape updates reach the observers, a
+        # door's other half, which copies it, and what rests on a trapdoor
+        v = 0 if U[c, ON] else 1
+        set_on(g, c, v)
+        if b == IRON_DOOR:
+            o = door_partner(U, N, c)
+            if o > 0:
+                set_on(g, o, v)
+        else:
+            trapdoor_moved(g, c)
+            propagate(g, -1)
+        return 1
     if b == WIRE:
         if wire_raw_connected(U, N, c):
             return 0

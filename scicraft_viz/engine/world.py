@@ -213,7 +213,9 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
         cmp |= sim.CMP_FACE
     if b in (B.IRON_DOOR, B.IRON_TRAPDOOR):
         face = int(props["half"] in ("upper", "top"))
-        delay = int(props.get("hinge") == "right")
+        # DELAY: a door's hinge (bit 0) and which door or trapdoor it is (blocks.OPENERS: 0 iron, then woods)
+        delay = (int(props.get("hinge") == "right") | B.OPENER_OF[st.name] << 1 if b == B.IRON_DOOR
+                 else B.OPENER_OF[st.name])
         cmp = sim.CMP_FACING | sim.CMP_FACE | sim.CMP_DELAY
         # /setblock keeps open and powered as given; a player's placement derives both (kernels.place)
         on = replay and props["open"] == "true"
@@ -590,9 +592,11 @@ class World:
             name = B.VARIANTS[b][u[sim.FACE]]
             props = f"facing={B.DIRECTIONS[u[sim.FACING]]},lit={tf[u[sim.ON]]}"
         elif b == B.IRON_DOOR:
+            name = B.OPENERS[b][u[sim.HINGE] >> 1]
             props = (f"facing={B.DIRECTIONS[u[sim.FACING]]},half={('lower', 'upper')[u[sim.HALF]]},"
-                     f"hinge={('left', 'right')[u[sim.HINGE]]},open={tf[u[sim.ON]]},powered={tf[u[sim.POWER]]}")
+                     f"hinge={('left', 'right')[u[sim.HINGE] & 1]},open={tf[u[sim.ON]]},powered={tf[u[sim.POWER]]}")
         elif b == B.IRON_TRAPDOOR:
+            name = B.OPENERS[b][u[sim.DELAY]]
             props = (f"facing={B.DIRECTIONS[u[sim.FACING]]},half={('bottom', 'top')[u[sim.HALF]]},"
                      f"open={tf[u[sim.ON]]},powered={tf[u[sim.POWER]]},waterlogged=false")
         elif b == B.PLATE:
@@ -612,6 +616,8 @@ class World:
         """The name of block id b at cell c: a variant (an oak plate, a smoker) by the one the cell holds."""
         if b in B.VARIANTS and int(self.g.U[c, sim.BT]) == b:
             return "minecraft:" + B.VARIANTS[b][int(self.g.U[c, sim.FACE])]
+        if b in B.OPENERS and int(self.g.U[c, sim.BT]) == b:
+            return "minecraft:" + B.OPENERS[b][int(self.g.U[c, sim.DELAY]) >> (b == B.IRON_DOOR)]
         return "minecraft:" + B.NAME_OF_ID[b]
 
     def _sturdy_faces(self, c: int) -> int:
@@ -1216,8 +1222,9 @@ class World:
     def use(self, pos: object) -> bool:
         """A player's right-click at pos: press a button, toggle a lever, cycle a repeater's delay,
         switch a comparator between compare and subtract (it recomputes its output at once), raise a note
-        block's note by one (24 wraps to 0; it plays when the block above is air), or toggle
-        unconnected dust between cross and dot. Returns True if anything changed."""
+        block's note by one (24 wraps to 0; it plays when the block above is air), toggle
+        unconnected dust between cross and dot, or open or close a wooden door or trapdoor (not an iron
+        one). Returns True if anything changed."""
         cg = self._cg
         if cg is not None:  # a button or lever on the compiled graph (Runner.use, inlined)
             if pos is cg.last_pos:  # the very tuple last found at a button or lever: checked then
