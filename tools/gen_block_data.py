@@ -116,10 +116,11 @@ def build_rows() -> dict:
     return rows
 
 
-# Families of blocks that power opens and closes, with the properties their iron members have in the engine's
-# palette (engine/blocks.py builds a palette entry for each name listed here).
+# Families of blocks that power opens and closes, with the properties each member must have (engine/blocks.py
+# builds a palette entry for each name listed here; doors and trapdoors copy their iron member's).
 OPENABLE = {"door": ("facing", "half", "hinge", "open", "powered"),
-            "trapdoor": ("facing", "half", "open", "powered", "waterlogged")}
+            "trapdoor": ("facing", "half", "open", "powered", "waterlogged"),
+            "fence_gate": ("facing", "in_wall", "open", "powered")}
 
 
 def build_openable() -> dict:

@@ -30,6 +30,7 @@ HOPPER, DROPPER, DISPENSER, FURNACE = 26, 27, 28, 29
 IRON_DOOR, IRON_TRAPDOOR = 30, 31
 PLATE, LIGHT_PLATE, HEAVY_PLATE = 32, 33, 34  # PLATE: stone and wooden plates (15 while anything stands on them)
 DAYLIGHT = 35
+FENCE_GATE = 36  # every wood's (blocks.OPENERS): opened and closed by power as a trapdoor, and by hand
 CONTAINERS = (BARREL, CHEST, HOPPER, DROPPER, DISPENSER, FURNACE)
 PLATES = (PLATE, LIGHT_PLATE, HEAVY_PLATE)
 WOODS = ("oak", "spruce", "birch", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "bamboo", "crimson", "warped")
@@ -151,12 +152,17 @@ _DATA = _read_data()
 # Doors and trapdoors of every wood (named by minecraft-data) share the iron ones' id and rules; their index in
 # OPENERS (0 for iron) is kept in DELAY, a door's shifted left by one past its hinge. Only iron cannot be opened
 # by hand (World.use). docs/redstone.md section 37.
-OPENERS = {IRON_DOOR: ("iron_door", *_DATA.get("openable", {}).get("door", ())),
-           IRON_TRAPDOOR: ("iron_trapdoor", *_DATA.get("openable", {}).get("trapdoor", ()))}
+_OPENABLE = _DATA.get("openable", {})
+OPENERS = {IRON_DOOR: ("iron_door", *_OPENABLE.get("door", ())),
+           IRON_TRAPDOOR: ("iron_trapdoor", *_OPENABLE.get("trapdoor", ())),
+           FENCE_GATE: tuple(_OPENABLE.get("fence_gate", ()))}  # no iron one: all open by hand
 OPENER_OF = {n: i for names in OPENERS.values() for i, n in enumerate(names)}
 for _id, _names in OPENERS.items():
-    for _name in _names[1:]:
+    for _name in _names[1:] if _id != FENCE_GATE else ():
         PALETTE[_name] = PALETTE[_names[0]]
+for _name in OPENERS[FENCE_GATE]:  # `in_wall` (lowered beside walls, which the engine lacks) is kept as given
+    PALETTE[_name] = (FENCE_GATE, {"facing": HORIZONTAL, "in_wall": _BOOL, "open": _BOOL, "powered": _BOOL},
+                      {"facing": "north", "in_wall": "false", "open": "false", "powered": "false"})
 NAME_OF_ID: dict[int, str] = {}
 for _name, _entry in PALETTE.items():
     NAME_OF_ID.setdefault(_entry[0], _name)  # an id shared by variants is named by its first

@@ -35,6 +35,7 @@ from scicraft_viz.engine.blocks import (
     DAYLIGHT,
     DISPENSER,
     DROPPER,
+    FENCE_GATE,
     FURNACE,
     GLASS,
     HEAVY_PLATE,
@@ -346,8 +347,8 @@ def is_plate(b):
 
 @jit
 def is_opener(b):
-    """An iron door or trapdoor: opened by power, on the neighbour update that brings it."""
-    return b == IRON_DOOR or b == IRON_TRAPDOOR
+    """A door, trapdoor or fence gate: opened by power, on the neighbour update that brings it."""
+    return b == IRON_DOOR or b == IRON_TRAPDOOR or b == FENCE_GATE
 
 
 @jit
@@ -395,8 +396,10 @@ def instrument_on(U, c):
         return INSTR_BASEDRUM  # stone-like blocks, the stone and polished blackstone plates
     if b == GLASS:
         return INSTR_HAT
-    if b == BARREL or b == CHEST or b == NOTE_BLOCK or b == PLATE or b == DAYLIGHT:
+    if b == BARREL or b == CHEST or b == NOTE_BLOCK or b == PLATE or b == DAYLIGHT or b == FENCE_GATE:
         return INSTR_BASS  # wooden blocks (the wooden plates)
+    if (b == IRON_DOOR and U[c, HINGE] >> 1) or (b == IRON_TRAPDOOR and U[c, DELAY]):
+        return INSTR_BASS  # a wooden door or trapdoor
     return INSTR_HARP
 
 
@@ -1153,8 +1156,8 @@ def check(g, c, exempt):
             set_opened(g, c, p)
             if o > 0:
                 set_opened(g, o, p)
-    elif b == IRON_TRAPDOOR:
-        # vanilla TrapDoorBlock.neighborChanged: open follows a change of powered
+    elif b == IRON_TRAPDOOR or b == FENCE_GATE:
+        # vanilla TrapDoorBlock and FenceGateBlock.neighborChanged: open follows a change of powered
         p = lamp_powered(U, N, c)
         if (U[c, POWER] != 0) != p:
             U[c, POWER] = 1 if p else 0
@@ -2131,7 +2134,7 @@ def place(g, c, old_type, exempt, player):
         exempt = c  # vanilla: triggered waits for a neighbour update too
     elif is_plate(b):
         U[c, ENTITIES] = 0  # a plate is placed with nothing on it
-    elif b == IRON_TRAPDOOR and player:
+    elif (b == IRON_TRAPDOOR or b == FENCE_GATE) and player:
         # vanilla getStateForPlacement: open and powered when it has a neighbour signal
         p = 1 if lamp_powered(U, N, c) else 0
         U[c, ON] = p
@@ -2316,10 +2319,10 @@ def click(g, c):
         U[c, MODE] = nm
         comparator_refresh(g, c)
         return 1
-    if is_opener(b) and U[c, DELAY] >> (1 if b == IRON_DOOR else 0) > 0:
-        # a wooden door or trapdoor (iron ones are variant 0): `open` flips, `powered` stays, and no neighbour
-        # hears of it (vanilla use, setBlock without neighbour updates); shape updates reach the observers, a
-        # door's other half, which copies it, and what rests on a trapdoor
+    if is_opener(b) and (b == FENCE_GATE or U[c, DELAY] >> (1 if b == IRON_DOOR else 0) > 0):
+        # a fence gate, or a wooden door or trapdoor (iron ones are variant 0): `open` flips, `powered` stays,
+        # and no neighbour hears of it (vanilla use, setBlock without neighbour updates); shape updates reach the
+        # observers, a door's other half, which copies it, and what rests on a trapdoor
         v = 0 if U[c, ON] else 1
         set_on(g, c, v)
         if b == IRON_DOOR:

@@ -29,6 +29,7 @@ EVENT_HISTORY = 100_000
 EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout", "placed", "removed", "mode", "tuned",
                "note")
 _STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit", B.IRON_DOOR: "open", B.IRON_TRAPDOOR: "open",
+               B.FENCE_GATE: "open",
                B.DAYLIGHT: "inverted", B.PISTON: "extended", B.STICKY_PISTON: "extended", B.PISTON_HEAD: "short"}
 _VANILLA_IDS = (B.STONE, B.GLASS, B.PARTIAL)  # ids whose cells may hold a vanilla block's state number
 
@@ -211,8 +212,9 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
     elif b == B.CHEST:
         face = B.CHEST_TYPES.index(props["type"])
         cmp |= sim.CMP_FACE
-    if b in (B.IRON_DOOR, B.IRON_TRAPDOOR):
-        face = int(props["half"] in ("upper", "top"))
+    if b in (B.IRON_DOOR, B.IRON_TRAPDOOR, B.FENCE_GATE):
+        # FACE: a door's or trapdoor's half (1 upper, top), a fence gate's in_wall
+        face = int(props.get("half") in ("upper", "top") or props.get("in_wall") == "true")
         # DELAY: a door's hinge (bit 0) and which door or trapdoor it is (blocks.OPENERS: 0 iron, then woods)
         delay = (int(props.get("hinge") == "right") | B.OPENER_OF[st.name] << 1 if b == B.IRON_DOOR
                  else B.OPENER_OF[st.name])
@@ -595,6 +597,10 @@ class World:
             name = B.OPENERS[b][u[sim.HINGE] >> 1]
             props = (f"facing={B.DIRECTIONS[u[sim.FACING]]},half={('lower', 'upper')[u[sim.HALF]]},"
                      f"hinge={('left', 'right')[u[sim.HINGE] & 1]},open={tf[u[sim.ON]]},powered={tf[u[sim.POWER]]}")
+        elif b == B.FENCE_GATE:
+            name = B.OPENERS[b][u[sim.DELAY]]
+            props = (f"facing={B.DIRECTIONS[u[sim.FACING]]},in_wall={tf[u[sim.FACE]]},open={tf[u[sim.ON]]},"
+                     f"powered={tf[u[sim.POWER]]}")
         elif b == B.IRON_TRAPDOOR:
             name = B.OPENERS[b][u[sim.DELAY]]
             props = (f"facing={B.DIRECTIONS[u[sim.FACING]]},half={('bottom', 'top')[u[sim.HALF]]},"
@@ -1223,8 +1229,8 @@ class World:
         """A player's right-click at pos: press a button, toggle a lever, cycle a repeater's delay,
         switch a comparator between compare and subtract (it recomputes its output at once), raise a note
         block's note by one (24 wraps to 0; it plays when the block above is air), toggle
-        unconnected dust between cross and dot, or open or close a wooden door or trapdoor (not an iron
-        one). Returns True if anything changed."""
+        unconnected dust between cross and dot, or open or close a wooden door, trapdoor or fence gate
+        (not an iron one). Returns True if anything changed."""
         cg = self._cg
         if cg is not None:  # a button or lever on the compiled graph (Runner.use, inlined)
             if pos is cg.last_pos:  # the very tuple last found at a button or lever: checked then
