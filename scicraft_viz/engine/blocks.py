@@ -462,6 +462,22 @@ def split_state(state: str) -> tuple[str, dict[str, str]]:
     return m.group(1), dict(kv.split("=", 1) for kv in body.split(",") if "=" in kv) if body else {}
 
 
+def known_properties(state: str) -> tuple[str, list[str]]:
+    """(the state without the properties Java 1.20 does not give its block, those properties' keys), for a
+    state 'name[k=v,...]' read without validation: a file saved by another version may carry one (the engine's
+    palette has exactly vanilla's keys, tests/test_vanilla_ids.py). An unknown block comes back unchanged."""
+    name, props = split_state(state)
+    entry = PALETTE.get(ALIASES.get(name, name)) or VANILLA.get(name)
+    if entry is None:
+        return state, []
+    dropped = [k for k in props if k not in entry[1]]
+    if not dropped:
+        return state, []
+    keep = [f"{k}={v}" for k, v in props.items() if k in entry[1]]
+    prefix = "minecraft:" if state.startswith("minecraft:") else ""
+    return prefix + name + (f"[{','.join(keep)}]" if keep else ""), dropped
+
+
 # Blocks that hang on another block (they need a support): placed after every free-standing block.
 ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "stone_button", "lever",
             "comparator", *OPENERS[IRON_DOOR], *VARIANTS[PLATE], "light_weighted_pressure_plate",

@@ -50,6 +50,14 @@ class UnsupportedBlocksWarning(UserWarning):
     """Blocks, entities or block entity data a build file holds that were left out on request
     (skip_unsupported=True); the message lists each with its count and first positions."""
 
+
+
+class IgnoredPropertiesWarning(UserWarning):
+    """Block properties a build file gives a block that Java 1.20 does not give it (a state saved by another
+    version): the blocks load without them, and the message lists each state with the keys left off, its
+    count and first positions."""
+
+
 MAX_FILE_BYTES = 16 * 2**20  # on disk, checked before reading
 MAX_REGION_BYTES = 64 * 2**20  # a world's region file (.mca): up to 1,024 chunks, each read only if the box needs it
 MAX_NBT_BYTES = 16 * 2**20  # a schematic once decompressed (stops gzip bombs)
