@@ -1,6 +1,7 @@
 """File loading details (docs/redstone.md section 38): a property Java 1.20 does not give a block (a state saved
 by another version) is left off with a note, the IgnoredPropertiesWarning, instead of refusing the file; pending
-block ticks (a litematic's PendingBlockTicks, a region chunk's block_ticks) are refused naming the tag."""
+block ticks (a litematic's PendingBlockTicks, a region chunk's block_ticks) are refused naming the tag; a
+comparator's recorded OutputSignal is taken where it agrees with its state, else worked out again."""
 
 import gzip
 import io
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from nbtlib import Compound, Int, List, String
 from typer.testing import CliRunner
 
+from scicraft_viz import World
 from scicraft_viz.cli import app
 from scicraft_viz.engine.blocks import PALETTE, VANILLA, known_properties, parse_state
 from scicraft_viz.engine.formats import IgnoredPropertiesWarning, UnsupportedBlocksWarning, decode_build, write_build
@@ -126,3 +128,42 @@ def test_property_a_file_with_unknown_keys_loads_as_without_them(extra):
     blocks, notes = load(sponge3({f"minecraft:repeater[{body}]": 0}, bytes([0])), "schem", "b.schem")
     assert blocks == [((0, 0, 0), "minecraft:redstone_repeater[delay=3,facing=east,locked=false,powered=false]")]
     assert len(notes) == 1 and all(repr(k) in notes[0] for k in extra)
+
+
+def _comparator_file(signal) -> bytes:
+    """A barrel half full (level 8) read by a comparator into dust, saved as a litematic whose comparator block
+    entity records `signal` (an nbtlib tag) as its OutputSignal."""
+    w = World()
+    for x in range(-1, 4):
+        w.set_block((x, 0, 0), "stone")
+    w.set_block((0, 1, 0), "barrel")
+    w.set_items((0, 1, 0), 27 * 32)
+    w.set_block((1, 1, 0), "comparator[facing=west]")
+    w.set_block((2, 1, 0), "redstone_wire")
+    w.step(4)
+    root = nbtlib.File.parse(io.BytesIO(gzip.decompress(write_build(w, "litematic"))))
+    reg = next(iter(root["Regions"].values()))
+    x0, y0, z0 = (int(reg["Position"][a]) for a in "xyz")
+    reg["TileEntities"].append(Compound({"id": String("minecraft:comparator"), "OutputSignal": signal,
+                                         "x": Int(1 - x0), "y": Int(1 - y0), "z": Int(0 - z0)}))
+    buf = io.BytesIO()
+    root.write(buf)
+    return gzip.compress(buf.getvalue())
+
+
+@pytest.mark.parametrize("signal, output", [
+    (8, 8),  # as recorded, the true reading
+    (5, 5),  # agrees with powered=true: taken as vanilla loads it, until an update makes the comparator look again
+    (0, 8),  # contradicts powered=true: worked out again from the barrel
+])
+def test_a_comparators_recorded_output_is_taken_only_where_it_agrees_with_its_state(signal, output):
+    w = World.from_litematic(_comparator_file(Int(signal)), replay=True)
+    assert w.tick == 0 and w.get_block((1, 1, 0)).endswith("powered=true]")
+    assert w.power((1, 1, 0)).level == output and w.power((2, 1, 0)).level == output
+
+
+@pytest.mark.parametrize("signal", [Int(16), Int(-1), String("8")])
+def test_an_output_signal_out_of_range_is_refused_naming_the_tag(signal):
+    with pytest.raises(BuildFileError, match=r"OutputSignal \(the comparator at \(1, 1, 0\)\) is .*expected an Int "
+                                             r"from 0 to 15"):
+        World.from_litematic(_comparator_file(signal), replay=True)

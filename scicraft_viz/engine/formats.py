@@ -41,9 +41,19 @@ class Build(list):
     among them as the file's block entities give them ({pos: ((item id, count), ...)}, filled slots in slot
     order)."""
 
-    def __init__(self, items=(), contents: dict | None = None):
+    def __init__(self, items=(), contents: dict | None = None, outputs: dict | None = None):
         super().__init__(items)
         self.contents = dict(contents or {})
+        # each comparator's OutputSignal as the file's block entities give it, {pos: 0-15}
+        self.outputs = dict(outputs or {})
+
+
+class _Collected(dict):
+    """The containers' contents a decoder fills, and beside them the comparators' outputs."""
+
+    def __init__(self):
+        super().__init__()
+        self.outputs: dict = {}
 
 
 class UnsupportedBlocksWarning(UserWarning):
@@ -280,7 +290,7 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
         fmt = detect_format(data, source)
     text = build_text(data, fmt, source)
     omitted: list | None = [] if skip_unsupported else None
-    contents: dict = {}
+    contents = _Collected()
     if box is not None and fmt != "mca":
         raise BuildFileError(f"{source}: a box selects blocks from a world's region file (.mca); this is a {fmt} file")
     if fmt == "mca":
@@ -288,7 +298,7 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
 
         out = decode_region(data, source, box, omitted, contents)
         _warn_omitted(omitted, out, source)
-        return Build(out, contents)
+        return Build(out, contents, contents.outputs)
     if text is not None:
         from scicraft_viz.engine.mcfunction import parse_mcfunction
 
@@ -297,13 +307,13 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
         if lines and omitted is not None:
             omitted.extend((word, len(ps), ps[:3]) for word, ps in lines.items())
             _warn_omitted(omitted, out, source)
-        return Build(out, contents)
+        return Build(out, contents, contents.outputs)
     if fmt == "snbt":
         from scicraft_viz.engine.structure import decode_structure
 
         out = decode_structure(parse_snbt(data, source), source, omitted, contents)
         _warn_omitted(omitted, out, source)
-        return Build(out, contents)
+        return Build(out, contents, contents.outputs)
     if data[:2] != GZIP_MAGIC:
         raise BuildFileError(f"{source}: not a {fmt or 'schematic'} file: expected gzip-compressed NBT "
                              f"(bytes 1f 8b), found {data[:8]!r}")
@@ -327,7 +337,7 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
     else:
         out = schematic.decode_sponge(root, source, omitted, contents)
     _warn_omitted(omitted, out, source)
-    return Build(out, contents)
+    return Build(out, contents, contents.outputs)
 
 
 def _warn_omitted(omitted: list | None, loaded: Blocks, source: str) -> None:

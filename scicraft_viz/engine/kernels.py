@@ -2387,7 +2387,8 @@ def set_entities(g, c, n):
 @jit
 def set_output(g, c, level, inverted):
     """The daylight sensor at c: its `inverted` (kept in ON) becomes `inverted`, with no update (vanilla
-    use), then its output becomes `level`, updating its neighbours if it changed. Returns as `use` does."""
+    use), then its output becomes `level`, updating its neighbours if it changed. Returns as `use` does.
+    Also a comparator's output read from a file (ON, its `powered`, given unchanged)."""
     if needs_room(g):
         return 2
     U = g.U

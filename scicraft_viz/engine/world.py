@@ -1516,7 +1516,22 @@ class World:
                 w.set_items(p, list(stacks))
             except InputError as e:
                 raise BuildFileError(f"{source}: {e}") from None
+        w._load_outputs(items.outputs)
         return w
+
+    def _load_outputs(self, outputs: dict) -> None:
+        """Comparators' recorded outputs (block-entity OutputSignal, 0-15): one that agrees with its comparator's
+        `powered` (powered exactly when above 0) is taken, as vanilla loads it; any other is replaced by the
+        output the comparator works out from its inputs now. The blocks in front hear of the change."""
+        g = self.g
+        for p, v in outputs.items():
+            c = self._find(p)
+            if c <= 0 or int(g.U[c, sim.BT]) != B.COMPARATOR:
+                continue
+            if (v > 0) != bool(g.U[c, sim.ON]):
+                v = int(self._k.comparator_output(g.U, g.N, c))
+            if v != int(g.U[c, sim.POWER]):
+                self._call(self._k.set_output, c, v, int(g.U[c, sim.ON]))
 
     @classmethod
     def from_litematic(cls, src, replay: bool = False) -> World:
