@@ -229,12 +229,13 @@ def convert_command(
         # written beside dst and renamed over it once complete: a failure leaves dst as it was
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", formats.UnsupportedBlocksWarning)
+            warnings.simplefilter("always", formats.IgnoredPropertiesWarning)
             from scicraft_viz.engine.region import parse_box
 
             n = formats.convert(src, dst, schem_version=schem_version, overwrite=overwrite,
                                 skip_unsupported=skip_unsupported, box=None if box is None else parse_box(box))
         for w in caught:
-            if issubclass(w.category, formats.UnsupportedBlocksWarning):
+            if issubclass(w.category, (formats.UnsupportedBlocksWarning, formats.IgnoredPropertiesWarning)):
                 typer.echo(f"warning: {w.message}", err=True)
     except (ValueError, OSError) as e:
         _fail_input(str(e))

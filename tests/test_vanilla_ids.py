@@ -48,7 +48,8 @@ def test_every_palette_state_is_written_as_a_vanilla_state(vanilla):
                            + 4 * 2 * 2 + 6 * 2 + 4 * 3 * 2 + 1  # comparator, barrel, chest (3 types), target
                            + 23 * 25 * 2  # note block
                            + 5 * 2 + 2 * 6 * 2 + 3 * 4 * 2  # hopper, dropper and dispenser, furnaces
-                           + 4 * 2 * 2 * 2 * 2 + 4 * 2 * 2 * 2  # iron door, iron trapdoor (never waterlogged)
+                           + 12 * (4 * 2 * 2 * 2 * 2 + 4 * 2 * 2 * 2)  # doors, trapdoors (never waterlogged)
+                           + 11 * 4 * 2 * 2 * 2  # fence gates
                            + 13 * 2 + 2 * 16 + 2 * 16  # stone and wooden plates, weighted plates, daylight sensor
                            + 6 * 2 + 2 * 2 * 6 + 6 * 2 * 2 + 6 * 2)  # observer, pistons, piston head, moving piston
     for s in states:

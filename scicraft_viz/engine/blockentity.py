@@ -6,8 +6,9 @@ Every format keeps a container's items the way vanilla saves them: a list `Items
 Sponge schematic in `BlockEntities` (`Pos` inside the schematic; version 3 nests the data under `Data`), a
 structure in each block's `nbt`, an MCEdit schematic in `TileEntities`, a region's chunk in
 `block_entities`. Each stack stays in its slot (World.slots): empty slots before it are kept as None, since
-hoppers and droppers take from the first filled slot. Block-entity data of other blocks (a sign's text, a
-comparator's output) is not part of the engine's blocks and is left out."""
+hoppers and droppers take from the first filled slot. A comparator's `OutputSignal` is read too (`collect`'s
+`outputs`; World.from_build_file takes it only where it agrees with the comparator's state). Block-entity data
+of other blocks (a sign's text) is not part of the engine's blocks and is left out."""
 
 from __future__ import annotations
 
@@ -102,7 +103,22 @@ def block_entity(state: str, stacks, **extra) -> object:
     return Compound({**extra, "id": String("minecraft:" + B.parse_state(state).name), "Items": items_tag(stacks)})
 
 
-def collect(found, data: dict[Pos, tuple[object, str]], source: str, omitted: list | None = None) -> Contents:
+def comparator_output(tag, source: str, where: str, pos: Pos) -> int | None:
+    """A comparator block entity's `OutputSignal` (0-15), or None when it has none; anything else is refused
+    naming the tag."""
+    from nbtlib import Compound, Int
+
+    if not isinstance(tag, Compound) or "OutputSignal" not in tag:
+        return None
+    v = tag["OutputSignal"]
+    if not isinstance(v, Int) or not 0 <= int(v) <= 15:
+        raise BuildFileError(f"{source}: {where}.OutputSignal (the comparator at {fmt_pos(pos)}) is "
+                             f"{str(v)[:40]!r}; expected an Int from 0 to 15")
+    return int(v)
+
+
+def collect(found, data: dict[Pos, tuple[object, str]], source: str, omitted: list | None = None,
+            outputs: dict | None = None) -> Contents:
     """The contents of the containers among the loaded blocks `found` ((pos, canonical state) pairs) from
     block entities `data` ({pos: (nbt compound, where in the file)}). Data at a block that is no container
     is left out (the module's docstring says why), and listed in `omitted` (skip_unsupported) when given;
@@ -113,6 +129,11 @@ def collect(found, data: dict[Pos, tuple[object, str]], source: str, omitted: li
     left = 0
     for p, (tag, where) in data.items():
         state = states.get(p)
+        if outputs is not None and state is not None and state.startswith("minecraft:comparator["):
+            v = comparator_output(tag, source, where, p)  # World.from_build_file checks it against the state
+            if v is not None:
+                outputs[p] = v
+                continue
         b = container_id(state) if state is not None else None
         if b is None:
             left += 1

@@ -30,6 +30,7 @@ HOPPER, DROPPER, DISPENSER, FURNACE = 26, 27, 28, 29
 IRON_DOOR, IRON_TRAPDOOR = 30, 31
 PLATE, LIGHT_PLATE, HEAVY_PLATE = 32, 33, 34  # PLATE: stone and wooden plates (15 while anything stands on them)
 DAYLIGHT = 35
+FENCE_GATE = 36  # every wood's (blocks.OPENERS): opened and closed by power as a trapdoor, and by hand
 CONTAINERS = (BARREL, CHEST, HOPPER, DROPPER, DISPENSER, FURNACE)
 PLATES = (PLATE, LIGHT_PLATE, HEAVY_PLATE)
 WOODS = ("oak", "spruce", "birch", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "bamboo", "crimson", "warped")
@@ -137,6 +138,31 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
         {"facing": "north", "type": "single", "waterlogged": "false"},
     ),
 }
+
+
+def _read_data() -> dict:
+    """engine/data/vanilla_blocks.json, which tools/gen_block_data.py makes from minecraft-data."""
+    import json
+    from importlib.resources import files
+
+    return json.loads(files("scicraft_viz.engine").joinpath("data/vanilla_blocks.json").read_text())
+
+
+_DATA = _read_data()
+# Doors and trapdoors of every wood (named by minecraft-data) share the iron ones' id and rules; their index in
+# OPENERS (0 for iron) is kept in DELAY, a door's shifted left by one past its hinge. Only iron cannot be opened
+# by hand (World.use). docs/redstone.md section 37.
+_OPENABLE = _DATA.get("openable", {})
+OPENERS = {IRON_DOOR: ("iron_door", *_OPENABLE.get("door", ())),
+           IRON_TRAPDOOR: ("iron_trapdoor", *_OPENABLE.get("trapdoor", ())),
+           FENCE_GATE: tuple(_OPENABLE.get("fence_gate", ()))}  # no iron one: all open by hand
+OPENER_OF = {n: i for names in OPENERS.values() for i, n in enumerate(names)}
+for _id, _names in OPENERS.items():
+    for _name in _names[1:] if _id != FENCE_GATE else ():
+        PALETTE[_name] = PALETTE[_names[0]]
+for _name in OPENERS[FENCE_GATE]:  # `in_wall` (lowered beside walls, which the engine lacks) is kept as given
+    PALETTE[_name] = (FENCE_GATE, {"facing": HORIZONTAL, "in_wall": _BOOL, "open": _BOOL, "powered": _BOOL},
+                      {"facing": "north", "in_wall": "false", "open": "false", "powered": "false"})
 NAME_OF_ID: dict[int, str] = {}
 for _name, _entry in PALETTE.items():
     NAME_OF_ID.setdefault(_entry[0], _name)  # an id shared by variants is named by its first
@@ -147,6 +173,51 @@ NAME_OF_ID[PARTIAL] = "slab_or_stairs"
 # meant for Minecraft (build files, schematics) is written with the vanilla id.
 ALIASES = {"repeater": "redstone_repeater"}
 VANILLA_NAME = {v: k for k, v in ALIASES.items()}
+
+def _levels(*values: int) -> dict[str, int]:
+    """A property whose comparator output is its own value."""
+    return {str(v): v for v in values}
+
+
+# Blocks a comparator reads by their block state alone (vanilla hasAnalogOutputSignal, with an output that
+# getAnalogOutputSignal works out from the state), as data rows after the Minecraft wiki's comparator page:
+# name -> (property, {value: output}), the property "" for a block with one output in every state. Each is
+# otherwise a vanilla block like the others (engine/data/vanilla_blocks.json: full ones conduct, the others
+# are partial blocks whose collision shape says which faces hold). docs/redstone.md section 36.
+ANALOG_STATE: dict[str, tuple[str, dict[str, int]]] = {
+    "cake": ("bites", {"0": 14, "1": 12, "2": 10, "3": 8, "4": 6, "5": 4, "6": 2}),
+    "cauldron": ("", {"": 0}),
+    "water_cauldron": ("level", _levels(1, 2, 3)),
+    "powder_snow_cauldron": ("level", _levels(1, 2, 3)),
+    "lava_cauldron": ("", {"": 3}),
+    "composter": ("level", _levels(0, 1, 2, 3, 4, 5, 6, 7, 8)),
+    "end_portal_frame": ("eye", {"false": 0, "true": 15}),
+    "respawn_anchor": ("charges", {"0": 0, "1": 3, "2": 7, "3": 11, "4": 15}),
+    "beehive": ("honey_level", _levels(0, 1, 2, 3, 4, 5)),
+    "bee_nest": ("honey_level", _levels(0, 1, 2, 3, 4, 5)),
+    "lectern": ("has_book", {"false": 0}),
+    "jukebox": ("has_record", {"false": 0}),
+}
+# Vanilla signal sources among them (isSignalSource): dust turns toward them as toward a lever. Their signal
+# here is 0: the states that would give one are refused below.
+SIGNAL_SOURCES = ("lectern", "jukebox")
+# States of those blocks whose behaviour hangs on what the block state does not say, refused with the reason:
+# (name, property, value) -> why.
+REFUSED_STATES: dict[tuple[str, str, str], str] = {
+    ("lectern", "has_book", "true"): "a lectern's comparator output comes from its book's page and page count "
+                                     "(block-entity data the engine does not keep)",
+    ("lectern", "powered", "true"): "a powered lectern is in the 2 game-tick pulse of a page turn, whose end is a "
+                                    "scheduled tick the state does not carry",
+    ("jukebox", "has_record", "true"): "a jukebox's comparator output and its signal come from the disc it holds "
+                                       "and whether it plays (block-entity data the engine does not keep)",
+    ("composter", "level", "7"): "a composter at level 7 turns to level 8 20 game ticks after it is placed, a "
+                                 "scheduled tick the engine does not run",
+}
+REFUSED_BLOCKS: dict[str, str] = {
+    "chiseled_bookshelf": "a chiseled bookshelf's comparator output is the last slot a player used (block-entity "
+                          "data, not its block state)",
+}
+
 
 MAX_STATE_LENGTH = 200  # the longest real state here is about 90 characters
 _STATE_RE = re.compile(r"^\s*(?:minecraft:)?([a-z0-9_]+)\s*(?:\[(.*)\])?\s*$")
@@ -193,6 +264,8 @@ def parse_state(text: object) -> BlockState:
             "'redstone_repeater[facing=west,delay=2]'"
         )
     name, body = ALIASES.get(m.group(1), m.group(1)), m.group(2)
+    if name in REFUSED_BLOCKS:
+        raise BlockStateError(f"{name} (in {text!r}) is not supported: {REFUSED_BLOCKS[name]}")
     if name not in PALETTE and name not in VANILLA:
         close = difflib.get_close_matches(name, [*PALETTE, *VANILLA], n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
@@ -219,6 +292,10 @@ def parse_state(text: object) -> BlockState:
                 raise BlockStateError(f"property '{key}' is given twice in {text!r}")
             given.add(key)
             values[key] = value
+    for key, value in values.items():
+        why = REFUSED_STATES.get((name, key, value))
+        if why is not None:
+            raise BlockStateError(f"{name} with {key}={value} (in {text!r}) is not supported: {why}")
     return BlockState(name, tuple(sorted(values.items())), frozenset(given))
 
 
@@ -226,10 +303,7 @@ def parse_state(text: object) -> BlockState:
 def _load_vanilla() -> dict:
     """{name: (min state number, {property: values}, {property: default}, codes, property order)} from the
     data file that tools/gen_block_data.py makes from minecraft-data."""
-    import json
-    from importlib.resources import files
-
-    doc = json.loads(files("scicraft_viz.engine").joinpath("data/vanilla_blocks.json").read_text())
+    doc = _DATA
     out = {}
     for name, (lo, props, default, codes) in doc["blocks"].items():
         allowed = {k: tuple(v) for k, v in props}
@@ -254,8 +328,12 @@ _BY_STATE_ID = sorted((r[0], n) for n, r in _VANILLA.items())
 # What a piston does to a vanilla full or partial block (vanilla PushReaction), by state number: 0 moves it,
 # 1 cannot move it (obsidian and its kin, unbreakable blocks, blocks with a block entity), 2 breaks it.
 PUSH_NORMAL, PUSH_BLOCK, PUSH_DESTROY = 0, 1, 2
-_IMMOVABLE = ("obsidian", "crying_obsidian", "bedrock", "reinforced_deepslate", "barrier", "beacon", "spawner")
-_BROKEN_BY_PISTON = ("pumpkin", "melon")
+# Immovable: vanilla's named four (obsidian, crying obsidian, respawn anchor, reinforced deepslate), unbreakable
+# blocks (bedrock, barrier, end portal frame) and blocks with a block entity; a piston breaks pumpkins, melons
+# and cakes (PushReaction.DESTROY).
+_IMMOVABLE = ("obsidian", "crying_obsidian", "respawn_anchor", "bedrock", "reinforced_deepslate", "barrier",
+              "end_portal_frame", "beacon", "spawner", "beehive", "bee_nest", "lectern", "jukebox")
+_BROKEN_BY_PISTON = ("pumpkin", "melon", "cake")
 
 
 def _push_reactions():
@@ -272,6 +350,37 @@ def _push_reactions():
 
 
 PUSH_REACTION = _push_reactions()
+
+
+def _analog_outputs():
+    """By state number: the comparator output of a block ANALOG_STATE names (-1: none; a refused state keeps
+    -1, it is never placed), and 1 for a state of a block in SIGNAL_SOURCES."""
+    import numpy as np
+
+    top = len(PUSH_REACTION)
+    out, source = np.full(top, -1, np.int8), np.zeros(top, np.uint8)
+    for name, (prop, outputs) in ANALOG_STATE.items():
+        if name not in _VANILLA:  # only while tools/gen_block_data.py makes the data file
+            continue
+        lo, allowed, _, codes, order = _VANILLA[name]
+        for i in range(len(codes)):
+            vals, j = {}, i
+            for k in reversed(order):
+                vals[k] = allowed[k][j % len(allowed[k])]
+                j //= len(allowed[k])
+            out[lo + i] = outputs.get(vals.get(prop, ""), -1)
+            source[lo + i] = name in SIGNAL_SOURCES
+    return out, source
+
+
+ANALOG_OUTPUT, SIGNAL_SOURCE = _analog_outputs()
+
+
+def analog_output(name: str, props) -> int:
+    """The comparator output of a vanilla block state read by its state (ANALOG_STATE), or -1."""
+    if name not in ANALOG_STATE or name not in _VANILLA:
+        return -1
+    return int(ANALOG_OUTPUT[vanilla_number(name, props)])
 
 
 def vanilla_number(name: str, props) -> int:
@@ -341,7 +450,7 @@ def canonical(text: str) -> str:
 
 _SPLIT_RE = re.compile(r"^(?:minecraft:)?([a-z0-9_]+)(?:\[(.*)\])?$")
 _DERIVED = {"power", "lit", "powered", "locked", "enabled", "triggered", "extended", "short"}
-_OPENED_BY_POWER = ("iron_door", "iron_trapdoor")  # their `open` follows power too
+_OPENED_BY_POWER = tuple(OPENER_OF)  # their `open` follows power too (a player's placement derives it)
 
 
 def split_state(state: str) -> tuple[str, dict[str, str]]:
@@ -353,9 +462,25 @@ def split_state(state: str) -> tuple[str, dict[str, str]]:
     return m.group(1), dict(kv.split("=", 1) for kv in body.split(",") if "=" in kv) if body else {}
 
 
+def known_properties(state: str) -> tuple[str, list[str]]:
+    """(the state without the properties Java 1.20 does not give its block, those properties' keys), for a
+    state 'name[k=v,...]' read without validation: a file saved by another version may carry one (the engine's
+    palette has exactly vanilla's keys, tests/test_vanilla_ids.py). An unknown block comes back unchanged."""
+    name, props = split_state(state)
+    entry = PALETTE.get(ALIASES.get(name, name)) or VANILLA.get(name)
+    if entry is None:
+        return state, []
+    dropped = [k for k in props if k not in entry[1]]
+    if not dropped:
+        return state, []
+    keep = [f"{k}={v}" for k, v in props.items() if k in entry[1]]
+    prefix = "minecraft:" if state.startswith("minecraft:") else ""
+    return prefix + name + (f"[{','.join(keep)}]" if keep else ""), dropped
+
+
 # Blocks that hang on another block (they need a support): placed after every free-standing block.
 ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "stone_button", "lever",
-            "comparator", "iron_door", *VARIANTS[PLATE], "light_weighted_pressure_plate",
+            "comparator", *OPENERS[IRON_DOOR], *VARIANTS[PLATE], "light_weighted_pressure_plate",
             "heavy_weighted_pressure_plate")
 ATTACHED_IDS = tuple(dict.fromkeys(PALETTE[n][0] for n in ATTACHED))
 

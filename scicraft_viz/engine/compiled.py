@@ -59,10 +59,10 @@ UP, DOWN = 4, 5
 REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER = B.REPEATER, B.TORCH, B.WALL_TORCH, B.LAMP, B.BUTTON, B.LEVER
 COMPARATOR, NOTE_BLOCK = B.COMPARATOR, B.NOTE_BLOCK
 PLATE, LIGHT_PLATE, HEAVY_PLATE, DAYLIGHT = B.PLATE, B.LIGHT_PLATE, B.HEAVY_PLATE, B.DAYLIGHT
-IRON_DOOR, IRON_TRAPDOOR = B.IRON_DOOR, B.IRON_TRAPDOOR
+IRON_DOOR, IRON_TRAPDOOR, FENCE_GATE = B.IRON_DOOR, B.IRON_TRAPDOOR, B.FENCE_GATE
 # inputs set from outside (plates: entities; daylight sensors: the day time) and outputs that open
 _COMPONENTS = (REPEATER, TORCH, WALL_TORCH, LAMP, BUTTON, LEVER, COMPARATOR, NOTE_BLOCK, *B.PLATES, DAYLIGHT,
-               IRON_DOOR, IRON_TRAPDOOR)
+               IRON_DOOR, IRON_TRAPDOOR, FENCE_GATE)
 _ANALOG = (COMPARATOR, *B.PLATES, DAYLIGHT)  # nodes whose signal is their output strength (S_POW)
 _CONDUCTORS = (B.STONE, LAMP, B.TARGET, B.BARREL, NOTE_BLOCK, B.DROPPER, B.DISPENSER, B.FURNACE)
 COMPARATOR_DELAY = 2  # not varied by rulesets
@@ -269,8 +269,8 @@ def _changed(node, lk, alist, st, wq, c, analog, old, new, tick, seq, rlamp, rto
                     queued += k
             elif p:
                 st[x, S_ON] = 1
-        elif b == NOTE_BLOCK or b == IRON_DOOR or b == IRON_TRAPDOOR:
-            # powered (a door's or trapdoor's open with it) follows the input at the neighbour update itself
+        elif b == NOTE_BLOCK or b == IRON_DOOR or b == IRON_TRAPDOOR or b == FENCE_GATE:
+            # powered (a door's, trapdoor's or gate's open with it) follows the input at the neighbour update
             st[x, S_ON] = 1 if p else 0
         elif (st[x, S_ON] != 0) == p:  # a torch
             k = _schedule(st, wq, x, tick + rtorch, P_NORMAL, seq)
@@ -597,12 +597,14 @@ class _Block:
     (0/1), a plate's or daylight sensor's output. `face`: a button's or lever's face, a door's or trapdoor's
     half (0 lower, bottom). `flag`: a hopper's enabled, a dropper's or dispenser's triggered."""
 
-    __slots__ = ("id", "facing", "face", "delay", "sides", "on", "locked", "power", "sturdy", "mode", "flag")
+    __slots__ = ("id", "facing", "face", "delay", "sides", "on", "locked", "power", "sturdy", "mode", "flag", "analog")
 
     def __init__(self, state: str):
         name, props = split_state(state)
+        self.analog = -1  # what a comparator reads from a vanilla block by its state (blocks.ANALOG_STATE)
         if name not in B.PALETTE:  # a vanilla full or partial block: its engine id and sturdy faces
-            self.id, self.sturdy, _ = B.vanilla_kind(name, props)
+            self.id, self.sturdy, number = B.vanilla_kind(name, props)
+            self.analog = int(B.ANALOG_OUTPUT[number])
             self.facing = self.face = self.delay = self.power = 0
             self.sides = (0, 0, 0, 0)
             self.on = self.locked = self.flag = False
@@ -618,7 +620,7 @@ class _Block:
         self.locked = props.get("locked") == "true"
         self.power = int(props.get("power", 0))
         self.flag = props.get("enabled", props.get("triggered")) == "true"
-        if b in (IRON_DOOR, IRON_TRAPDOOR):
+        if b in (IRON_DOOR, IRON_TRAPDOOR, FENCE_GATE):
             self.on, self.power = props.get("open") == "true", int(props.get("powered") == "true")
         elif b == PLATE:
             self.power = 15 if self.on else 0
@@ -653,6 +655,14 @@ class _Structure:
 
     def conductor(self, p: Pos) -> bool:
         return self.id(p) in _CONDUCTORS
+
+    def analog(self, p: Pos, levels: dict) -> int:
+        """What a comparator reads from the block at p by itself (kernels.analog_level): a container's fill
+        level, a vanilla block's output by its state, or -1."""
+        if self.id(p) in B.CONTAINERS:
+            return levels.get(p, 0)
+        blk = self.b.get(p)
+        return blk.analog if blk is not None else -1
 
     def attachment(self, p: Pos) -> Pos | None:
         blk = self.b[p]
@@ -887,7 +897,7 @@ class CompiledWorld:
                     raise CompileRefused(f"iron_door at {p} has no other half and would fall at the next change there")
                 if (o.on, o.power) != (blk.on, blk.power):
                     raise CompileRefused(f"the two halves of the iron_door at {p} disagree on open or powered")
-            if blk.id in (IRON_DOOR, IRON_TRAPDOOR) and blk.on != bool(blk.power):
+            if blk.id in (IRON_DOOR, IRON_TRAPDOOR, FENCE_GATE) and blk.on != bool(blk.power):
                 raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p} is {'open' if blk.on else 'closed'} but "
                                      f"{'' if blk.power else 'not '}powered (the graph moves them together)")
         n = len(comps)
@@ -925,7 +935,7 @@ class CompiledWorld:
         analog: dict[Pos, tuple] = {}  # a comparator's (rear sources, side sources, container level or -1)
         for p in comps:
             blk = s.b[p]
-            if blk.id in (LAMP, NOTE_BLOCK, IRON_TRAPDOOR):
+            if blk.id in (LAMP, NOTE_BLOCK, IRON_TRAPDOOR, FENCE_GATE):
                 inputs[p] = _around(s, reach, p)
             elif blk.id == IRON_DOOR:  # powered when either half receives a signal
                 inputs[p] = _merge(_around(s, reach, p), _around(s, reach, _add(p, DOWN if blk.face else UP)))
@@ -944,15 +954,13 @@ class CompiledWorld:
             elif blk.id == COMPARATOR:
                 f = blk.facing
                 behind = _add(p, f)
-                cont = -1
-                if s.id(behind) in B.CONTAINERS:
+                cont = s.analog(behind, levels)
+                if cont >= 0:
                     rear: dict = {}
-                    cont = levels.get(behind, 0)
                 else:
                     rear = dict(reach[behind]) if s.id(behind) == B.WIRE else _signal_sources(s, reach, behind, f)
-                    two = _add(behind, f)
-                    if s.conductor(behind) and s.id(two) in B.CONTAINERS:
-                        cont = levels.get(two, 0)
+                    if s.conductor(behind):
+                        cont = s.analog(_add(behind, f), levels)
                 side: dict = {}
                 for k in ((f + 1) % 4, (f + 3) % 4):
                     _merge(side, _side_sources(s, reach, _add(p, k), k))
@@ -1191,7 +1199,7 @@ class CompiledWorld:
                 raise CompileRefused(f"{name} at {p} disagrees with its input and has no tick pending")
             elif b == BUTTON and x and not pend:
                 raise CompileRefused(f"button at {p} is pressed with no release pending")
-            elif b in (NOTE_BLOCK, IRON_DOOR, IRON_TRAPDOOR) and x != inp:
+            elif b in (NOTE_BLOCK, IRON_DOOR, IRON_TRAPDOOR, FENCE_GATE) and x != inp:
                 raise CompileRefused(f"{name} at {p} disagrees with its input (it waits for a neighbour update)")
             elif b == COMPARATOR:
                 if x != (st[i, S_POW] > 0):
@@ -1473,7 +1481,7 @@ class Runner:
                 g.U[cells, sim.POWER] = st[i, S_POW]
                 if cw.kinds[i] in B.PLATES:
                     g.U[cells, sim.ENTITIES] = st[i, S_ENT]
-            elif cw.kinds[i] in (IRON_DOOR, IRON_TRAPDOOR):
+            elif cw.kinds[i] in (IRON_DOOR, IRON_TRAPDOOR, FENCE_GATE):
                 g.U[cells, sim.POWER] = st[i, S_ON]  # powered, which open follows
             elif cw.kinds[i] in (TORCH, WALL_TORCH):
                 g.T[cells, sim.TOG0 :] = tog[i]

@@ -41,14 +41,32 @@ class Build(list):
     among them as the file's block entities give them ({pos: ((item id, count), ...)}, filled slots in slot
     order)."""
 
-    def __init__(self, items=(), contents: dict | None = None):
+    def __init__(self, items=(), contents: dict | None = None, outputs: dict | None = None):
         super().__init__(items)
         self.contents = dict(contents or {})
+        # each comparator's OutputSignal as the file's block entities give it, {pos: 0-15}
+        self.outputs = dict(outputs or {})
+
+
+class _Collected(dict):
+    """The containers' contents a decoder fills, and beside them the comparators' outputs."""
+
+    def __init__(self):
+        super().__init__()
+        self.outputs: dict = {}
 
 
 class UnsupportedBlocksWarning(UserWarning):
     """Blocks, entities or block entity data a build file holds that were left out on request
     (skip_unsupported=True); the message lists each with its count and first positions."""
+
+
+
+class IgnoredPropertiesWarning(UserWarning):
+    """Block properties a build file gives a block that Java 1.20 does not give it (a state saved by another
+    version): the blocks load without them, and the message lists each state with the keys left off, its
+    count and first positions."""
+
 
 MAX_FILE_BYTES = 16 * 2**20  # on disk, checked before reading
 MAX_REGION_BYTES = 64 * 2**20  # a world's region file (.mca): up to 1,024 chunks, each read only if the box needs it
@@ -272,7 +290,7 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
         fmt = detect_format(data, source)
     text = build_text(data, fmt, source)
     omitted: list | None = [] if skip_unsupported else None
-    contents: dict = {}
+    contents = _Collected()
     if box is not None and fmt != "mca":
         raise BuildFileError(f"{source}: a box selects blocks from a world's region file (.mca); this is a {fmt} file")
     if fmt == "mca":
@@ -280,7 +298,7 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
 
         out = decode_region(data, source, box, omitted, contents)
         _warn_omitted(omitted, out, source)
-        return Build(out, contents)
+        return Build(out, contents, contents.outputs)
     if text is not None:
         from scicraft_viz.engine.mcfunction import parse_mcfunction
 
@@ -289,13 +307,13 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
         if lines and omitted is not None:
             omitted.extend((word, len(ps), ps[:3]) for word, ps in lines.items())
             _warn_omitted(omitted, out, source)
-        return Build(out, contents)
+        return Build(out, contents, contents.outputs)
     if fmt == "snbt":
         from scicraft_viz.engine.structure import decode_structure
 
         out = decode_structure(parse_snbt(data, source), source, omitted, contents)
         _warn_omitted(omitted, out, source)
-        return Build(out, contents)
+        return Build(out, contents, contents.outputs)
     if data[:2] != GZIP_MAGIC:
         raise BuildFileError(f"{source}: not a {fmt or 'schematic'} file: expected gzip-compressed NBT "
                              f"(bytes 1f 8b), found {data[:8]!r}")
@@ -319,7 +337,7 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
     else:
         out = schematic.decode_sponge(root, source, omitted, contents)
     _warn_omitted(omitted, out, source)
-    return Build(out, contents)
+    return Build(out, contents, contents.outputs)
 
 
 def _warn_omitted(omitted: list | None, loaded: Blocks, source: str) -> None:

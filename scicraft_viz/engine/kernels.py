@@ -27,6 +27,7 @@ import numpy as np
 # Block ids are module-level ints, which numba folds in as constants.
 from scicraft_viz.engine.blocks import (
     AIR,
+    ANALOG_OUTPUT,
     BARREL,
     BUTTON,
     CHEST,
@@ -34,6 +35,7 @@ from scicraft_viz.engine.blocks import (
     DAYLIGHT,
     DISPENSER,
     DROPPER,
+    FENCE_GATE,
     FURNACE,
     GLASS,
     HEAVY_PLATE,
@@ -56,6 +58,7 @@ from scicraft_viz.engine.blocks import (
     PUSH_NORMAL,
     PUSH_REACTION,
     REPEATER,
+    SIGNAL_SOURCE,
     SLIME,
     STICKY_PISTON,
     STONE,
@@ -329,14 +332,38 @@ def is_container(b):
 
 
 @jit
+def is_vanilla(b):
+    """An id whose cell keeps a vanilla block's state number (low byte in FACING, high byte in FACE)."""
+    return b == STONE or b == GLASS or b == PARTIAL
+
+
+@jit
+def state_number(U, c):
+    return np.int64(U[c, FACING]) | (np.int64(U[c, FACE]) << 8)
+
+
+@jit
+def analog_level(U, c):
+    """What a comparator reads from the block at c by itself (vanilla getAnalogOutputSignal): a container's
+    fill level, the output of a vanilla block read by its state (blocks.ANALOG_STATE), or -1 for any other
+    block (vanilla hasAnalogOutputSignal false)."""
+    b = U[c, BT]
+    if is_container(b):
+        return np.int64(U[c, POWER])
+    if is_vanilla(b):
+        return np.int64(ANALOG_OUTPUT[state_number(U, c)])
+    return -1
+
+
+@jit
 def is_plate(b):
     return b == PLATE or b == LIGHT_PLATE or b == HEAVY_PLATE
 
 
 @jit
 def is_opener(b):
-    """An iron door or trapdoor: opened by power, on the neighbour update that brings it."""
-    return b == IRON_DOOR or b == IRON_TRAPDOOR
+    """A door, trapdoor or fence gate: opened by power, on the neighbour update that brings it."""
+    return b == IRON_DOOR or b == IRON_TRAPDOOR or b == FENCE_GATE
 
 
 @jit
@@ -384,8 +411,10 @@ def instrument_on(U, c):
         return INSTR_BASEDRUM  # stone-like blocks, the stone and polished blackstone plates
     if b == GLASS:
         return INSTR_HAT
-    if b == BARREL or b == CHEST or b == NOTE_BLOCK or b == PLATE or b == DAYLIGHT:
+    if b == BARREL or b == CHEST or b == NOTE_BLOCK or b == PLATE or b == DAYLIGHT or b == FENCE_GATE:
         return INSTR_BASS  # wooden blocks (the wooden plates)
+    if (b == IRON_DOOR and U[c, HINGE] >> 1) or (b == IRON_TRAPDOOR and U[c, DELAY]):
+        return INSTR_BASS  # a wooden door or trapdoor
     return INSTR_HARP
 
 
@@ -606,21 +635,23 @@ def diode_prioritized(U, N, c):
 # ----------------------------------------------------------------------------- comparator
 @jit
 def comparator_rear(U, N, c):
-    """A comparator's rear input: the power behind it (dust at its own level), or the fill level of a
-    container behind it, or of one behind a conductor there that receives less than 15."""
+    """A comparator's rear input: what the block behind it gives by itself (analog_level) if anything, else the
+    power behind it (dust at its own level), replaced by what the block behind a conductor there gives by
+    itself when the conductor receives less than 15."""
     k = U[c, FACING]
     n = N[c, FC[k]]
     b = U[n, BT]
-    if is_container(b):
-        return U[n, POWER]
+    a = analog_level(U, n)
+    if a >= 0:
+        return a
     if b == WIRE:
-        i = U[n, POWER]
+        i = np.int64(U[n, POWER])
     else:
-        i = signal_to(U, N, n, k, True)
+        i = np.int64(signal_to(U, N, n, k, True))
     if i < 15 and is_conductor(b):
-        m = N[c, FC2[k]]
-        if is_container(U[m, BT]):
-            i = U[m, POWER]
+        a = analog_level(U, N[c, FC2[k]])
+        if a >= 0:
+            i = a
     return i
 
 
@@ -742,6 +773,8 @@ def connects_to(U, n, h):
         return U[n, FACING] == h or U[n, FACING] == opp(h)
     if b == OBSERVER:
         return U[n, FACING] == h  # its back, where its signal comes out
+    if is_vanilla(b):
+        return SIGNAL_SOURCE[state_number(U, n)] != 0  # a lectern or jukebox (vanilla isSignalSource)
     return False
 
 
@@ -1139,8 +1172,8 @@ def check(g, c, exempt):
             set_opened(g, c, p)
             if o > 0:
                 set_opened(g, o, p)
-    elif b == IRON_TRAPDOOR:
-        # vanilla TrapDoorBlock.neighborChanged: open follows a change of powered
+    elif b == IRON_TRAPDOOR or b == FENCE_GATE:
+        # vanilla TrapDoorBlock and FenceGateBlock.neighborChanged: open follows a change of powered
         p = lamp_powered(U, N, c)
         if (U[c, POWER] != 0) != p:
             U[c, POWER] = 1 if p else 0
@@ -1665,8 +1698,8 @@ def qc_powered(U, N, c):
 def push_reaction(U, x):
     """What a piston does to the block at x (vanilla PushReaction; a retracted piston moves)."""
     b = U[x, BT]
-    if b == STONE or b == GLASS or b == PARTIAL:
-        return PUSH_REACTION[np.int64(U[x, FACING]) | (np.int64(U[x, FACE]) << 8)]
+    if is_vanilla(b):
+        return PUSH_REACTION[state_number(U, x)]
     if b == WIRE or b == REPEATER or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == COMPARATOR:
         return PUSH_DESTROY
     if is_container(b) or b == PISTON_HEAD or b == MOVING_PISTON:
@@ -2260,7 +2293,7 @@ def place(g, c, old_type, exempt, player):
         exempt = c  # vanilla: triggered waits for a neighbour update too
     elif is_plate(b):
         U[c, ENTITIES] = 0  # a plate is placed with nothing on it
-    elif b == IRON_TRAPDOOR and player:
+    elif (b == IRON_TRAPDOOR or b == FENCE_GATE) and player:
         # vanilla getStateForPlacement: open and powered when it has a neighbour signal
         p = 1 if lamp_powered(U, N, c) else 0
         U[c, ON] = p
@@ -2445,6 +2478,20 @@ def click(g, c):
         U[c, MODE] = nm
         comparator_refresh(g, c)
         return 1
+    if is_opener(b) and (b == FENCE_GATE or U[c, DELAY] >> (1 if b == IRON_DOOR else 0) > 0):
+        # a fence gate, or a wooden door or trapdoor (iron ones are variant 0): `open` flips, `powered` stays,
+        # and no neighbour hears of it (vanilla use, setBlock without neighbour updates); shape updates reach the
+        # observers, a door's other half, which copies it, and what rests on a trapdoor
+        v = 0 if U[c, ON] else 1
+        set_on(g, c, v)
+        if b == IRON_DOOR:
+            o = door_partner(U, N, c)
+            if o > 0:
+                set_on(g, o, v)
+        else:
+            trapdoor_moved(g, c)
+            propagate(g, -1)
+        return 1
     if b == WIRE:
         if wire_raw_connected(U, N, c):
             return 0
@@ -2499,7 +2546,8 @@ def set_entities(g, c, n):
 @jit
 def set_output(g, c, level, inverted):
     """The daylight sensor at c: its `inverted` (kept in ON) becomes `inverted`, with no update (vanilla
-    use), then its output becomes `level`, updating its neighbours if it changed. Returns as `use` does."""
+    use), then its output becomes `level`, updating its neighbours if it changed. Returns as `use` does.
+    Also a comparator's output read from a file (ON, its `powered`, given unchanged)."""
     if needs_room(g):
         return 2
     U = g.U

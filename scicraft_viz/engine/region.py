@@ -28,7 +28,7 @@ from scicraft_viz.engine.formats import (
     check_nbt,
     gunzip,
 )
-from scicraft_viz.engine.schematic import _fail, _get, _palette_state, _resolve, _yzx
+from scicraft_viz.engine.schematic import _fail, _get, _palette_state, _refuse_extras, _resolve, _yzx
 from scicraft_viz.errors import BuildFileError
 
 Box = tuple[int, int, int, int, int, int]  # x0, y0, z0, x1, y1, z1, both corners included
@@ -140,6 +140,7 @@ def decode_region(data: bytes, source: str, box, omitted: list | None = None, co
     inflated = [0]
     palette: dict[str, int] = {}
     data_at: dict = {}
+    ticks: list = []  # the pending block ticks inside the box: refused as a litematic's are (schematic._refuse_extras)
     for cx in range(x0 >> 4, (x1 >> 4) + 1):
         for cz in range(z0 >> 4, (z1 >> 4) + 1):
             root = _chunk(data, cx, cz, source, inflated)
@@ -159,6 +160,10 @@ def decode_region(data: bytes, source: str, box, omitted: list | None = None, co
                 p = blockentity.position(be, "xyz", source, f"{where}.block_entities[{i}]")
                 if x0 <= p[0] <= x1 and y0 <= p[1] <= y1 and z0 <= p[2] <= z1:
                     data_at[p] = (be, f"{where}.block_entities[{i}]")
+            for i, t in enumerate(_get(root, "block_ticks", List, source, where, default=List[Compound]())):
+                p = blockentity.position(t, "xyz", source, f"{where}.block_ticks[{i}]")
+                if x0 <= p[0] <= x1 and y0 <= p[1] <= y1 and z0 <= p[2] <= z1:
+                    ticks.append(p)
             for j, sec in enumerate(_get(root, "sections", List, source, where)):
                 sw = f"{where}.sections[{j}]"
                 sy = int(_get(sec, "Y", Byte, source, sw))
@@ -196,6 +201,7 @@ def decode_region(data: bytes, source: str, box, omitted: list | None = None, co
                 ys.append(wy[inside])
                 zs.append(wz[inside])
                 states.append(glob[idx[inside]])
+    _refuse_extras(source, omitted, **{"pending block ticks (block_ticks)": ticks})
     if not xs:
         return []
     x, y, z, s = (np.concatenate(a) for a in (xs, ys, zs, states))
@@ -216,5 +222,5 @@ def decode_region(data: bytes, source: str, box, omitted: list | None = None, co
     out = [((a, b, c), resolved[i]) for a, b, c, i in zip(x.tolist(), y.tolist(), z.tolist(), s.tolist())
            if resolved.get(i) is not None]
     if contents is not None:
-        contents.update(blockentity.collect(out, data_at, source, omitted))
+        contents.update(blockentity.collect(out, data_at, source, omitted, getattr(contents, "outputs", None)))
     return sorted(out, key=lambda it: _yzx(it[0]))

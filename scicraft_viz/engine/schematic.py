@@ -20,6 +20,7 @@ from scicraft_viz.engine.blocks import (
     SUPPORTED_FAMILIES,
     VANILLA,
     is_known,
+    known_properties,
     parse_state,
     split_state,
     vanilla_state,
@@ -106,6 +107,7 @@ def _resolve(palette: dict[int, str], used: np.ndarray, positions, source: str, 
     already known not to load (a legacy id with no translation), and why."""
     out: dict[int, str | None] = {}
     bad: list[tuple[int, str]] = []
+    ignored: list[tuple[int, list[str]]] = []  # entries read without properties vanilla does not give them
     for i in used.tolist():
         state = palette[i]
         if reasons and i in reasons:
@@ -121,10 +123,16 @@ def _resolve(palette: dict[int, str], used: np.ndarray, positions, source: str, 
         if not is_known(name):
             bad.append((i, "not in the palette"))
             continue
+        state, dropped = known_properties(state)
         try:
             out[i] = str(parse_state(state))
         except InputError as e:
             bad.append((i, str(e)))
+            continue
+        if dropped:
+            ignored.append((i, dropped))
+    if ignored and not (bad and omitted is None):
+        _note_ignored(palette, ignored, positions, source)
     if bad and omitted is not None:
         for i, _why in bad:
             ps, total = positions(i)
@@ -146,6 +154,24 @@ def _resolve(palette: dict[int, str], used: np.ndarray, positions, source: str, 
                     + f" (the palette: {', '.join(sorted(PALETTE))}, and {len(VANILLA)} full, transparent "
                     f"and partial vanilla blocks, {SUPPORTED_FAMILIES})" + loads)
     return out
+
+
+def _note_ignored(palette: dict, ignored: list, positions, source: str) -> None:
+    """The load report of properties left off (a state saved by another version): one IgnoredPropertiesWarning
+    naming each state, the keys dropped, its count and first positions."""
+    import warnings
+
+    from scicraft_viz.engine.formats import IgnoredPropertiesWarning
+
+    parts = []
+    for i, keys in ignored[:8]:
+        ps, total = positions(i)
+        parts.append(f"{shown(palette[i], 100)} x{total} at {list_positions(ps, len(ps), total)}: "
+                     + ", ".join(repr(k) for k in keys))
+    more = f"; and {len(ignored) - 8} more" if len(ignored) > 8 else ""
+    warnings.warn(IgnoredPropertiesWarning(
+        f"{source}: read without properties Minecraft Java 1.20 does not give these blocks (saved by another "
+        "version?): " + "; ".join(parts) + more), stacklevel=4)
 
 
 def entity_summary(entities, at=None) -> str:
@@ -176,7 +202,7 @@ def entity_summary(entities, at=None) -> str:
 def _refuse_extras(source: str, omitted: list | None = None, **lists) -> None:
     """Entities, block entities and pending ticks have no place in the engine: refused, never dropped
     unless the caller asked to skip what is unsupported (then listed in `omitted`)."""
-    found = [entity_summary(v) if k == "entities" else f"{len(v)} {k.replace('_', ' ')}"
+    found = [entity_summary(v) if k == "entities" else f"{len(v)} {k if ' ' in k else k.replace('_', ' ')}"
              for k, v in lists.items() if v is not None and len(v)]
     if found and omitted is not None:
         omitted.extend((what, 0, []) for what in found)
@@ -327,7 +353,7 @@ def decode_sponge(root, source: str, omitted: list | None = None, contents: dict
         data_at[(x + ox, y + oy, z + oz)] = ((be["Data"], where + ".Data") if version == 3 and "Data" in be
                                              else (be, where))
     if contents is not None:
-        contents.update(blockentity.collect(out, data_at, source, omitted))
+        contents.update(blockentity.collect(out, data_at, source, omitted, getattr(contents, "outputs", None)))
     return out
 
 
@@ -448,8 +474,10 @@ def _litematic_regions(root, source: str, omitted: list | None = None) -> list[t
         extras = {}
         for key in ("Entities", "TileEntities", "PendingBlockTicks", "PendingFluidTicks"):
             extras[key] = _get(reg, key, List, source, where, default=List[Compound]())
-        _refuse_extras(source, omitted, entities=extras["Entities"], pending_block_ticks=extras["PendingBlockTicks"],
-                       pending_fluid_ticks=extras["PendingFluidTicks"])
+        # pending ticks would have to run at their recorded times, which the engine cannot take from a file
+        _refuse_extras(source, omitted, entities=extras["Entities"], **{
+            "pending block ticks (PendingBlockTicks)": extras["PendingBlockTicks"],
+            "pending fluid ticks (PendingFluidTicks)": extras["PendingFluidTicks"]})
         states = _get(reg, "BlockStates", LongArray, source, where)
         volume = math.prod(dims)
         nbits = max(math.ceil(math.log2(len(pal))), 2)
@@ -535,7 +563,7 @@ def decode_litematic(root, source: str, omitted: list | None = None, contents: d
     out = sorted(((p, canon[s]) for p, s in found.items() if canon[s] is not None),
                  key=lambda it: _yzx(it[0]))  # type: ignore[misc]
     if contents is not None:
-        contents.update(blockentity.collect(out, data_at, source, omitted))
+        contents.update(blockentity.collect(out, data_at, source, omitted, getattr(contents, "outputs", None)))
     return out
 
 

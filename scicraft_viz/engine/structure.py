@@ -137,7 +137,8 @@ def decode_structure(root, source: str, omitted: list | None = None, contents: d
     if len(found) > MAX_BLOCKS:
         raise _fail(source, f"holds {len(found):,} blocks; a build holds at most {MAX_BLOCKS:,}")
     if contents is not None:
-        contents.update(blockentity.collect(found.items(), data_at, source, omitted))
+        contents.update(blockentity.collect(found.items(), data_at, source, omitted,
+                                             getattr(contents, "outputs", None)))
     return sorted(found.items(), key=lambda it: _yzx(it[0]))
 
 

@@ -29,6 +29,7 @@ EVENT_HISTORY = 100_000
 EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout", "placed", "removed", "mode", "tuned",
                "note")
 _STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit", B.IRON_DOOR: "open", B.IRON_TRAPDOOR: "open",
+               B.FENCE_GATE: "open",
                B.DAYLIGHT: "inverted", B.PISTON: "extended", B.STICKY_PISTON: "extended", B.PISTON_HEAD: "short"}
 _VANILLA_IDS = (B.STONE, B.GLASS, B.PARTIAL)  # ids whose cells may hold a vanilla block's state number
 
@@ -211,9 +212,12 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
     elif b == B.CHEST:
         face = B.CHEST_TYPES.index(props["type"])
         cmp |= sim.CMP_FACE
-    if b in (B.IRON_DOOR, B.IRON_TRAPDOOR):
-        face = int(props["half"] in ("upper", "top"))
-        delay = int(props.get("hinge") == "right")
+    if b in (B.IRON_DOOR, B.IRON_TRAPDOOR, B.FENCE_GATE):
+        # FACE: a door's or trapdoor's half (1 upper, top), a fence gate's in_wall
+        face = int(props.get("half") in ("upper", "top") or props.get("in_wall") == "true")
+        # DELAY: a door's hinge (bit 0) and which door or trapdoor it is (blocks.OPENERS: 0 iron, then woods)
+        delay = (int(props.get("hinge") == "right") | B.OPENER_OF[st.name] << 1 if b == B.IRON_DOOR
+                 else B.OPENER_OF[st.name])
         cmp = sim.CMP_FACING | sim.CMP_FACE | sim.CMP_DELAY
         # /setblock keeps open and powered as given; a player's placement derives both (kernels.place)
         on = replay and props["open"] == "true"
@@ -590,9 +594,15 @@ class World:
             name = B.VARIANTS[b][u[sim.FACE]]
             props = f"facing={B.DIRECTIONS[u[sim.FACING]]},lit={tf[u[sim.ON]]}"
         elif b == B.IRON_DOOR:
+            name = B.OPENERS[b][u[sim.HINGE] >> 1]
             props = (f"facing={B.DIRECTIONS[u[sim.FACING]]},half={('lower', 'upper')[u[sim.HALF]]},"
-                     f"hinge={('left', 'right')[u[sim.HINGE]]},open={tf[u[sim.ON]]},powered={tf[u[sim.POWER]]}")
+                     f"hinge={('left', 'right')[u[sim.HINGE] & 1]},open={tf[u[sim.ON]]},powered={tf[u[sim.POWER]]}")
+        elif b == B.FENCE_GATE:
+            name = B.OPENERS[b][u[sim.DELAY]]
+            props = (f"facing={B.DIRECTIONS[u[sim.FACING]]},in_wall={tf[u[sim.FACE]]},open={tf[u[sim.ON]]},"
+                     f"powered={tf[u[sim.POWER]]}")
         elif b == B.IRON_TRAPDOOR:
+            name = B.OPENERS[b][u[sim.DELAY]]
             props = (f"facing={B.DIRECTIONS[u[sim.FACING]]},half={('bottom', 'top')[u[sim.HALF]]},"
                      f"open={tf[u[sim.ON]]},powered={tf[u[sim.POWER]]},waterlogged=false")
         elif b == B.PLATE:
@@ -612,6 +622,8 @@ class World:
         """The name of block id b at cell c: a variant (an oak plate, a smoker) by the one the cell holds."""
         if b in B.VARIANTS and int(self.g.U[c, sim.BT]) == b:
             return "minecraft:" + B.VARIANTS[b][int(self.g.U[c, sim.FACE])]
+        if b in B.OPENERS and int(self.g.U[c, sim.BT]) == b:
+            return "minecraft:" + B.OPENERS[b][int(self.g.U[c, sim.DELAY]) >> (b == B.IRON_DOOR)]
         return "minecraft:" + B.NAME_OF_ID[b]
 
     def _sturdy_faces(self, c: int) -> int:
@@ -1237,8 +1249,9 @@ class World:
     def use(self, pos: object) -> bool:
         """A player's right-click at pos: press a button, toggle a lever, cycle a repeater's delay,
         switch a comparator between compare and subtract (it recomputes its output at once), raise a note
-        block's note by one (24 wraps to 0; it plays when the block above is air), or toggle
-        unconnected dust between cross and dot. Returns True if anything changed."""
+        block's note by one (24 wraps to 0; it plays when the block above is air), toggle
+        unconnected dust between cross and dot, or open or close a wooden door, trapdoor or fence gate
+        (not an iron one). Returns True if anything changed."""
         cg = self._cg
         if cg is not None:  # a button or lever on the compiled graph (Runner.use, inlined)
             if pos is cg.last_pos:  # the very tuple last found at a button or lever: checked then
@@ -1524,7 +1537,22 @@ class World:
                 w.set_items(p, list(stacks))
             except InputError as e:
                 raise BuildFileError(f"{source}: {e}") from None
+        w._load_outputs(items.outputs)
         return w
+
+    def _load_outputs(self, outputs: dict) -> None:
+        """Comparators' recorded outputs (block-entity OutputSignal, 0-15): one that agrees with its comparator's
+        `powered` (powered exactly when above 0) is taken, as vanilla loads it; any other is replaced by the
+        output the comparator works out from its inputs now. The blocks in front hear of the change."""
+        g = self.g
+        for p, v in outputs.items():
+            c = self._find(p)
+            if c <= 0 or int(g.U[c, sim.BT]) != B.COMPARATOR:
+                continue
+            if (v > 0) != bool(g.U[c, sim.ON]):
+                v = int(self._k.comparator_output(g.U, g.N, c))
+            if v != int(g.U[c, sim.POWER]):
+                self._call(self._k.set_output, c, v, int(g.U[c, sim.ON]))
 
     @classmethod
     def from_litematic(cls, src, replay: bool = False) -> World:

@@ -137,7 +137,7 @@ def layout_from_blocks(blocks: dict[Pos, str]) -> tuple[Layout, np.ndarray, np.n
             power[i] = int(props["power"])
         if name == "redstone_wire":
             sides[i] = [wire[props.get(k, "none")] for k in SIDE_NAMES]
-        on[i] = props.get("lit", props.get("powered", "false")) == "true"
+        on[i] = props.get("lit", props.get("open" if name in B.OPENER_OF else "powered", "false")) == "true"
         locked[i] = props.get("locked") == "true"
     lay = Layout(pos, kind, facing, face, delay, sides, states, {tuple(p): i for i, (p, _) in enumerate(items)},
                  tint)

@@ -449,6 +449,13 @@ def _more_boxes(bx: _Boxes, lay: Layout, rows_of, org: np.ndarray) -> None:
         bx.add(r, P_SHUT, np.where(top[:, None], (0, 13, 0, 16, 16, 16), (0, 0, 0, 16, 3, 16)).astype(np.float32),
                org[r])
         bx.add(r, P_OPEN, oriented(r, (0, 0, 13, 16, 16, 16), d), org[r])
+    # fence gates: a shut bar across the block's middle, or two leaves swung to the side the gate faces
+    r = rows_of(B.FENCE_GATE)
+    if len(r):
+        d = _BACK_OF_FACING[lay.facing[r].astype(np.int64) % 4]
+        bx.add(r, P_SHUT, oriented(r, (0, 6, 7, 16, 15, 9), d), org[r])
+        for box in ((0, 6, 9, 2, 15, 16), (14, 6, 9, 16, 15, 16)):
+            bx.add(r, P_OPEN, oriented(r, box, d), org[r])
     r = rows_of(*B.PLATES)
     bx.add(r, P_PLATE, (1, 0, 1, 15, 1, 15), org[r])
     r = rows_of(B.DAYLIGHT)
@@ -577,7 +584,7 @@ def box_colors(geom: Geometry, frame: Frame) -> np.ndarray:
     put(P_MOUTH, c["mouth"])
     put(P_FURNACE, c["furnace"])
     put(P_FURNACE_FRONT, np.where(on[:, None], c["furnace_lit"], c["mouth"]))
-    # an iron door or trapdoor is open exactly while powered (`on`): the panel that applies shows
+    # a door, trapdoor or fence gate shows the panel of its `open` (`on`)
     put(P_SHUT, np.where(on[:, None], 0.0, c["iron"]))
     put(P_OPEN, np.where(on[:, None], c["iron"], 0.0))
     m = part == P_PLATE
