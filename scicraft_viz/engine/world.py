@@ -79,6 +79,21 @@ class Power(NamedTuple):
     level: int
 
 
+class MovingBlock(NamedTuple):
+    """A block a piston is moving (`World.moving()`), kept by the moving_piston at its destination.
+
+    `source` is where it set off from (a retracting piston's own base stays where it is, so its source is
+    its own place; its head is drawn sliding back into it); `progress` is vanilla's: 0 when the move
+    starts, 0.5 a game tick later, 1 the tick before the block lands."""
+
+    block: str
+    source: Pos
+    direction: str  # where it travels (the piston's facing when pushing, the opposite when pulling)
+    progress: float
+    extending: bool
+    piston: bool  # the piston's own head (pushing out) or base (pulling its head back in)
+
+
 class Scheduled(NamedTuple):
     """A pending scheduled tick (`World.scheduled()`): due game tick, block position, block, priority."""
 
@@ -546,7 +561,10 @@ class World:
         return self._state_at(c) if c > 0 else "minecraft:air"
 
     def _state_at(self, c: int) -> str:
-        u = self.g.U[c].tolist()
+        return self._state_of(self.g.U[c].tolist())
+
+    def _state_of(self, u: list[int]) -> str:
+        """The canonical state of a cell row (a list of U's columns)."""
         b = u[sim.BT]
         name = B.NAME_OF_ID[b]
         tf = ("false", "true")
@@ -1365,6 +1383,27 @@ class World:
         """Every non-air block as {position: canonical state}, in x, y, z order."""
         cells = self._sorted(np.nonzero(self.g.U[: self._ncell, sim.BT])[0])
         return dict(zip(self._positions(cells), self._states(cells), strict=True))
+
+    def moving(self) -> dict[Pos, MovingBlock]:
+        """Every block in motion, by the position of the moving_piston that carries it (its destination),
+        in x, y, z order: what it is, where from, and how far along."""
+        g = self.g
+        out: dict[Pos, MovingBlock] = {}
+        for c in self.cells_of(B.MOVING_PISTON).tolist():
+            u = g.U[c].tolist()
+            row = [0] * len(u)
+            for col, mb in ((sim.BT, sim.MB_BT), (sim.FACING, sim.MB_FACING), (sim.FACE, sim.MB_FACE),
+                            (sim.DELAY, sim.MB_DELAY), (sim.ON, sim.MB_ON)):
+                row[col] = u[mb]
+            flags = u[sim.MB_FLAGS]
+            extending, piston = bool(flags & sim.MB_EXTENDING), bool(flags & sim.MB_SOURCE)
+            f = u[sim.FACING]
+            d = f if extending else ((f + 2) % 4 if f < 4 else 9 - f)  # kernels.opp
+            pos = tuple(g.P[c].tolist())
+            step = (0, 0, 0) if piston and not extending else B.OFFSETS[d]
+            source = (pos[0] - step[0], pos[1] - step[1], pos[2] - step[2])
+            out[pos] = MovingBlock(self._state_of(row), source, B.DIRECTIONS[d], u[sim.MB_STEP] / 2, extending, piston)
+        return out
 
     def blocks_by_state(self) -> dict[str, list[Pos]]:
         """The non-air blocks grouped by canonical state, {state: [positions in x, y, z order]}: what

@@ -79,6 +79,15 @@ def describe_block(frame: Frame, pos: Pos) -> str:
     elif name in ("piston", "sticky_piston"):
         props = split_state(state)[1]
         power = f"facing {props.get('facing')}, " + ("extended" if props.get("extended") == "true" else "retracted")
+    elif name == "moving_piston" and i in lay.moving:
+        m = lay.moving[i]
+        what = m.block.removeprefix("minecraft:")
+        if m.piston and not m.extending:
+            power = f"carrying {what}, its head sliding back in from the {split_state(state)[1]['facing']}"
+        else:
+            power = (f"carrying {what} from {tuple(m.source)} to {tuple(pos)}, "
+                     + ("pushed" if m.extending else "pulled") + f" {m.direction}")
+        power += f"; progress {m.progress:g} of 1"
     elif name == "moving_piston":
         power = "a block in motion (it arrives 2 game ticks after it set off)"
     elif name in ("stone_button", "lever"):

@@ -180,7 +180,11 @@ class Explorer(HostsFigures, W.VBox):
     def _on_session(self, change) -> None:
         s = self.session
         if change["name"] == "tick" and self._drawn is not None and self._drawn[0] == s.version:
+            geom = self.canvas._geom
             self._move_to(s.tick)
+            if self.canvas._geom is not geom:  # another layout (blocks moved): the page's run is of the old one
+                with self.scrubber.hold_sync():
+                    self._load_scrubber()
             return
         self.refresh()
 

@@ -37,6 +37,9 @@ class Layout:
     index: dict[Pos, int] = field(default_factory=dict)
     # RGB (0-1) of a vanilla block drawn in its own colour (concrete, planks, slabs...), -1 for the others
     tint: np.ndarray | None = None
+    # blocks a piston is moving, by the row of the moving_piston carrying them (engine.world.MovingBlock:
+    # the carried state, where from, how far along); the geometry draws each between its two places
+    moving: dict[int, object] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.states)
@@ -84,8 +87,10 @@ class Frame:
         return "air" if i is None else self.state(i).removeprefix("minecraft:")
 
 
-def layout_from_blocks(blocks: dict[Pos, str]) -> tuple[Layout, np.ndarray, np.ndarray, np.ndarray]:
-    """Parse {pos: state} into a Layout plus the values its states carry (on, power, locked)."""
+def layout_from_blocks(blocks: dict[Pos, str], moving: dict | None = None
+                       ) -> tuple[Layout, np.ndarray, np.ndarray, np.ndarray]:
+    """Parse {pos: state} into a Layout plus the values its states carry (on, power, locked); `moving`
+    ({pos: engine.world.MovingBlock}, from `World.moving()`) says what the moving_piston blocks carry."""
     items = sorted(blocks.items())
     n = len(items)
     pos = np.zeros((n, 3), np.int32)
@@ -139,16 +144,19 @@ def layout_from_blocks(blocks: dict[Pos, str]) -> tuple[Layout, np.ndarray, np.n
             sides[i] = [wire[props.get(k, "none")] for k in SIDE_NAMES]
         on[i] = props.get("lit", props.get("open" if name in B.OPENER_OF else "powered", "false")) == "true"
         locked[i] = props.get("locked") == "true"
-    lay = Layout(pos, kind, facing, face, delay, sides, states, {tuple(p): i for i, (p, _) in enumerate(items)},
-                 tint)
+    index = {tuple(p): i for i, (p, _) in enumerate(items)}
+    carried = {index[p]: m for p, m in (moving or {}).items() if p in index and kind[index[p]] == B.MOVING_PISTON}
+    lay = Layout(pos, kind, facing, face, delay, sides, states, index, tint, carried)
     return lay, on, power, locked
 
 
-def frame_from_blocks(blocks: dict[Pos, str], tick: int | None = None) -> Frame:
-    """A frame showing exactly the given block states (any world, any moment)."""
-    lay, on, power, locked = layout_from_blocks(blocks)
+def frame_from_blocks(blocks: dict[Pos, str], tick: int | None = None, moving: dict | None = None) -> Frame:
+    """A frame showing exactly the given block states (any world, any moment); `moving` as for
+    `layout_from_blocks`."""
+    lay, on, power, locked = layout_from_blocks(blocks, moving)
     return Frame(lay, on, power, locked, tick)
 
 
 def frame_from_world(world) -> Frame:
-    return frame_from_blocks(world.blocks(), world.tick)
+    """The world as it is now, blocks in motion drawn where they are on their way."""
+    return frame_from_blocks(world.blocks(), world.tick, world.moving())

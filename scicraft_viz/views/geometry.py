@@ -12,7 +12,7 @@ import numpy as np
 
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.views.block_colors import block_color
-from scicraft_viz.views.frame import FULL_CUBES, Frame, Layout
+from scicraft_viz.views.frame import FULL_CUBES, Frame, Layout, layout_from_blocks
 
 # Box parts: each decides how a box is coloured from its block's values.
 (P_STONE, P_LAMP, P_RBLOCK, P_GLASS, P_DUST, P_REP_BASE, P_REP_LIT, P_REP_LOCK, P_STICK, P_TORCH_HEAD,
@@ -143,6 +143,10 @@ class Geometry:
     part: np.ndarray  # uint8 (Bx,)
     meshes: dict[str, Mesh]
     glass_edges: np.ndarray  # float32 (E, 3): pairs of points, the outline of every glass block
+    # colours a layout fixes (the blocks pistons are moving keep their look while they move): RGB per box,
+    # negative where the frame decides, and whether the box glows
+    fixed_rgb: np.ndarray | None = None
+    fixed_lit: np.ndarray | None = None
 
 
 # ----------------------------------------------------------------------------------- box building
@@ -368,7 +372,8 @@ def _boxes(lay: Layout, visible: np.ndarray, numbers: bool = False):
         for m, part in ((~sticky, P_HEAD_PLATE), (sticky, P_STICKY_PLATE)):
             bx.add(r[m], part, _along(f[m], 12, 16), org[r[m]])
         bx.add(r, P_HEAD_PLATE, _along(f, -4, 12, 6, 10), org[r])
-    r = rows_of(B.MOVING_PISTON)
+    r = rows_of(B.MOVING_PISTON)  # a translucent ghost where the layout does not say what it carries
+    r = r[~np.isin(r, np.fromiter(lay.moving, np.int64, len(lay.moving)))]
     bx.add(r, P_MOVING, (2, 2, 2, 14, 14, 14), org[r])
 
     _more_boxes(bx, lay, rows_of, org)
@@ -488,12 +493,55 @@ def _triangles(boxes: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.nda
             np.repeat(FACE_SHADE[fi], 6))
 
 
+def _carried(lay: Layout, visible: np.ndarray):
+    """Boxes of the blocks pistons are moving, each drawn as itself (from its own one-block layout), set
+    back from the moving_piston's place towards where it came from by (1 - progress) of a block, as
+    vanilla draws a piston's moving block entity; a retracting piston's base stays put (drawn extended,
+    as vanilla does) while its head slides back into it. Returns rows, parts, boxes, faces and the boxes'
+    own colours and glow."""
+    groups: list[dict] = [{}, {}]  # the carried blocks at their destinations; retracting heads at theirs
+    for i, m in lay.moving.items():
+        if not visible[i]:
+            continue
+        p = np.asarray(lay.pos[i], np.float32)
+        block = m.block
+        if m.piston and not m.extending:
+            block = block.replace("extended=false", "extended=true")
+            f = int(lay.facing[i])
+            step = np.asarray(B.OFFSETS[f], np.float32)
+            head = (f"minecraft:piston_head[facing={B.DIRECTIONS[f]},short=false,"
+                    f"type={B.PISTON_TYPES[int(lay.face[i])]}]")
+            groups[1][tuple((p + step).astype(int).tolist())] = (head, i, -step * m.progress)
+        groups[0][tuple(lay.pos[i].tolist())] = (block, i, (np.asarray(m.source, np.float32) - p) * (1 - m.progress))
+    out = []
+    for g in groups:
+        if not g:
+            continue
+        sub, on, power, locked = layout_from_blocks({p: v[0] for p, v in g.items()})
+        main = np.array([g[p][1] for p in sub.positions], np.int32)
+        shift = np.array([g[p][2] for p in sub.positions], np.float32)
+        r, parts, boxes, faces = _boxes(sub, np.ones(len(sub), bool))
+        boxes = boxes + np.tile(shift[r], 2)
+        rgb = box_colors(Geometry(r, parts, {}, np.zeros((0, 3), np.float32)), Frame(sub, on, power, locked))
+        lit = _GLOWING[parts] & (on[r] | (parts == P_DUST))
+        out.append((main[r], parts, boxes, faces, rgb, lit))
+    return [np.concatenate(k) for k in zip(*out)] if out else None
+
+
 def build(lay: Layout, visible: np.ndarray | None = None, numbers: bool = False) -> Geometry:
     """The canvas geometry of a layout; `visible` (bool per block) hides blocks, e.g. above a layer;
     `numbers` writes each dust's power on its top (segments lit by the frame's power)."""
     if visible is None:
         visible = np.ones(len(lay), bool)
-    rows, parts, boxes, faces = _boxes(lay, np.asarray(visible, bool), numbers)
+    visible = np.asarray(visible, bool)
+    rows, parts, boxes, faces = _boxes(lay, visible, numbers)
+    fixed_rgb = fixed_lit = None
+    carried = _carried(lay, visible) if lay.moving else None
+    if carried is not None:
+        n = len(rows)
+        fixed_rgb = np.concatenate([np.full((n, 3), -1.0, np.float32), carried[4]])
+        fixed_lit = np.concatenate([np.zeros(n, bool), carried[5]])
+        rows, parts, boxes, faces = (np.concatenate([a, b]) for a, b in zip((rows, parts, boxes, faces), carried[:4]))
     meshes = {}
     mesh_of = np.array([MESHES.index(_MESH_OF_PART.get(p, "solid")) for p in range(N_PARTS)], np.int64)
     which = mesh_of[parts] if len(parts) else np.zeros(0, np.int64)
@@ -504,7 +552,7 @@ def build(lay: Layout, visible: np.ndarray | None = None, numbers: bool = False)
         meshes[name] = Mesh(pos, idx[box] if len(box) else box, shade)
     gl = parts == P_GLASS
     edges = _box_edges(boxes[gl]) if gl.any() else np.zeros((0, 3), np.float32)
-    return Geometry(rows, parts, meshes, edges)
+    return Geometry(rows, parts, meshes, edges, fixed_rgb, fixed_lit)
 
 
 _EDGES = [(a, b) for a in range(8) for b in range(a + 1, 8) if bin(a ^ b).count("1") == 1]
@@ -597,6 +645,9 @@ def box_colors(geom: Geometry, frame: Frame) -> np.ndarray:
         inv = np.array(["inverted=true" in lay.states[i] for i in geom.block[m].tolist()], bool)[:, None]
         base = np.where(inv, c["daylight_inverted"], c["daylight"])
         col[m] = base + (c["sun"] - base) * (power[m][:, None] / 15.0).astype(np.float32)
+    if geom.fixed_rgb is not None:
+        m = geom.fixed_rgb[:, 0] >= 0
+        col[m] = geom.fixed_rgb[m]
     return col
 
 
@@ -609,6 +660,8 @@ def vertex_colors(geom: Geometry, frame: Frame) -> dict[str, np.ndarray]:
     """uint8 RGB per vertex of each mesh. Lit parts are drawn without shading so that they glow."""
     bc = box_colors(geom, frame)
     lit = _GLOWING[geom.part] & (frame.on[geom.block] | (geom.part == P_DUST)) if len(geom.part) else np.zeros(0, bool)
+    if geom.fixed_lit is not None:
+        lit = np.where(geom.fixed_rgb[:, 0] >= 0, geom.fixed_lit, lit)
     out = {}
     for name, mesh in geom.meshes.items():
         shade = np.where(lit[mesh.box], np.maximum(mesh.shade, 0.93), mesh.shade) if len(mesh.box) else mesh.shade

@@ -119,8 +119,9 @@ def _basis(forward: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 # ---------------------------------------------------------------------------------- scene
-def _faces(blocks: dict[Pos, str]):
-    """Quads (F, 4, 3), their RGB (F, 3) uint8, and which are outline only (glass)."""
+def _faces(blocks: dict[Pos, str], moving: dict | None = None):
+    """Quads (F, 4, 3), their RGB (F, 3) uint8, and which are outline only (glass); `moving` as for
+    `frame_from_blocks` (blocks in motion drawn on their way)."""
     known, unknown = {}, []
     for p, s in blocks.items():
         name, _ = split_state(s) if isinstance(s, str) else ("?", {})
@@ -131,7 +132,7 @@ def _faces(blocks: dict[Pos, str]):
     quads, colours, hollow = [], [], []
     if known:
         try:
-            frame = frame_from_blocks(known)
+            frame = frame_from_blocks(known, moving=moving)
         except (KeyError, ValueError):  # a known block with a property value the views do not know
             frame = frame_from_blocks({p: split_state(s)[0] for p, s in known.items()})
         geom = G.build(frame.layout)
@@ -226,17 +227,18 @@ def _camera(camera, position, look) -> _Camera:
 # ---------------------------------------------------------------------------------- drawing
 def render(blocks: dict[Pos, str], *, camera: str = "iso", position=None, look=None,
            size=DEFAULT_SIZE, region: tuple[Pos, Pos] | None = None, tick: int | None = None,
-           title: str | None = None) -> Rendering:
+           title: str | None = None, moving: dict | None = None) -> Rendering:
     """Draw `blocks` ({pos: block state}) from a preset `camera` (see PRESETS) or from an explicit
     `position` looking along `look` (perspective), into an image of `size` (width, height).
     `region` ((lo, hi) corners) is the area whose coordinates are labelled on the ground (default:
-    the blocks' extent). Raises RenderError for an unusable view."""
+    the blocks' extent). `moving` ({pos: MovingBlock}, `World.moving()`) draws what the moving_piston
+    blocks carry between their two places instead of a ghost. Raises RenderError for an unusable view."""
     w, h = check_size(size)
     cam = _camera(camera, position, look)
     lo, hi, ground_y = _view_box(blocks, region)
     shown = {p: st for p, st in blocks.items()
              if lo[0] <= p[0] < hi[0] and lo[2] <= p[2] < hi[2] and p[1] >= ground_y}
-    quads, colours, hollow = _faces(shown)
+    quads, colours, hollow = _faces(shown, moving)
 
     # visible faces: the face's normal points at the camera
     if len(quads):
@@ -378,8 +380,9 @@ def _compass(img: Image.Image, cam: _Camera, w: int, h: int) -> None:
 
 
 def render_world(world, **kw) -> Rendering:
-    """`render` of a World's blocks at its current tick."""
+    """`render` of a World's blocks at its current tick, blocks in motion where they are on their way."""
     kw.setdefault("tick", world.tick)
+    kw.setdefault("moving", world.moving())
     return render(world.blocks(), **kw)
 
 

@@ -14,7 +14,7 @@ tick shows that recorded row again. Only `step` beyond the last recorded tick ru
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -381,7 +381,7 @@ class Session(T.HasTraits):
     def _capture(self, new_layout: bool = True) -> None:
         """Record the state now into the last row (after an edit or an action)."""
         if new_layout or not self.rec.layouts:
-            lay, *_ = layout_from_blocks(self.world.blocks())
+            lay, *_ = layout_from_blocks(self.world.blocks(), self.world.moving())
             lid = self.rec.add_layout(lay)
         else:
             lid = len(self.rec.layouts) - 1
@@ -400,9 +400,17 @@ class Session(T.HasTraits):
         tr = self.world.record(n)
         self._keep_events()
         lid = before = len(self.rec.layouts) - 1
+        moving = self.world.moving() if n == 1 else {}  # n > 1 only while no piston has been seen
         if any(e.kind in _LAYOUT_EVENTS for e in tr.events):
-            lay, *_ = layout_from_blocks(self.world.blocks())
+            lay, *_ = layout_from_blocks(self.world.blocks(), moving)
             lid = self.rec.add_layout(lay)
+        elif moving or (before >= 0 and self.rec.layouts[before].moving):
+            # the same blocks, moved on by half a block: a layout sharing the last one's arrays, with only
+            # what the moving_piston cells carry (and how far along) new, since geometry follows layouts
+            prev = self.rec.layouts[before]
+            rows = {p: prev.index.get(p) for p in moving}
+            lid = self.rec.add_layout(replace(prev, moving={i: moving[p] for p, i in rows.items()
+                                                            if i is not None and prev.name(i) == "moving_piston"}))
         self.rec.write(tr, lid, self._locked_now(self._repeaters()))
         if lid != before and before >= 0:  # the trace's first row is the tick before: its blocks were the old ones
             self.rec.layout_of[tr.start_tick - self.rec.start] = before
