@@ -139,3 +139,24 @@ def test_an_edit_starts_a_new_run_and_a_layer_change_reencodes(ex):
     assert len(sc.colors) == 3 * sum(b.cap for b in ex.canvas._buffers.values())
     for k, t in enumerate(range(s.end - 3, s.end + 1)):
         assert np.array_equal(sc.row_colors(k), canvas_colors(ex.canvas, s.frame(t)))
+
+
+def test_a_page_drawn_tick_keeps_the_timeline_title_without_sending_it():
+    """While the test runs, the timeline's title ends with the tick its verdict is judged at. The page writes
+    that ending as it draws a tick, so the kernel keeps the same title without sending it (a plotly relayout
+    per tick held every frame of Play); a tick chosen in the kernel still sends it."""
+    ex = Explorer(task="A_simultaneous_lights_L1", build="solution")
+    s = ex.session
+    s.run_test()
+    p = s.presses[-1]
+    s.seek(p)
+    ex.scrubber.tick = p + 3  # the lamps' standing changes between the press and here: that is sent
+    log: list = []
+    sent([ex.timeline.figure], log)
+    for t in range(p + 4, p + 8):
+        ex.scrubber.tick = t
+        assert ex.timeline.figure.layout.title.text == ("lamp timeline · A_simultaneous_lights_L1 contract: no window "
+                                                        f"missed yet (test running) (as of press +{t - p} gt)")
+    assert log == []
+    s.seek(p + 8)
+    assert ex.timeline.figure.layout.title.text.endswith("(as of press +8 gt)") and log

@@ -218,7 +218,7 @@ class Explorer(HostsFigures, W.VBox):
     def _judge(self, tick: int) -> None:
         contract = self.contract_at(tick)
         violations = contract.violations if contract is not None else []
-        self.timeline.set_contract(contract)
+        self.timeline.set_contract(contract, drawn=self._page_drew)
         if violations != self._violations:
             self._violations = violations
             self.canvas.highlight(violations, VIOLATION_COLOR, name="violations")

@@ -181,6 +181,7 @@ function initialize({ model }) {
     }
     st.shown = t;
     cursor();
+    asOf(t);
     heat(t, k);
     if (M.counter) M.counter.set('value', counter(t));
     if (M.back) M.back.set('disabled', t <= D.meta.start);
@@ -269,6 +270,22 @@ function initialize({ model }) {
       M.heat_fig.set('_py2js_update', null);
       if (st.heat !== w) heat(st.heat.t, st.heat.k); else heatDone(w.t);
     }, 0));
+  }
+  // The timeline's title ends with the tick its verdict is judged at while the test runs ("(as of press +N gt)",
+  // N counted from the session's last press, LampTimeline.title): the page writes it as it draws a tick, and the
+  // kernel keeps the same title without sending it (a plotly relayout per tick would hold each frame).
+  function asOf(t) {
+    const presses = D.meta.presses || [];
+    if (!presses.length) return;
+    const when = ` (as of press +${Math.max(0, t - presses[presses.length - 1])} gt)`;
+    for (const gd of lines.keys()) {
+      const text = gd.layout && gd.layout.title && gd.layout.title.text;
+      const m = typeof text === 'string' && / \\(as of press \\+\\d+ gt\\)$/.exec(text);
+      if (!m || text.slice(m.index) === when) continue;
+      gd.layout.title.text = text.slice(0, m.index) + when;  // what plotly draws if it lays the figure out again
+      const el = gd.querySelector('.gtitle');
+      if (el) el.textContent = gd.layout.title.text;
+    }
   }
   // the timeline's tick line is a thin element over the plot, placed from plotly's own axis (a plotly
   // restyle per tick would be as slow as the heatmap); plotly's own line (trace 6) is hidden once this shows

@@ -257,9 +257,11 @@ class LampTimeline(HostsFigures, W.VBox):
                 if tuple(self.figure.layout.xaxis.range or ()) != (self._x(lo - 0.5), self._x(hi + 0.5)):
                     self._set_range()
 
-    def set_contract(self, contract: ContractView | None) -> None:
+    def set_contract(self, contract: ContractView | None, drawn: bool = False) -> None:
         """Judge the lamps as of another tick (a contract view made with `at=`): redraws the windows,
-        title, summary and hover words, and nothing at all when no lamp's standing changed."""
+        title, summary and hover words, and nothing at all when no lamp's standing changed. `drawn`: the
+        page has drawn this tick itself (the explorer's scrubber), title included, so when the standing is
+        the same the new title is kept here without being sent."""
         def key(c):
             return None if c is None else (c.press, c.complete, tuple(
                 (w.pos, w.on_window, w.off_window, w.on_status, w.off_status) for w in c.lamps),
@@ -268,7 +270,11 @@ class LampTimeline(HostsFigures, W.VBox):
             self._contract = contract
             # the standing is the same, but the title says as of which tick
             if self._trace is not None and self.figure.layout.title.text != (t := self.title()):
-                self.figure.layout.title.text = t
+                from scicraft_viz.views.scrub import quiet
+
+                # sent, plotly would lay the whole figure out again for one word of its title on every tick
+                with quiet(self.figure) if drawn else contextlib.nullcontext():
+                    self.figure.layout.title.text = t
             return
         before = set(self._contract.violations) if self._contract is not None else set()
         self._contract = contract
