@@ -32,24 +32,13 @@ _SHARED = """const shared = globalThis.__scvPlotly ??= (() => {
 """
 
 _LOADER_ESM = _SHARED + """
-const QUIET = 2500;
 export default {
   initialize({model}) {
     if (shared.started) return;
     shared.started = true;
-    shared.lastInit = performance.now();
-    // Parsing plotly's code holds the page for seconds on a loaded machine. anywidget gives each model 2 s
-    // from its creation to initialize, timed by the wall clock, and drops every later kernel message to a
-    // model that missed it: so the parse waits until no figure has been created for QUIET ms, and figures
-    // created meanwhile are set up before it starts (those made during it are created after it ends).
-    const start = () => {
-      const wait = shared.lastInit + QUIET - performance.now();
-      if (wait > 0) { setTimeout(start, wait); return; }
-      const url = URL.createObjectURL(new Blob([model.get('source')], {type: 'text/javascript'}));
-      import(url).then(mod => { URL.revokeObjectURL(url); shared.resolve(mod); },
-                       err => console.error('plotly widget code failed to load', err));
-    };
-    start();
+    const url = URL.createObjectURL(new Blob([model.get('source')], {type: 'text/javascript'}));
+    import(url).then(mod => { URL.revokeObjectURL(url); shared.resolve(mod); },
+                     err => console.error('plotly widget code failed to load', err));
   },
 };
 """
@@ -65,7 +54,6 @@ export default () => {
   return {
     initialize(ctx) {
       const model = ctx.model, kept = [];
-      shared.lastInit = performance.now();
       const keep = {};
       for (const name of MESSAGES) {
         keep[name] = () => { const v = model.get(name); if (v !== null && v !== undefined) kept.push([name, v]); };
