@@ -171,13 +171,19 @@ function initialize({ model }) {
       });
       M.renderer.trigger('rerender', M.renderer, {});
       st.canvasAt = t;
-      // once more on the next frame when not playing: an upload made from inside a click was sometimes lost
-      // for the additive glow (seen in headless Chromium); while playing, the next change draws again
-      if (!st.playing) requestAnimationFrame(() => {
-        if (st.canvasAt !== t) return;
-        attrs.forEach(a => { a.obj.needsUpdate = true; });
-        M.renderer.trigger('rerender', M.renderer, {});
-      });
+      // again on each of the next three frames when not playing: an upload made from inside a click was
+      // sometimes lost for the additive glow on a busy page (seen in headless Chromium); while playing, the
+      // next change draws again
+      if (!st.playing) {
+        let left = 3;
+        const again = () => {
+          if (st.canvasAt !== t || st.playing) return;
+          attrs.forEach(a => { a.obj.needsUpdate = true; });
+          M.renderer.trigger('rerender', M.renderer, {});
+          if (--left > 0) requestAnimationFrame(again);
+        };
+        requestAnimationFrame(again);
+      }
     }
     st.shown = t;
     cursor();
