@@ -118,15 +118,21 @@ def random_circuit(rnd: random.Random, size: int = 5) -> World:
     """A stone floor with two random layers of the palette on it, placed as a player would."""
     w = World(log_events=False)
     w.set_blocks([((x, 3, z), "stone") for x in range(-1, size + 1) for z in range(-1, size + 1)])
-    for y, pool in ((4, _LOW), (5, _HIGH)):
+    place_layers(w, size, ((4, _LOW), (5, _HIGH)), lambda pool, low: _random_state(rnd, pool))
+    w.step(rnd.randint(0, 40))
+    return w
+
+
+def place_layers(w: World, size: int, layers, state) -> None:
+    """Fill the size x size cells of each (y, pool) layer, in order, with `state(pool, low)` (low: the first
+    layer), placed as a player would: a state the player could not place there is skipped."""
+    for i, (y, pool) in enumerate(layers):
         for x in range(size):
             for z in range(size):
                 try:
-                    w.set_block((x, y, z), _random_state(rnd, pool))
+                    w.set_block((x, y, z), state(pool, i == 0))
                 except PlacementError:
                     pass
-    w.step(rnd.randint(0, 40))
-    return w
 
 
 def _inputs(w: World) -> list:
@@ -257,8 +263,9 @@ def test_world_runs_on_the_graph_and_stays_truthful(name):
     _assert_same(fast, ref, button)
 
 
-def test_use_on_the_graph_checks_positions_as_the_reference_does():
-    """The graph's press path remembers the tuple it last pressed; anything else is checked again."""
+def _pressed_pair():
+    """A_simultaneous_lights_L5's solution twice, with its button pressed 20 times 30 gt apart: one world
+    without its event log (so it runs on the graph) and one with it (the reference engine); and the button."""
     path = next(p for p in SOLUTIONS if p.stem == "A_simultaneous_lights_L5")
     fast, button = _solution_world(path)
     ref, _ = _solution_world(path)
@@ -267,6 +274,12 @@ def test_use_on_the_graph_checks_positions_as_the_reference_does():
         for _ in range(20):
             w.use(button)
             w.step(30)
+    return fast, ref, button
+
+
+def test_use_on_the_graph_checks_positions_as_the_reference_does():
+    """The graph's press path remembers the tuple it last pressed; anything else is checked again."""
+    fast, ref, button = _pressed_pair()
     assert fast._cg is not None
     x, y, z = button
     for bad in [(float(x), y, z), (x, y), None, f"{x} {y} {z}", (x, y, z, 0)]:
@@ -290,14 +303,7 @@ def test_use_on_the_graph_checks_positions_as_the_reference_does():
 
 
 def test_block_edit_drops_the_graph_and_later_recompiles():
-    path = next(p for p in SOLUTIONS if p.stem == "A_simultaneous_lights_L5")
-    fast, button = _solution_world(path)
-    ref, _ = _solution_world(path)
-    fast.log_events = False
-    for w in (fast, ref):
-        for _ in range(20):
-            w.use(button)
-            w.step(30)
+    fast, ref, button = _pressed_pair()
     assert fast._cg is not None
     lamp = next(p for p, s in ref.blocks().items() if "lamp" in s)
     for w in (fast, ref):

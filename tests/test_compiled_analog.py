@@ -14,8 +14,7 @@ from scicraft_viz.engine import kernels as sim
 from scicraft_viz.engine.blocks import PLATES
 from scicraft_viz.engine.compiled import CompileRefused, compile_world
 from scicraft_viz.engine.rules import random_ruleset
-from scicraft_viz.errors import PlacementError
-from tests.test_compiled import drive
+from tests.test_compiled import drive, place_layers
 
 
 def _rows(ref: World, cw, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -164,13 +163,7 @@ def random_analog_circuit(rnd: random.Random, size: int = 5, rules=None) -> Worl
     among them), placed as a player would, then run a little."""
     w = World(rules=rules)
     floor(w, size)
-    for y, pool in ((1, _LOW), (2, _HIGH)):
-        for x in range(size):
-            for z in range(size):
-                try:
-                    w.set_block((x, y, z), _random_state(rnd, pool, y == 1))
-                except PlacementError:
-                    pass
+    place_layers(w, size, ((1, _LOW), (2, _HIGH)), lambda pool, low: _random_state(rnd, pool, low))
     for p, s in w.blocks().items():
         if s.startswith(("minecraft:barrel", "minecraft:chest")) and rnd.random() < 0.8:
             w.set_items(p, rnd.randint(0, 27 * 64))

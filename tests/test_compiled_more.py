@@ -13,7 +13,8 @@ from scicraft_viz import World
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine.compiled import CompiledWorld, CompileRefused, compile_world
 from scicraft_viz.engine.daylight import sensor_output
-from scicraft_viz.errors import InputError, PlacementError
+from scicraft_viz.errors import InputError
+from tests.test_compiled import place_layers
 from tests.test_compiled_analog import compare, floor
 
 LEVER = "lever[face=floor,facing=north]"
@@ -311,13 +312,7 @@ def random_circuit(rnd: random.Random, size: int = 5) -> World:
     w = World()
     floor(w, size)
     w.set_time_of_day(rnd.randint(0, 30000))
-    for y, pool in ((1, _LOW), (2, _HIGH)):
-        for x in range(size):
-            for z in range(size):
-                try:
-                    w.set_block((x, y, z), _random_state(rnd, pool, y == 1))
-                except PlacementError:
-                    pass
+    place_layers(w, size, ((1, _LOW), (2, _HIGH)), lambda pool, low: _random_state(rnd, pool, low))
     for p, s in w.blocks().items():
         b = B.parse_state(s).id
         if b in B.CONTAINERS and rnd.random() < 0.8:
