@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 from scicraft_viz.engine.trace import Trace
 from scicraft_viz.views.contract import ContractView
 from scicraft_viz.views.figures import Figure, HostsFigures
+from scicraft_viz.views.scrub import quiet
 
 Pos = tuple[int, int, int]
 OFF, ON = 0, 1
@@ -246,8 +247,6 @@ class LampTimeline(HostsFigures, W.VBox):
         """Move the tick line only (cheap: used while scrubbing); the axis follows a cursor that
         leaves the shown span, so the current tick is always in view. `drawn`: the page has drawn the
         line already (the explorer's scrubber), so only a change of the axis range is sent."""
-        from scicraft_viz.views.scrub import quiet
-
         self._cursor = tick
         # the page widens the axis itself as it draws the line (with the same `reach`), so then nothing is sent
         with quiet(self.figure) if drawn else contextlib.nullcontext(), self.figure.batch_update():
@@ -270,8 +269,6 @@ class LampTimeline(HostsFigures, W.VBox):
             self._contract = contract
             # the standing is the same, but the title says as of which tick
             if self._trace is not None and self.figure.layout.title.text != (t := self.title()):
-                from scicraft_viz.views.scrub import quiet
-
                 # sent, plotly would lay the whole figure out again for one word of its title on every tick
                 with quiet(self.figure) if drawn else contextlib.nullcontext():
                     self.figure.layout.title.text = t
