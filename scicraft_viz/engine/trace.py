@@ -3,19 +3,39 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine import kernels as sim
 
+if TYPE_CHECKING:
+    from scicraft_viz.engine.world import MovingBlock
+
 Pos = tuple[int, int, int]
+AIR = "minecraft:air"
 COMPONENT_IDS = (B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER, B.COMPARATOR, B.NOTE_BLOCK, B.OBSERVER)
+
+
+class BlockRow(NamedTuple):
+    """What the blocks did at one tick of a trace (`Trace.blocks`): the state now of every position whose
+    block changed since the tick before other than in the values every trace row holds anyway (power, lit,
+    powered, locked): a block placed, moved or gone ("minecraft:air"), a piston extended, dust reshaped;
+    and every block in motion then (`engine.world.MovingBlock`, by the position of the moving_piston carrying it)."""
+
+    tick: int
+    changed: dict[Pos, str]
+    moving: dict[Pos, MovingBlock]
 
 
 @dataclass
 class Trace:
-    """What a world did over consecutive game ticks. Row i is the state after tick ticks[i]."""
+    """What a world did over consecutive game ticks. Row i is the state after tick ticks[i].
+
+    `blocks` is recorded when the world holds a piston (None otherwise, and in traces made before it
+    existed): a `BlockRow` for each tick at which a block changed or was in motion, none for the others.
+    With the blocks at the trace's start, it gives the arrangement at every tick (`blocks_at`)."""
 
     ticks: np.ndarray
     lamp_positions: list[Pos]
@@ -26,6 +46,7 @@ class Trace:
     component_kinds: list[str]
     component_on: np.ndarray
     events: list = field(default_factory=list)
+    blocks: list[BlockRow] | None = None
 
     @property
     def start_tick(self) -> int:
@@ -86,6 +107,37 @@ class Trace:
             lines.append(f"{str(p):>16}  {cells}")
         return "\n".join(lines)
 
+    def blocks_at(self, start: dict[Pos, str], tick: int) -> tuple[dict[Pos, str], dict[Pos, MovingBlock]]:
+        """The blocks at `tick` and those in motion then, given the blocks at the trace's
+        start; ValueError when the trace did not record how its blocks moved (`blocks` is None)."""
+        if self.blocks is None:
+            raise ValueError("this trace did not record its blocks (the world held no piston when it was "
+                             "recorded, or it was recorded with lamps_only)")
+        self.row_of(tick)
+        out = dict(start)
+        moving: dict = {}
+        for r in self.blocks:
+            if r.tick > tick:
+                break
+            apply_changes(out, r.changed)
+            moving = r.moving if r.tick == tick else {}
+        return out, moving
+
+    def row_of(self, tick: int) -> int:
+        r = int(tick) - self.start_tick
+        if not 0 <= r < len(self):
+            raise IndexError(f"tick {tick} is not in this trace ({self.start_tick}..{self.start_tick + len(self) - 1})")
+        return r
+
+
+def apply_changes(blocks: dict[Pos, str], changed: dict[Pos, str]) -> None:
+    """Apply one BlockRow's changes to a {pos: state} dict in place."""
+    for p, st in changed.items():
+        if st == AIR:
+            blocks.pop(p, None)
+        else:
+            blocks[p] = st
+
 
 @sim.jit
 def _transitions(lit, out):
@@ -124,12 +176,15 @@ def record(world, n: int, *, lamps_only: bool = False, dust=None) -> Trace:
     """Run `world` for n game ticks, returning its trace (n+1 rows, row 0 = current state).
 
     lamps_only: record the lamps only (no components, no events), as a verdict needs; `dust`: the
-    positions of the dust to record (default: all dust, or none with lamps_only)."""
+    positions of the dust to record (default: all dust, or none with lamps_only). In a world that holds a
+    piston (and not lamps_only) the ticks run one at a time and the trace also says what the blocks did
+    (`Trace.blocks`), its columns following blocks a piston moves (see `_record_moving`)."""
     n = world._tick_count(n, "tick count")
     t0 = world.tick
     before = world.events_total
     lamps = world.cells_of(B.LAMP)
     comps = world.cells_of(*COMPONENT_IDS) if not lamps_only else lamps[:0]
+    dust_given = dust
     if dust is None:
         dust = lamps[:0] if lamps_only else world.cells_of(B.WIRE)
     else:
@@ -155,6 +210,8 @@ def record(world, n: int, *, lamps_only: bool = False, dust=None) -> Trace:
     kinds = ["minecraft:" + B.NAME_OF_ID[int(b)] for b in U[comps, sim.BT]]
     positions = world._positions(on_cells)
     dust_pos = world._positions(dust)
+    if n and not lamps_only and int(world.g.meta[sim.M_PISTONS]):
+        return _record_moving(world, n, before, None if dust_given is None else set(dust_pos))
     if n:
         world._run(t0 + n, (on_cells, dust, rec_on, rec_pow))
     events = [] if lamps_only else world.events_since(before)
@@ -170,4 +227,106 @@ def record(world, n: int, *, lamps_only: bool = False, dust=None) -> Trace:
         component_kinds=kinds,
         component_on=lit[:, nl:],
         events=events,
+        blocks=_at_rest(world) if not lamps_only and int(world.g.meta[sim.M_PISTONS]) else None,
+    )
+
+
+def _at_rest(world) -> list[BlockRow]:
+    """`Trace.blocks` of a trace of one row: the blocks in motion now, if any."""
+    moving = world.moving()
+    return [BlockRow(world.tick, {}, moving)] if moving else []
+
+
+def _drawn(state: str) -> str:
+    """A state without the values a trace row records (so a change in them alone is no block change)."""
+    if "[" not in state:
+        return state
+    name, props = B.split_state(state)
+    keep = sorted((k, v) for k, v in props.items() if k not in _ROW_VALUES)
+    return f"minecraft:{name}[" + ",".join(f"{k}={v}" for k, v in keep) + "]"
+
+
+_ROW_VALUES = frozenset({"power", "lit", "powered", "locked"})
+
+
+def _record_moving(world, n: int, before: int, dust_at: set[Pos] | None) -> Trace:
+    """`record` for a world holding a piston: n ticks run one at a time, since a piston can move a lamp,
+    dust or a component, or change the blocks, at any tick. Each row holds the values of the blocks where
+    they stand at that tick (a column per position ever held: a block moved in starts a new one; where it
+    is not, a column reads off / 0); `blocks` says what the blocks did. A drawn block changes only with an
+    engine event at its position or at a moving_piston's, so only those positions are read again."""
+    t0 = world.tick
+    U = world.g.U
+    groups = ("lamp", "comp", "dust")
+    cols: dict[str, dict[Pos, int]] = {g: {} for g in groups}
+    kinds: dict[Pos, str] = {}
+    samples: list[tuple] = []
+    cells: dict[str, np.ndarray] = {}
+
+    def sample() -> None:
+        if not cells or placed:
+            cells["lamp"] = world.cells_of(B.LAMP)
+            cells["comp"] = world.cells_of(*COMPONENT_IDS)
+            cells["dust"] = world.cells_of(B.WIRE)
+            for g in groups:
+                pos = world._positions(cells[g])
+                keep = [i for i, p in enumerate(pos) if g != "dust" or dust_at is None or p in dust_at]
+                cells[g] = cells[g][keep]
+                col = cols[g]
+                idx = []
+                for i in keep:
+                    p = pos[i]
+                    if p not in col:
+                        col[p] = len(col)
+                    idx.append(col[p])
+                    if g == "comp":
+                        kinds.setdefault(p, "minecraft:" + B.NAME_OF_ID[int(U[cells[g][len(idx) - 1], sim.BT])])
+                cells[g + "_col"] = np.array(idx, np.int64)
+        samples.append(tuple((cells[g + "_col"], U[cells[g], sim.POWER if g == "dust" else sim.ON].copy())
+                             for g in groups))
+
+    known = {p: _drawn(s) for p, s in world.blocks().items()}
+    moving = world.moving()
+    rows = _at_rest(world)
+    mark = world.events_total
+    placed = True
+    sample()
+    for i in range(n):
+        world._run(t0 + i + 1)
+        events = world.events_since(mark)
+        mark = world.events_total
+        placed = any(e.kind in ("placed", "removed", "popped") for e in events)
+        now = world.moving()
+        changed = {}
+        for p in sorted({e.pos for e in events} | moving.keys() | now.keys()):
+            st = world.get_block(p)
+            key = _drawn(st)
+            if key != known.get(p, AIR):
+                changed[p] = st
+                known[p] = key
+        if changed or now:
+            rows.append(BlockRow(t0 + i + 1, changed, now))
+        moving = now
+        sample()
+    out = {}
+    for k, g in enumerate(groups):
+        order = sorted(cols[g])  # x, y, z order, as record() lists them
+        where = np.empty(len(order), np.int64)
+        where[[cols[g][p] for p in order]] = np.arange(len(order))
+        arr = np.zeros((n + 1, len(order)), np.uint8)
+        for r, smp in enumerate(samples):
+            c, v = smp[k]
+            arr[r, where[c]] = v
+        out[g] = (order, arr)
+    return Trace(
+        ticks=np.arange(t0, t0 + n + 1, dtype=np.int64),
+        lamp_positions=out["lamp"][0],
+        lamp_lit=out["lamp"][1].view(bool),
+        dust_positions=out["dust"][0],
+        dust_power=out["dust"][1],
+        component_positions=out["comp"][0],
+        component_kinds=[kinds[p] for p in out["comp"][0]],
+        component_on=out["comp"][1].view(bool),
+        events=world.events_since(before),
+        blocks=rows,
     )

@@ -20,10 +20,11 @@ from pathlib import Path
 import numpy as np
 import traitlets as T
 
+from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine.blocks import is_attached, split_state, static_state
-from scicraft_viz.engine.trace import Trace
+from scicraft_viz.engine.trace import Trace, apply_changes
 from scicraft_viz.engine.world import World, check_pos
-from scicraft_viz.errors import InputError
+from scicraft_viz.errors import InputError, list_positions
 from scicraft_viz.views.frame import Frame, Layout, layout_from_blocks
 
 Pos = tuple[int, int, int]
@@ -261,13 +262,49 @@ class Recording:
 
 def recording_of_trial(build: dict[Pos, str], trace: Trace, locked_at_end: dict[Pos, bool] | None = None) -> Recording:
     """Per-tick frames of one recorded trial (a build and its trace), for the canvas and animations.
-    Locking at the trace's last tick comes from `locked_at_end`, or else from the build's own states."""
+    Locking at the trace's last tick comes from `locked_at_end`, or else from the build's own states.
+
+    `build` is every block at the trace's start. Where the trace recorded how its blocks moved
+    (`Trace.blocks`: whenever the world held a piston), each tick is drawn with its own blocks, a block in
+    motion between its two places, as the live session drew it; a trace without that record is drawn with
+    the build's blocks throughout. InputError when the record does not fit the build (a block in motion
+    where no moving_piston stands, or a moving_piston carrying nothing)."""
     rec = Recording(trace.start_tick)
-    lay, *_ = layout_from_blocks(build)
+    blocks = dict(build)
+    first = trace.blocks[0] if trace.blocks else None
+    start_moving = first.moving if first is not None and first.tick == trace.start_tick else {}
+    if first is not None and first.tick == trace.start_tick:
+        apply_changes(blocks, first.changed)
+    lay, *_ = layout_from_blocks(blocks, start_moving)
+    _check_moving(lay, start_moving, trace.start_tick)
     if locked_at_end is None:
         locked_at_end = {p: True for p, st in build.items() if "locked=true" in st}
     rec.write(trace, rec.add_layout(lay), locked_at_end)
+    for r in trace.blocks or ():
+        if r.tick == trace.start_tick:
+            continue
+        row = trace.row_of(r.tick)
+        if r.changed:
+            apply_changes(blocks, r.changed)
+            lay, *_ = layout_from_blocks(blocks, r.moving)
+        else:  # only moved on by half a block: the same arrays, as the live session shares them
+            prev = rec.layouts[int(rec.layout_of[row - 1])]
+            lay = replace(prev, moving={prev.index[p]: m for p, m in r.moving.items() if p in prev.index
+                                        and prev.kind[prev.index[p]] == B.MOVING_PISTON})
+        _check_moving(lay, r.moving, r.tick)
+        rec.layout_of[row : rec.n] = rec.add_layout(lay)
     return rec
+
+
+def _check_moving(lay: Layout, moving: dict, tick: int) -> None:
+    """The moving_piston cells of a replayed tick and what the trace says they carry must be the same ones."""
+    cells = {tuple(p) for p in lay.pos[lay.kind == B.MOVING_PISTON].tolist()}
+    if cells != set(moving):
+        stray = sorted(set(moving) - cells)
+        empty = sorted(cells - set(moving))
+        what = (f"a block in motion at {list_positions(stray)}, where no moving_piston stands"
+                if stray else f"no block carried by the moving_piston at {list_positions(empty)}")
+        raise InputError(f"the trace does not fit the build: at tick {tick} it records {what}")
 
 
 class Session(T.HasTraits):
@@ -374,8 +411,6 @@ class Session(T.HasTraits):
         lay = self.rec.layouts[-1] if self.rec.layouts else None
         if lay is None:
             return []
-        from scicraft_viz.engine import blocks as B
-
         return [tuple(p) for p in lay.pos[lay.kind == B.REPEATER].tolist()]
 
     def _capture(self, new_layout: bool = True) -> None:
