@@ -1,6 +1,7 @@
 """Builds loaded from public files and run as their authors describe (sources and licences in the README
 next to each file under tests/data/)."""
 
+import json
 from pathlib import Path
 
 from redstone_helpers import run
@@ -54,3 +55,60 @@ def test_lithiums_item_sorter_sorts_each_item_into_its_slice_and_powers_its_chec
     filters = [w.slots((6, 3, z))[0] for z in range(3, 9)]
     assert filters == [(item, 41) for item in ("smooth_stone_slab", "redstone", "repeater", "redstone_torch",
                                                "comparator", "slime_block")]
+
+
+NUCLEATION = DATA / "nucleation"
+KICK = (2, 1, 1)  # above the rear sticky piston: the case's redstone block goes here at tick 2 and goes at tick 4
+
+
+def nucleation_flying_machine():
+    """The engine as its case runs it; vanilla's tick k (the capture's and the case's numbering, 0 the first
+    tick after the paste) is the world's tick k + 1 here, and an action at tick k comes before it."""
+    w = World.from_build_file(NUCLEATION / "flying_machine_east.snbt")
+    case = json.loads((NUCLEATION / "flying_machine.test.json").read_text())
+    actions = {a["tick"]: a for a in case["actions"]}
+    assert [(k, tuple(a["place"]), a["state"]) for k, a in actions.items()] == [
+        (2, KICK, "minecraft:redstone_block"), (4, KICK, "minecraft:air")]
+    return w, case, actions
+
+
+def test_nucleations_flying_machine_matches_the_vanilla_capture_block_for_block_at_every_tick():
+    """Every block change of the wiki's two-way engine "B" kicked once, as vanilla 26.2 made them (the capture
+    lists the changes of each tick with the full states before and after), for all 75 ticks it recorded: the
+    kick, and seven steps east, one every 10 gt."""
+    w, _, actions = nucleation_flying_machine()
+    capture = json.loads((NUCLEATION / "flying_kick.json").read_text())
+    vanilla = {t["tick"]: {tuple(e["pos"]): e["to"] for e in t["events"] if e["kind"] == "block_changed"}
+               for t in capture["ticks"]}
+    assert sorted(vanilla) == list(range(2, 75, 2)) and sum(map(len, vanilla.values())) > 200
+    before = w.blocks()
+    differ = []
+    for k in range(75):
+        if k in actions:
+            a = actions[k]
+            w.set_block(tuple(a["place"]), a["state"])
+        w.step(1)
+        now = w.blocks()
+        changed = {p: now.get(p, "minecraft:air") for p in before.keys() | now.keys() if before.get(p) != now.get(p)}
+        if changed != vanilla.get(k, {}):
+            differ.append(k)
+        before = now
+    assert differ == []
+
+
+def test_nucleations_flying_machine_stands_where_its_case_says_at_ticks_61_and_71():
+    w, case, actions = nucleation_flying_machine()
+    checks = {c["tick"]: c for c in case["checks"] if c["expect"] == "blocks"}
+    empty = next(c for c in case["checks"] if c["expect"] == "air")
+    for k in range(72):
+        if k in actions:
+            w.set_block(tuple(actions[k]["place"]), actions[k]["state"])
+        w.step(1)
+        if k in checks:
+            want = {tuple(int(v) for v in p.split(",")): s for p, s in checks[k]["blocks"].items()}
+            assert {p: w.get_block(p) for p in want} == want
+            (x0, y0, z0), (x1, y1, z1) = empty["region"]
+            if k == empty["tick"]:
+                assert all(w.get_block((x, y, z)) == "minecraft:air" for x in range(x0, x1 + 1)
+                           for y in range(y0, y1 + 1) for z in range(z0, z1 + 1))
+    assert sorted(checks) == [61, 71]
