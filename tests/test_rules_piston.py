@@ -121,6 +121,35 @@ def test_quasi_connectivity_waits_for_an_update_bud():
     assert w.get_block(P) == "minecraft:piston[extended=true,facing=east]"
 
 
+def test_a_head_passes_its_neighbour_updates_to_its_base():
+    """A sticky piston held out only through quasi-connectivity (the redstone block diagonally above its head)
+    hears of that block being pushed away through its head: it retracts in the same tick, pulling the target
+    after it, and goes out again once the redstone block lands right above it (vanilla's head passes every
+    neighbour update on to its base; a door of Nucleation's recorded in the game does this at its first
+    stroke)."""
+    blocks = {(x, 0, z): "minecraft:stone" for x in range(8) for z in range(3)}
+    # the redstone block goes in before the target beside the head: placing the target updates the head, which
+    # the base hears, and it must find itself powered then
+    blocks.update({(4, 2, 1): "minecraft:redstone_block",
+                   (3, 1, 1): "minecraft:sticky_piston[extended=true,facing=east]",
+                   (4, 1, 1): "minecraft:piston_head[facing=east,short=false,type=sticky]",
+                   (5, 1, 1): "minecraft:target", (5, 2, 1): "minecraft:sticky_piston[extended=false,facing=west]"})
+    w = World.from_blocks(blocks)
+    w.step(3)
+    assert w.get_block((3, 1, 1)) == "minecraft:sticky_piston[extended=true,facing=east]"  # at rest, held out
+    w.set_block((6, 2, 1), "redstone_block")  # powers the west-facing piston: it pushes the redstone block
+    seen = {}
+    for _ in range(4):
+        w.step(1)
+        seen[w.tick] = tuple(w.get_block(p).removeprefix("minecraft:").split("[")[0] for p in
+                             ((3, 1, 1), (4, 1, 1), (3, 2, 1)))
+    assert seen == {4: ("moving_piston", "moving_piston", "moving_piston"),
+                    5: ("moving_piston", "moving_piston", "moving_piston"),
+                    6: ("sticky_piston", "target", "redstone_block"),
+                    7: ("sticky_piston", "moving_piston", "redstone_block")}
+    assert w.get_block((3, 1, 1)) == "minecraft:sticky_piston[extended=true,facing=east]"
+
+
 def test_sticky_piston_drops_its_block_on_a_2gt_pulse():
     w = new_world()
     w.set_block(P, "sticky_piston[facing=east]")

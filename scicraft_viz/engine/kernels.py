@@ -375,7 +375,7 @@ def is_diode(b):
 def is_component(b):
     """A block with scheduled ticks or a lamp: what a power change near it must reach."""
     return ((b >= REPEATER and b <= LAMP) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or b == OBSERVER
-            or is_piston(b) or b == HOPPER or is_dispenser(b))
+            or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b))
 
 
 @jit
@@ -393,8 +393,9 @@ def is_qc(b):
 
 @jit
 def is_notified(b, structural):
-    """Does a neighbour update reach b? Dust, buttons, levers, plates and piston heads only read a block change
-    (support); an observer reads none (it watches shape updates, see notify_observers)."""
+    """Does a neighbour update reach b? Dust, buttons, levers and plates only read a block change (support); a
+    piston head reads every one, to pass it on to its base; an observer reads none (it watches shape updates,
+    see notify_observers)."""
     if b == OBSERVER:
         return False
     if structural:
@@ -1199,8 +1200,14 @@ def check(g, c, exempt):
             set_on(g, c, 1)
         elif not p and U[c, ON]:
             set_on(g, c, 0)
-    elif b == PISTON_HEAD:
-        return c != exempt and not head_fits(U, N, c)
+    elif b == PISTON_HEAD and c != exempt:
+        if not head_fits(U, N, c):
+            return True
+        # vanilla PistonHeadBlock.neighborChanged: a head that stays passes the update on to its base, which
+        # looks at its power again (a base powered only through quasi-connectivity can move on it)
+        base = N[c, FC[opp(U[c, FACING])]]
+        if is_piston(U[base, BT]):
+            check_extend(g, base)
     return False
 
 
@@ -1389,7 +1396,7 @@ def propagate_in(g, exempt, vanilla):
                 if door and U[x, BT] == IRON_DOOR:
                     continue  # vanilla: a door ignores the neighbour updates a door sends
                 if is_notified(U[x, BT], structural) and not U[x, MARK]:
-                    if is_qc(U[x, BT]) and not piston_reached(U, N, c, g.chg[i] & 3, j):
+                    if (is_qc(U[x, BT]) or U[x, BT] == PISTON_HEAD) and not piston_reached(U, N, c, g.chg[i] & 3, j):
                         continue
                     U[x, MARK] = 1
                     g.notify[nn] = x
