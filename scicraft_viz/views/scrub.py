@@ -170,20 +170,6 @@ function initialize({ model }) {
         o += 3 * D.meta.caps[i];
       });
       M.renderer.trigger('rerender', M.renderer, {});
-      st.canvasAt = t;
-      // again on each of the next three frames when not playing: an upload made from inside a click was
-      // sometimes lost for the additive glow on a busy page (seen in headless Chromium); while playing, the
-      // next change draws again
-      if (!st.playing) {
-        let left = 3;
-        const again = () => {
-          if (st.canvasAt !== t || st.playing) return;
-          attrs.forEach(a => { a.obj.needsUpdate = true; });
-          M.renderer.trigger('rerender', M.renderer, {});
-          if (--left > 0) requestAnimationFrame(again);
-        };
-        requestAnimationFrame(again);
-      }
     }
     st.shown = t;
     cursor();
@@ -430,6 +416,15 @@ function initialize({ model }) {
       });
     }
   }
+  // three.js uploads a vertex array only when its version grows past the one last uploaded: a version set back
+  // (pythreejs assigns whatever count the kernel sends) would leave the next writes on screen unseen, so a
+  // lower count counts as one more, and is noted for the browser tests (window.__scvVersionDrops)
+  function monotonic(obj) {
+    let v = obj.version;
+    Object.defineProperty(obj, 'version', { configurable: true, get: () => v, set: x => {
+      if (x < v) { window.__scvVersionDrops = (window.__scvVersionDrops || 0) + 1; v += 1; } else v = x;
+    } });
+  }
   async function resolve() {
     for (const name of REFS) {
       const id = ref(model.get(name));
@@ -439,7 +434,7 @@ function initialize({ model }) {
     for (const s of model.get('attrs') || []) {
       const m = await wm.get_model(ref(s));
       if (m.initPromise) await m.initPromise;
-      if (!m.__scvScrub) { m.__scvScrub = true; m.on('change:array', () => { st.foreign = true; }); }
+      if (!m.__scvScrub) { m.__scvScrub = true; m.on('change:array', () => { st.foreign = true; }); monotonic(m.obj); }
       list.push(m);
     }
     attrs = list;

@@ -422,6 +422,9 @@ def test_the_page_scrubs_and_the_kernel_follows(browser, lab):
                                ".dataset.tick === arg", arg=str(plan["target"]), timeout=WAIT)
         painted(page)
         by_page = canvas.screenshot()
+        # no vertex array's upload count went back (its next writes would not have been drawn): the kernel sent
+        # arrays at the run and the seek, and their counts were being echoed while the page stepped
+        assert page.evaluate("() => window.__scvVersionDrops || 0") == 0
         assert (by_page != before) is True, "the 3D view did not change at a tick where the recording changes it"
         kernel(page, KERNEL_STATE)
         state = json.loads((work / "root" / "scrub-state.json").read_text())
