@@ -256,6 +256,16 @@ def test_quickstart_steps_plays_clicks_hovers_edits_and_exports(browser, lab):
         assert "replaying" in shown, shown
         page.wait_for_function("() => document.querySelector('.scv-explorer .scv-heatmap .gtitle').textContent"
                                " === 'dust power on layer y=4 · tick 2 gt'", timeout=WAIT)
+        # a drag across the timeline zooms it and does not pick the tick it started on
+        page.evaluate("el => { window.__zoomed = new Promise(done => el.once('plotly_relayout', () => done(true))); }",
+                      timeline.element_handle())
+        start = area["x"] + (6 - x0) / (x1 - x0) * area["width"]
+        page.mouse.move(start, py)
+        page.mouse.down()
+        page.mouse.move(start + 40, py, steps=4)
+        page.mouse.up()
+        assert page.evaluate("() => window.__zoomed") is True
+        assert ex.locator(".scv-tick").first.inner_text().startswith("tick 2 gt")
 
         # hover on the 3D canvas names the block under the mouse
         canvas.scroll_into_view_if_needed()
