@@ -219,3 +219,17 @@ def test_before_anything_runs_the_timeline_shows_a_message_not_a_lone_column():
     ex.session.step(1)
     assert tl.empty_reason() is None and fig.layout.annotations == ()
     assert len(fig.data[0].z) == 8 and len(fig.data[6].x) > 0 and fig.layout.yaxis.visible is True
+
+
+def test_a_machine_without_dust_or_lamps_is_charted_on_its_own_layer():
+    """A flying machine is slime, observers and pistons: the heatmap shows their layer with a marker for each
+    of its blocks, not an empty layer above them saying nothing is built."""
+    from scicraft_viz import builds
+
+    w = builds.flying_machine(wall_x=9)
+    parts = builds.flying_machine_parts(w)
+    assert {y for _, y, _ in parts} == {0}
+    hm = Explorer(world=w).heatmap
+    assert hm.layer.value == 0 and hm.empty_text() is None
+    markers = set(zip(hm.figure.data[1].x, hm.figure.data[1].y))
+    assert {(x, z) for x, _, z in parts} <= markers

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import ipywidgets as W
 import numpy as np
 import pythreejs as P3
+import traitlets as T
 
 from scicraft_viz.engine.blocks import split_state
 from scicraft_viz.views import geometry as G
@@ -132,6 +133,15 @@ def pick_from_point(point, normal, modifiers=()) -> Pick | None:
     return Pick(tuple(hit.tolist()), tuple((hit + n).tolist()), tuple(n.tolist()), *(bool(m) for m in mods))
 
 
+class _Attribute(P3.BufferAttribute):
+    """A vertex array the kernel rewrites in place. Its `version` is a count the page keeps (three.js uploads the
+    array when it grows past the count last uploaded); ipywidgets' echo of a count the page had sent could arrive
+    after newer uploads and set it back, and the next few rewrites were then never uploaded (a lit lamp drawn
+    without its glow). The count is therefore not echoed."""
+
+    version = T.CInt(-1).tag(sync=True, echo_update=False)
+
+
 class _Buffer:
     """One mesh whose vertex arrays keep their capacity between updates."""
 
@@ -148,8 +158,8 @@ class _Buffer:
         pos = np.empty((cap, 3), np.float32)
         pos[:] = self.lo
         pos[-2] = self.hi  # a flat triangle spanning the region keeps three.js's bounding sphere valid
-        self.pos_attr = P3.BufferAttribute(array=pos, normalized=False)
-        self.col_attr = P3.BufferAttribute(array=np.zeros((cap, 3), np.uint8), normalized=True)
+        self.pos_attr = _Attribute(array=pos, normalized=False)
+        self.col_attr = _Attribute(array=np.zeros((cap, 3), np.uint8), normalized=True)
         return P3.BufferGeometry(attributes={"position": self.pos_attr, "color": self.col_attr})
 
     def set_positions(self, positions: np.ndarray) -> None:

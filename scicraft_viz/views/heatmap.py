@@ -29,9 +29,13 @@ _MARK = {
 _REP_SYMBOL = {0: "triangle-down", 1: "triangle-left", 2: "triangle-up", 3: "triangle-right"}
 
 
+_INERT = (B.STONE, B.GLASS, B.PARTIAL)  # the engine's ids for every block that takes no part in a circuit
+
+
 def _circuit(frame: Frame) -> np.ndarray:
-    """Which blocks of the frame are circuit: dust, lamps, repeaters, torches, buttons and levers."""
-    return np.isin(frame.layout.kind, [B.WIRE, B.LAMP, B.REPEATER, B.TORCH, B.WALL_TORCH, B.BUTTON, B.LEVER])
+    """Which blocks of the frame are circuit: everything but the inert blocks (dust, lamps, components, pistons,
+    observers, containers, ...)."""
+    return ~np.isin(frame.layout.kind, _INERT)
 
 
 class SignalHeatmap(HostsFigures, W.VBox):
@@ -88,8 +92,8 @@ class SignalHeatmap(HostsFigures, W.VBox):
         hm.textfont = dict(size=10, color="#ffffff")
 
     def choose_layer(self, frame: Frame) -> int:
-        """The layer with the most circuit on it: dust, lamps, repeaters, torches, buttons and levers
-        (the floor's layer + 1 when there is none), so the lamps are on the layer shown too."""
+        """The layer with the most circuit on it (the floor's layer + 1 when there is none), so the lamps are
+        on the layer shown too."""
         lay = frame.layout
         ys = lay.pos[_circuit(frame), 1]
         if len(ys):
@@ -123,7 +127,7 @@ class SignalHeatmap(HostsFigures, W.VBox):
         big enough to read its power; returns the (x, z) ranges, None for an empty build."""
         frame = frame or self._frame
         lay = frame.layout
-        circuit = ~np.isin(lay.kind, [B.STONE, B.GLASS, B.PARTIAL])
+        circuit = _circuit(frame)
         if not circuit.any():
             return None
         pos = lay.pos[circuit]

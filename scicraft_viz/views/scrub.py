@@ -170,20 +170,6 @@ function initialize({ model }) {
         o += 3 * D.meta.caps[i];
       });
       M.renderer.trigger('rerender', M.renderer, {});
-      st.canvasAt = t;
-      // again on each of the next three frames when not playing: an upload made from inside a click was
-      // sometimes lost for the additive glow on a busy page (seen in headless Chromium); while playing, the
-      // next change draws again
-      if (!st.playing) {
-        let left = 3;
-        const again = () => {
-          if (st.canvasAt !== t || st.playing) return;
-          attrs.forEach(a => { a.obj.needsUpdate = true; });
-          M.renderer.trigger('rerender', M.renderer, {});
-          if (--left > 0) requestAnimationFrame(again);
-        };
-        requestAnimationFrame(again);
-      }
     }
     st.shown = t;
     cursor();
@@ -422,13 +408,29 @@ function initialize({ model }) {
         lines.set(gd, line);
         gd.on('plotly_afterplot', cursor);
         cursor();
+        // plotly reports a click only after its hover pass, which it throttles to one per 50 ms: the tick under a
+        // press released where it started (not a zoom drag) is drawn at once, and plotly's report of it is a no-op
+        gd.addEventListener('mousedown', ev => {
+          st.press = ev.button === 0 && ev.target.classList.contains('nsewdrag')
+            ? { gd, x: ev.clientX, y: ev.clientY, left: ev.target.getBoundingClientRect().left } : null;
+        }, true);
         gd.on('plotly_click', ev => {
           const pt = ev && ev.points && ev.points[0];
           const a = model.get('axis');
-          if (pt && pt.curveNumber === 0 && a && a.factor) go(Math.round(pt.x * a.factor));
+          if (pt && pt.curveNumber === 0 && a && a.factor && Math.round(pt.x * a.factor) !== st.shown)
+            go(Math.round(pt.x * a.factor));
         });
       });
     }
+  }
+  // three.js uploads a vertex array only when its version grows past the one last uploaded: a version set back
+  // (pythreejs assigns whatever count the kernel sends) would leave the next writes on screen unseen, so a
+  // lower count counts as one more, and is noted for the browser tests (window.__scvVersionDrops)
+  function monotonic(obj) {
+    let v = obj.version;
+    Object.defineProperty(obj, 'version', { configurable: true, get: () => v, set: x => {
+      if (x < v) { window.__scvVersionDrops = (window.__scvVersionDrops || 0) + 1; v += 1; } else v = x;
+    } });
   }
   async function resolve() {
     for (const name of REFS) {
@@ -439,7 +441,7 @@ function initialize({ model }) {
     for (const s of model.get('attrs') || []) {
       const m = await wm.get_model(ref(s));
       if (m.initPromise) await m.initPromise;
-      if (!m.__scvScrub) { m.__scvScrub = true; m.on('change:array', () => { st.foreign = true; }); }
+      if (!m.__scvScrub) { m.__scvScrub = true; m.on('change:array', () => { st.foreign = true; }); monotonic(m.obj); }
       list.push(m);
     }
     attrs = list;
@@ -464,6 +466,14 @@ function initialize({ model }) {
     if (!model.get('client')) { model.set('client', true); model.save_changes(); }
   }
   const poll = setInterval(hookTimeline, 500);
+  const release = ev => {
+    const p = st.press, a = model.get('axis');
+    st.press = null;
+    if (!p || Math.abs(ev.clientX - p.x) > 2 || Math.abs(ev.clientY - p.y) > 2 || !a || !a.factor || !a.rows) return;
+    const xa = p.gd._fullLayout && p.gd._fullLayout.xaxis;
+    if (xa) go(Math.round(xa.p2l(p.x - p.left) * a.factor));
+  };
+  window.addEventListener('mouseup', release, true);
   model.on('change:attrs', resolve);
   model.on('change:meta', () => {
     if (st.waiting) { st.waiting = false; st.origin = { t: performance.now(), tick: model.get('tick') }; }
@@ -477,7 +487,7 @@ function initialize({ model }) {
   model.on('change:meta', () => { cursor(); heatDone(null); });
   model.on('change:axis', cursor);
   resolve();
-  return () => clearInterval(poll);
+  return () => { clearInterval(poll); window.removeEventListener('mouseup', release, true); };
 }
 
 function render({ el }) { el.style.display = 'none'; }

@@ -256,6 +256,16 @@ def test_quickstart_steps_plays_clicks_hovers_edits_and_exports(browser, lab):
         assert "replaying" in shown, shown
         page.wait_for_function("() => document.querySelector('.scv-explorer .scv-heatmap .gtitle').textContent"
                                " === 'dust power on layer y=4 · tick 2 gt'", timeout=WAIT)
+        # a drag across the timeline zooms it and does not pick the tick it started on
+        page.evaluate("el => { window.__zoomed = new Promise(done => el.once('plotly_relayout', () => done(true))); }",
+                      timeline.element_handle())
+        start = area["x"] + (6 - x0) / (x1 - x0) * area["width"]
+        page.mouse.move(start, py)
+        page.mouse.down()
+        page.mouse.move(start + 40, py, steps=4)
+        page.mouse.up()
+        assert page.evaluate("() => window.__zoomed") is True
+        assert ex.locator(".scv-tick").first.inner_text().startswith("tick 2 gt")
 
         # hover on the 3D canvas names the block under the mouse
         canvas.scroll_into_view_if_needed()
@@ -422,6 +432,9 @@ def test_the_page_scrubs_and_the_kernel_follows(browser, lab):
                                ".dataset.tick === arg", arg=str(plan["target"]), timeout=WAIT)
         painted(page)
         by_page = canvas.screenshot()
+        # no vertex array's upload count went back (its next writes would not have been drawn): the kernel sent
+        # arrays at the run and the seek, and their counts were being echoed while the page stepped
+        assert page.evaluate("() => window.__scvVersionDrops || 0") == 0
         assert (by_page != before) is True, "the 3D view did not change at a tick where the recording changes it"
         kernel(page, KERNEL_STATE)
         state = json.loads((work / "root" / "scrub-state.json").read_text())
