@@ -408,17 +408,10 @@ function initialize({ model }) {
         lines.set(gd, line);
         gd.on('plotly_afterplot', cursor);
         cursor();
-        // plotly reports a click only after its hover pass, which it throttles to one per 50 ms: the tick under a
-        // press released where it started (not a zoom drag) is drawn at once, and plotly's report of it is a no-op
-        gd.addEventListener('mousedown', ev => {
-          st.press = ev.button === 0 && ev.target.classList.contains('nsewdrag')
-            ? { gd, x: ev.clientX, y: ev.clientY, left: ev.target.getBoundingClientRect().left } : null;
-        }, true);
         gd.on('plotly_click', ev => {
           const pt = ev && ev.points && ev.points[0];
           const a = model.get('axis');
-          if (pt && pt.curveNumber === 0 && a && a.factor && Math.round(pt.x * a.factor) !== st.shown)
-            go(Math.round(pt.x * a.factor));
+          if (pt && pt.curveNumber === 0 && a && a.factor) go(Math.round(pt.x * a.factor));
         });
       });
     }
@@ -466,14 +459,6 @@ function initialize({ model }) {
     if (!model.get('client')) { model.set('client', true); model.save_changes(); }
   }
   const poll = setInterval(hookTimeline, 500);
-  const release = ev => {
-    const p = st.press, a = model.get('axis');
-    st.press = null;
-    if (!p || Math.abs(ev.clientX - p.x) > 2 || Math.abs(ev.clientY - p.y) > 2 || !a || !a.factor || !a.rows) return;
-    const xa = p.gd._fullLayout && p.gd._fullLayout.xaxis;
-    if (xa) go(Math.round(xa.p2l(p.x - p.left) * a.factor));
-  };
-  window.addEventListener('mouseup', release, true);
   model.on('change:attrs', resolve);
   model.on('change:meta', () => {
     if (st.waiting) { st.waiting = false; st.origin = { t: performance.now(), tick: model.get('tick') }; }
@@ -487,7 +472,7 @@ function initialize({ model }) {
   model.on('change:meta', () => { cursor(); heatDone(null); });
   model.on('change:axis', cursor);
   resolve();
-  return () => { clearInterval(poll); window.removeEventListener('mouseup', release, true); };
+  return () => clearInterval(poll);
 }
 
 function render({ el }) { el.style.display = 'none'; }
