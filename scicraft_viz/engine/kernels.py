@@ -30,6 +30,7 @@ from scicraft_viz.engine.blocks import (
     ANALOG_OUTPUT,
     BARREL,
     BUTTON,
+    CENTRE,
     CHEST,
     COMPARATOR,
     DAYLIGHT,
@@ -47,6 +48,7 @@ from scicraft_viz.engine.blocks import (
     LEVER,
     LIGHT_PLATE,
     MOVING_PISTON,
+    NEED,
     NOTE_BLOCK,
     OBSERVER,
     PARTIAL,
@@ -60,8 +62,12 @@ from scicraft_viz.engine.blocks import (
     REPEATER,
     SIGNAL_SOURCE,
     SLIME,
+    SOLID,
     STICKY_PISTON,
     STONE,
+    SUPPORT_CENTRE,
+    SUPPORT_FULL,
+    SUPPORT_SOLID,
     TARGET,
     TORCH,
     WALL_TORCH,
@@ -458,7 +464,8 @@ def opp(k):
 
 @jit
 def attach_dir(b, face, facing):
-    """Direction from a block to what it stands on or hangs from, or -1 if it needs nothing."""
+    """Direction from a block to what it stands on or hangs from, or -1 if it needs nothing. (A vanilla block keeps
+    its state number in FACING and FACE: a decorative one's need is blocks.NEED of it.)"""
     if b == WIRE or b == REPEATER or b == TORCH or b == COMPARATOR or is_plate(b) or (b == IRON_DOOR and face == 0):
         return DOWN
     if b == WALL_TORCH:
@@ -469,6 +476,9 @@ def attach_dir(b, face, facing):
         if face == 2:
             return UP
         return opp(facing)
+    if b == PARTIAL:
+        n = np.int64(NEED[np.int64(facing) | (np.int64(face) << 8)])
+        return (n - 1) // 4 if n else -1
     return -1
 
 
@@ -487,6 +497,9 @@ def attachment(U, N, c):
         if f == 2:
             return N[c, FC[UP]]
         return N[c, FC[opp(U[c, FACING])]]
+    if b == PARTIAL:
+        k = attach_dir(b, U[c, FACE], U[c, FACING])
+        return N[c, FC[k]] if k >= 0 else -1
     return -1
 
 
@@ -499,10 +512,79 @@ def holds(sf, b, k):
 
 
 @jit
+def centre_bits(b, facing, on, sf, number):
+    """1 if the top face of a block holds something at its centre (vanilla canSupportCenter: a torch on a fence
+    post), plus 2 if its bottom face does (a lantern hanging under it); sf its sturdy faces, number its state
+    number if it is a vanilla block. Beyond whole faces: a closed fence gate's bar (1.5 blocks high, it crosses
+    the top), a hopper's downward spout, a chest's bottom, a piston head's arm."""
+    if b == PARTIAL:
+        return np.int64(CENTRE[number])
+    m = np.int64(sf)
+    if m & HOPPER_TOP:
+        m &= ~((1 << UP) | HOPPER_TOP)  # the top of a hopper is a rim around its bowl
+    r = ((m >> UP) & 1) | (((m >> DOWN) & 1) << 1)
+    if b == FENCE_GATE and on == 0:
+        r |= 1
+    elif (b == HOPPER and facing == DOWN) or b == CHEST:
+        r |= 2
+    elif b == PISTON_HEAD and facing == DOWN:
+        r |= 1
+    elif b == PISTON_HEAD and facing == UP:
+        r |= 2
+    return r
+
+
+@jit
+def centre_faces(U, c):
+    return centre_bits(U[c, BT], U[c, FACING], U[c, ON], sturdy_faces(U, c), state_number(U, c))
+
+
+@jit
+def solid_bit(b, number):
+    """Vanilla isSolid (what a sign or banner needs): 1.19's solid materials; not dust, torches, buttons, levers,
+    repeaters, comparators, nor the decorative blocks of decoration materials (blocks.DECORATIVE)."""
+    if b == PARTIAL:
+        return SOLID[number] != 0
+    return not (b == AIR or b == WIRE or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER
+                or b == REPEATER or b == COMPARATOR)
+
+
+@jit
+def holds_need(kind, face, sf, centre, solid, air):
+    """Does a block hold a decorative block that needs support `kind` (blocks.SUPPORT_*) on its face `face`,
+    given its sturdy faces, centre bits, solidity and whether it is air?"""
+    if kind == SUPPORT_FULL:
+        return holds(sf, PARTIAL, face)
+    if kind == SUPPORT_CENTRE:
+        return (centre >> (0 if face == UP else 1)) & 1 == 1
+    if kind == SUPPORT_SOLID:
+        return solid
+    return not air  # SUPPORT_ANY
+
+
+@jit
+def supports(U, s, b, number, k):
+    """Does the block at s hold block b (state number `number` if vanilla), which needs it in direction k?"""
+    if b == TORCH:  # vanilla canSupportCenter(below, UP)
+        return centre_faces(U, s) & 1 == 1
+    if b == PARTIAL:
+        n = np.int64(NEED[number])
+        return holds_need((n - 1) % 4, opp(k), sturdy_faces(U, s), centre_faces(U, s),
+                          solid_bit(U[s, BT], state_number(U, s)), U[s, BT] == AIR)
+    return holds(sturdy_faces(U, s), b, opp(k))
+
+
+@jit
 def is_supported(U, N, c):
     b = U[c, BT]
     k = attach_dir(b, U[c, FACE], U[c, FACING])
-    return k < 0 or holds(sturdy_faces(U, N[c, FC[k]]), b, opp(k))
+    return k < 0 or supports(U, N[c, FC[k]], b, state_number(U, c), k)
+
+
+@jit
+def needs_support(U, c):
+    """A decorative vanilla block that needs a neighbour (blocks.NEED): block changes near it reach it."""
+    return U[c, BT] == PARTIAL and NEED[state_number(U, c)] != 0
 
 
 # ----------------------------------------------------------------------------- signals
@@ -1388,7 +1470,7 @@ def propagate_in(g, exempt, vanilla):
                 x = N[c, j]
                 if door and U[x, BT] == IRON_DOOR:
                     continue  # vanilla: a door ignores the neighbour updates a door sends
-                if is_notified(U[x, BT], structural) and not U[x, MARK]:
+                if (is_notified(U[x, BT], structural) or (structural and needs_support(U, x))) and not U[x, MARK]:
                     if is_qc(U[x, BT]) and not piston_reached(U, N, c, g.chg[i] & 3, j):
                         continue
                     U[x, MARK] = 1
@@ -2345,24 +2427,40 @@ def unsupported(g, cells, st, bad, stop_at_first):
     for i in range(cells.shape[0]):
         c = cells[i]
         b = st[i, S_ID]
+        number = np.int64(st[i, S_FACING]) | (np.int64(st[i, S_FACE]) << 8)
         k = attach_dir(b, st[i, S_FACE], st[i, S_FACING])
         if k >= 0:
             s = N[c, FC[k]]
-            sf = U[s, OVL] - 1 if U[s, OVL] else sturdy_faces(U, s)
-            if not holds(sf, b, opp(k)):
+            if U[s, OVL]:  # an earlier item: its faces as it will be (MARK: 1 + centre bits + 4 * solid)
+                sf, centre = np.int64(U[s, OVL]) - 1, (np.int64(U[s, MARK]) - 1) & 3
+                solid, air = (np.int64(U[s, MARK]) - 1) >> 2 == 1, U[s, MARK] == 0
+            else:
+                sf, centre = np.int64(sturdy_faces(U, s)), centre_faces(U, s)
+                solid, air = solid_bit(U[s, BT], state_number(U, s)), U[s, BT] == AIR
+            if b == TORCH:
+                ok = centre & 1 == 1
+            elif b == PARTIAL:
+                ok = holds_need((np.int64(NEED[number]) - 1) % 4, opp(k), sf, centre, solid, air)
+            else:
+                ok = holds(sf, b, opp(k))
+            if not ok:
                 bad[i] = 1
                 if first < 0:
                     first = i
                 if stop_at_first:
                     break
                 continue
-        if c > 0:  # what a later item sees here: this item's sturdy faces
-            U[c, OVL] = 1 + (63 if is_full(b) else st[i, S_DELAY] if b == PARTIAL else
-                             (1 << UP) | HOPPER_TOP if b == HOPPER else 1 << DOWN if b == DAYLIGHT else
-                             (1 << UP if st[i, S_FACE] else 1 << DOWN) if b == IRON_TRAPDOOR else 0)
+        if c > 0:  # what a later item sees here: this item's sturdy faces, centre bits and solidity
+            sf = (63 if is_full(b) else st[i, S_DELAY] if b == PARTIAL else
+                  (1 << UP) | HOPPER_TOP if b == HOPPER else 1 << DOWN if b == DAYLIGHT else
+                  (1 << UP if st[i, S_FACE] else 1 << DOWN) if b == IRON_TRAPDOOR else 0)
+            U[c, OVL] = 1 + sf
+            U[c, MARK] = 0 if b == AIR else 1 + centre_bits(b, st[i, S_FACING], st[i, S_ON], sf, number) + 4 * (
+                1 if solid_bit(b, number) else 0)
     for i in range(cells.shape[0]):
         if cells[i] > 0:
             U[cells[i], OVL] = 0
+            U[cells[i], MARK] = 0
     return first
 
 
