@@ -597,7 +597,8 @@ ATTACHED_IDS = tuple(dict.fromkeys(PALETTE[n][0] for n in ATTACHED))
 def is_attached(state: str) -> bool:
     """True for a block that hangs on another; the state is read without validation, vanilla ids too."""
     name = split_state(state)[0]
-    return ALIASES.get(name, name) in ATTACHED
+    family = decorative_family(name)  # a sign, carpet, lantern... needs a neighbour too
+    return ALIASES.get(name, name) in ATTACHED or (family is not None and DECORATIVE[family][0] is not None)
 
 
 def static_state(state: str) -> str:
