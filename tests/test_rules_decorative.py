@@ -396,3 +396,10 @@ def test_both_engines_agree_among_decorative_blocks(rnd):
         return
     inputs = _inputs(w) or [None]
     _compare(w, cw, [(rnd.choice(inputs), rnd.randint(0, 30)) for _ in range(5)])
+
+
+def test_a_candles_lit_is_part_of_the_build_a_lamps_is_not():
+    """What a builder chose stays in a build's static states: a candle is lit by hand, a lamp by power."""
+    assert B.static_state("minecraft:candle[candles=2,lit=true,waterlogged=false]") == (
+        "minecraft:candle[candles=2,lit=true,waterlogged=false]")
+    assert B.static_state("minecraft:redstone_lamp[lit=true]") == "minecraft:redstone_lamp"
