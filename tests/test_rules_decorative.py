@@ -269,6 +269,19 @@ def test_a_piston_moves_fences_walls_panes_bars_chains_and_carpets_as_they_are(f
         (3, ("piston_head", state))]
 
 
+def test_a_carpet_pushed_where_nothing_holds_it_falls_as_it_lands():
+    w = World()
+    for x in range(-1, 2):
+        for z in range(-1, 3):
+            w.set_block((x, 0, z), "stone")  # no floor under (2, 1, 0)
+    w.set_block((0, 1, 0), "piston[facing=east]")
+    w.set_block((1, 1, 0), "white_carpet")
+    w.set_block((0, 1, 1), "lever[face=floor,facing=north]")
+    w.use((0, 1, 1))
+    assert run(w, 4, lambda: name(w, (2, 1, 0))) == [(0, "air"), (1, "moving_piston"), (3, "air")]
+    assert [(e.tick, e.kind, e.pos) for e in w.events if e.kind == "popped"] == [(3, "popped", (2, 1, 0))]
+
+
 @pytest.mark.parametrize("front", ["lantern", "flower_pot", "potted_poppy", "candle", "torch",
                                    "ladder[facing=east]", "wall_torch[facing=east]"])
 def test_a_piston_breaks_lanterns_flower_pots_candles_torches_and_ladders(front):
