@@ -416,3 +416,37 @@ def test_a_candles_lit_is_part_of_the_build_a_lamps_is_not():
     assert B.static_state("minecraft:candle[candles=2,lit=true,waterlogged=false]") == (
         "minecraft:candle[candles=2,lit=true,waterlogged=false]")
     assert B.static_state("minecraft:redstone_lamp[lit=true]") == "minecraft:redstone_lamp"
+
+
+_POSTS = ["oak_fence", "nether_brick_fence", "glass_pane", "iron_bars", "cobblestone_wall[up=true]", "chain[axis=y]"]
+
+
+def _as_fence(state: str) -> str:
+    return "minecraft:oak_fence[east=false,north=false,south=false,waterlogged=false,west=false]" if (
+        B.decorative_family(B.split_state(state)[0].removeprefix("minecraft:")) in ("fence", "wall", "pane", "chain")
+    ) else state
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rnd=st.randoms(use_true_random=False))
+def test_any_post_behaves_tick_for_tick_as_a_fence(rnd):
+    """Fences, panes, bars, walls with a post and upright chains need nothing, never conduct and hold a torch
+    or lantern at their middle: a circuit runs the same whichever of them stands at each place."""
+    items = [(p, "oak_fence" if s in _DECO else s) for p, s in _items(rnd, 4)]
+    swap = [(p, rnd.choice(_POSTS) if s == "oak_fence" else s) for p, s in items]
+    a, b = World(log_events=False), World(log_events=False)
+    for w, its in ((a, items), (b, swap)):
+        for p, s in its:
+            try:
+                w.set_block(p, s)
+            except PlacementError:
+                pass
+    inputs = _inputs(a)
+    for _ in range(5):
+        if inputs:
+            p = rnd.choice(inputs)
+            assert a.use(p) == b.use(p)
+        for _ in range(rnd.randint(1, 12)):
+            a.step(1)
+            b.step(1)
+            assert {p: _as_fence(s) for p, s in b.blocks().items()} == {p: _as_fence(s) for p, s in a.blocks().items()}
