@@ -410,6 +410,17 @@ def _push_reactions():
 PUSH_REACTION = _push_reactions()
 
 
+def _states(name: str):
+    """(state number, {property: value}) for each state of a vanilla block."""
+    lo, allowed, _, codes, order = _VANILLA[name]
+    for i in range(len(codes)):
+        vals, j = {}, i
+        for k in reversed(order):
+            vals[k] = allowed[k][j % len(allowed[k])]
+            j //= len(allowed[k])
+        yield lo + i, vals
+
+
 def _analog_outputs():
     """By state number: the comparator output of a block ANALOG_STATE names (-1: none; a refused state keeps
     -1, it is never placed), and 1 for a state of a block in SIGNAL_SOURCES."""
@@ -420,29 +431,13 @@ def _analog_outputs():
     for name, (prop, outputs) in ANALOG_STATE.items():
         if name not in _VANILLA:  # only while tools/gen_block_data.py makes the data file
             continue
-        lo, allowed, _, codes, order = _VANILLA[name]
-        for i in range(len(codes)):
-            vals, j = {}, i
-            for k in reversed(order):
-                vals[k] = allowed[k][j % len(allowed[k])]
-                j //= len(allowed[k])
-            out[lo + i] = outputs.get(vals.get(prop, ""), -1)
-            source[lo + i] = name in SIGNAL_SOURCES
+        for number, vals in _states(name):
+            out[number] = outputs.get(vals.get(prop, ""), -1)
+            source[number] = name in SIGNAL_SOURCES
     return out, source
 
 
 ANALOG_OUTPUT, SIGNAL_SOURCE = _analog_outputs()
-
-
-def _states(name: str):
-    """(state number, {property: value}) for each state of a vanilla block."""
-    lo, allowed, _, codes, order = _VANILLA[name]
-    for i in range(len(codes)):
-        vals, j = {}, i
-        for k in reversed(order):
-            vals[k] = allowed[k][j % len(allowed[k])]
-            j //= len(allowed[k])
-        yield lo + i, vals
 
 
 def _decorative_tables():
