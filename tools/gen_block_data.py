@@ -17,7 +17,8 @@ by their shape as the others are (full: 'C' or 'T'; else partial).
 
 Decorative blocks (fences, walls, panes, iron bars, chains, carpets, signs, banners, lanterns, flower pots, ladders,
 candles, torches: blocks.decorative_family) are partial blocks too, whatever their properties: their shape
-states (a fence's `north=true`...) change nothing for redstone.
+states (a fence's `north=true`...) change nothing for redstone. Glazed terracotta is a full block whatever its
+`facing` (blocks.py gives it vanilla's push-only reaction).
 
 Row format: name -> [min state id, [[property, [values...]], ...], default state id, codes, centres], where
 codes has one character per state (state id - min state id, first property slowest, as Java numbers
@@ -138,6 +139,8 @@ def build_rows() -> dict:
         elif name in ANALOG_STATE:
             whole = "C" if name not in NON_CONDUCTORS else "T"
             codes = "".join(whole if b == full else chr(ord("a") + sturdy_mask(b)) for b in boxes)
+        elif name.endswith("_glazed_terracotta") and props == {"facing"}:  # a full block turned by its facing
+            codes = "C" * n
         elif all(b == full for b in boxes) and props <= KEEP:
             conducts = name not in NON_CONDUCTORS and not name.endswith(NON_CONDUCTOR_SUFFIXES)
             codes = ("C" if conducts else "T") * n

@@ -379,7 +379,7 @@ _BY_STATE_ID = sorted((r[0], n) for n, r in _VANILLA.items())
 
 # What a piston does to a vanilla full or partial block (vanilla PushReaction), by state number: 0 moves it,
 # 1 cannot move it (obsidian and its kin, unbreakable blocks, blocks with a block entity), 2 breaks it.
-PUSH_NORMAL, PUSH_BLOCK, PUSH_DESTROY = 0, 1, 2
+PUSH_NORMAL, PUSH_BLOCK, PUSH_DESTROY, PUSH_ONLY = 0, 1, 2, 3  # PUSH_ONLY: pushed, never pulled nor dragged
 # Immovable: vanilla's named four (obsidian, crying obsidian, respawn anchor, reinforced deepslate), unbreakable
 # blocks (bedrock, barrier, end portal frame) and blocks with a block entity; a piston breaks pumpkins, melons
 # and cakes (PushReaction.DESTROY).
@@ -399,7 +399,8 @@ def _push_reactions():
     for n, code in decorative:
         lo = _VANILLA[n][0]
         out[lo : lo + len(_VANILLA[n][3])] = code
-    for names, code in ((_IMMOVABLE, PUSH_BLOCK), (_BROKEN_BY_PISTON, PUSH_DESTROY)):
+    glazed = tuple(n for n in _VANILLA if n.endswith("_glazed_terracotta"))  # vanilla PushReaction.PUSH_ONLY
+    for names, code in ((_IMMOVABLE, PUSH_BLOCK), (_BROKEN_BY_PISTON, PUSH_DESTROY), (glazed, PUSH_ONLY)):
         for n in names:
             if n in _VANILLA:
                 lo = _VANILLA[n][0]

@@ -58,6 +58,7 @@ from scicraft_viz.engine.blocks import (
     PUSH_BLOCK,
     PUSH_DESTROY,
     PUSH_NORMAL,
+    PUSH_ONLY,
     PUSH_REACTION,
     REPEATER,
     SIGNAL_SOURCE,
@@ -1790,8 +1791,10 @@ def push_reaction(U, x):
 
 
 @jit
-def pushable(U, x, allow_destroy):
-    """Vanilla PistonBaseBlock.isPushable for this palette (no block here moves only one way)."""
+def pushable(U, x, allow_destroy, along):
+    """Vanilla PistonBaseBlock.isPushable. `along`: the direction vanilla checks is the push's own (a block in a
+    pushed line, a piston's first block when it extends), not a slime block's side or a pull: a glazed terracotta
+    (PUSH_ONLY) moves only then."""
     b = U[x, BT]
     if b == AIR:
         return True
@@ -1802,6 +1805,8 @@ def pushable(U, x, allow_destroy):
         return False
     if r == PUSH_DESTROY:
         return allow_destroy
+    if r == PUSH_ONLY:
+        return along
     return True
 
 
@@ -1853,13 +1858,13 @@ def in_push(g, n, x):
 
 
 @jit
-def add_line(g, c, x, d, n):
+def add_line(g, c, x, d, n, along):
     """Vanilla PistonStructureResolver.addBlockLine from the block at x along push direction d: the slime
     chain behind it, then the blocks ahead until air. Returns the new count of blocks to move, or -1 when
-    the push must fail."""
+    the push must fail. `along`: the line starts with the piston's own block (else beside a slime block)."""
     U = g.U
     g.comp[COLLIDED] = -1
-    if U[x, BT] == AIR or not pushable(U, x, False) or x == c or in_push(g, n, x):
+    if U[x, BT] == AIR or not pushable(U, x, False, along) or x == c or in_push(g, n, x):
         return n
     dx, dy, dz = NEAR[FC[d], 0], NEAR[FC[d], 1], NEAR[FC[d], 2]
     px, py, pz = g.P[x, 0], g.P[x, 1], g.P[x, 2]
@@ -1869,7 +1874,7 @@ def add_line(g, c, x, d, n):
     cur = x
     while is_sticky(U, cur):
         b = cell_at(g, px - dx * i, py - dy * i, pz - dz * i)
-        if U[b, BT] == AIR or not can_stick(U, cur, b) or not pushable(U, b, False) or b == c:
+        if U[b, BT] == AIR or not can_stick(U, cur, b) or not pushable(U, b, False, False) or b == c:
             break
         cur = b
         i += 1
@@ -1899,7 +1904,7 @@ def add_line(g, c, x, d, n):
             return n
         if U[b, BT] == AIR:
             return n
-        if b == c or not pushable(U, b, True):
+        if b == c or not pushable(U, b, True, True):
             return -1
         if push_reaction(U, b) == PUSH_DESTROY:
             nd = g.meta[M_DESTROY]
@@ -1951,7 +1956,7 @@ def add_branches(g, c, x, d, n):
             b = g.N[a, FC[k]]
             if U[b, BT] == AIR or not can_stick(U, b, a):
                 continue
-            n = add_line(g, c, b, d, n)
+            n = add_line(g, c, b, d, n, False)
             if n < 0:
                 return n
             last = g.comp[COLLIDED]
@@ -1987,13 +1992,13 @@ def resolve(g, c, f, extending):
     s = 1 if extending else 2
     start = cell_at(g, g.P[c, 0] + s * NEAR[FC[f], 0], g.P[c, 1] + s * NEAR[FC[f], 1],
                     g.P[c, 2] + s * NEAR[FC[f], 2])
-    if not pushable(U, start, False):
+    if not pushable(U, start, False, extending):
         if extending and push_reaction(U, start) == PUSH_DESTROY:
             g.queue[Q_DESTROY] = start
             g.meta[M_DESTROY] = 1
             return 0
         return -1
-    n = add_line(g, c, start, d, 0)
+    n = add_line(g, c, start, d, 0, True)
     i = 0
     while i < n and n >= 0:
         x = g.queue[i]
@@ -2286,7 +2291,7 @@ def trigger(g, c, typ):
         if U[m, BT] == MOVING_PISTON and U[m, FACING] == f and U[m, MB_FLAGS] & MB_EXTENDING:
             finish_moving(g, m, True)  # the block it was pushing arrives now and stays
             pulls = True
-        elif (typ == BE_RETRACT and U[m, BT] != AIR and pushable(U, m, False)
+        elif (typ == BE_RETRACT and U[m, BT] != AIR and pushable(U, m, False, False)
               and push_reaction(U, m) == PUSH_NORMAL):
             move_blocks(g, c, f, False)  # vanilla ignores whether it moved: the head is gone either way
             pulls = True
