@@ -15,10 +15,20 @@ listed in KEEP (note blocks, observers, targets, furnaces... are mechanisms), an
 blocks a comparator reads by their state (blocks.ANALOG_STATE, whatever their properties), which are coded
 by their shape as the others are (full: 'C' or 'T'; else partial).
 
-Row format: name -> [min state id, [[property, [values...]], ...], default state id, codes], where
+Decorative blocks (fences, walls, panes, iron bars, chains, carpets, signs, banners, lanterns, flower pots, ladders,
+candles, torches: blocks.decorative_family) are partial blocks too, whatever their properties: their shape
+states (a fence's `north=true`...) change nothing for redstone. Glazed terracotta is a full block whatever its
+`facing` (blocks.py gives it vanilla's push-only reaction).
+
+Row format: name -> [min state id, [[property, [values...]], ...], default state id, codes, centres], where
 codes has one character per state (state id - min state id, first property slowest, as Java numbers
 them): 'C' conducts, 'T' full but transparent, or a letter 'a'+mask for a partial state whose sturdy
-faces are the 6-bit mask (bit k: direction k of north, east, south, west, up, down)."""
+faces are the 6-bit mask (bit k: direction k of north, east, south, west, up, down); centres (partial blocks
+only, else "") has one digit per state: 1 if the top face holds something at its centre (vanilla
+canSupportCenter: a torch on a fence post), plus 2 if the bottom face does (a lantern hanging under it).
+
+A face's shape is the block's collision shape cut just inside that face, as vanilla's VoxelShape.getFaceShape
+cuts it: a fence post 1.5 blocks tall shows its post at the top face."""
 
 from __future__ import annotations
 
@@ -30,7 +40,7 @@ from pathlib import Path
 import minecraft_data
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from scicraft_viz.engine.blocks import ANALOG_STATE  # noqa: E402
+from scicraft_viz.engine.blocks import ANALOG_STATE, decorative_family  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "scicraft_viz" / "engine" / "data" / "vanilla_blocks.json"
 VERSION = "1.20"
@@ -51,28 +61,46 @@ KEEP = {"axis", "snowy", "distance", "persistent", "waterlogged"}
 STICKY = {"honey_block"}
 SLAB = {"type", "waterlogged"}
 STAIRS = {"facing", "half", "shape", "waterlogged"}
+# The properties each decorative family has in 1.20 (checked, so that a family's rule in blocks.py fits each member).
+_LINKS = {"east", "north", "south", "west", "waterlogged"}
+DECORATIVE_PROPS = {"fence": _LINKS, "wall": _LINKS | {"up"}, "pane": _LINKS, "chain": {"axis", "waterlogged"},
+                    "carpet": set(), "sign": {"rotation", "waterlogged"}, "wall_sign": {"facing", "waterlogged"},
+                    "banner": {"rotation"}, "wall_banner": {"facing"}, "lantern": {"hanging", "waterlogged"},
+                    "flower_pot": set(), "ladder": {"facing", "waterlogged"},
+                    "candle": {"candles", "lit", "waterlogged"}, "torch": set(), "wall_torch": {"facing"}}
 DIRS = ("north", "east", "south", "west", "up", "down")
 GRID = 16
 
 
-def sturdy_mask(boxes: list[list[float]]) -> int:
-    """Faces of the unit cube fully covered by the boxes (each [x0, y0, z0, x1, y1, z1])."""
-    mask = 0
-    # face: (axis, coordinate, the two other axes)
+def _face_cover(boxes: list[list[float]], d: str) -> set[tuple[int, int]]:
+    """The 1/16 cells of the unit face d that the boxes (each [x0, y0, z0, x1, y1, z1]) cover where they cross
+    the plane just inside that face (vanilla getFaceShape)."""
     faces = {"north": (2, 0.0), "south": (2, 1.0), "west": (0, 0.0), "east": (0, 1.0), "down": (1, 0.0), "up": (1, 1.0)}
-    for k, d in enumerate(DIRS):
-        axis, at = faces[d]
-        a, b = [i for i in range(3) if i != axis]
-        cover = set()
-        for box in boxes:
-            if (box[axis] if at == 0.0 else box[axis + 3]) != at:
-                continue
-            for i in range(round(box[a] * GRID), round(box[a + 3] * GRID)):
-                for j in range(round(box[b] * GRID), round(box[b + 3] * GRID)):
-                    cover.add((i, j))
-        if len(cover) == GRID * GRID:
-            mask |= 1 << k
-    return mask
+    axis, at = faces[d]
+    inside = 1e-7 if at == 0.0 else 1.0 - 1e-7
+    a, b = [i for i in range(3) if i != axis]
+    cover = set()
+    for box in boxes:
+        if not box[axis] <= inside < box[axis + 3]:
+            continue
+        for i in range(max(0, round(box[a] * GRID)), min(GRID, round(box[a + 3] * GRID))):
+            for j in range(max(0, round(box[b] * GRID)), min(GRID, round(box[b + 3] * GRID))):
+                cover.add((i, j))
+    return cover
+
+
+def sturdy_mask(boxes: list[list[float]]) -> int:
+    """Faces of the unit cube fully covered by the boxes."""
+    return sum(1 << k for k, d in enumerate(DIRS) if len(_face_cover(boxes, d)) == GRID * GRID)
+
+
+# vanilla Block.CENTER_SUPPORT_SHAPE seen on a face: the 2 x 2 sixteenths around the face's centre
+CENTRE = {(i, j) for i in (7, 8) for j in (7, 8)}
+
+
+def centre_code(boxes: list[list[float]]) -> str:
+    """1 if the top face holds at its centre, plus 2 if the bottom face does (vanilla canSupportCenter)."""
+    return str((CENTRE <= _face_cover(boxes, "up")) + 2 * (CENTRE <= _face_cover(boxes, "down")))
 
 
 def values(state: dict) -> list[str]:
@@ -99,20 +127,29 @@ def build_rows() -> dict:
             raise SystemExit(f"{name}: {len(per_state)} shapes for {n} states")
         boxes = [shapes["shapes"][str(i)] for i in per_state]
         slab_or_stairs = (name.endswith("_slab") and props == SLAB) or (name.endswith("_stairs") and props == STAIRS)
-        if slab_or_stairs:
+        family = decorative_family(name)
+        if family is not None:
+            if props != DECORATIVE_PROPS[family]:
+                raise SystemExit(f"{name}: properties {sorted(props)}, expected {sorted(DECORATIVE_PROPS[family])}")
+            codes = "".join(chr(ord("a") + sturdy_mask(b)) for b in boxes)
+        elif slab_or_stairs:
             codes = "".join("C" if b == full else chr(ord("a") + sturdy_mask(b)) for b in boxes)
         elif name in STICKY:
             codes = "".join(chr(ord("a") + sturdy_mask(b)) for b in boxes)
         elif name in ANALOG_STATE:
             whole = "C" if name not in NON_CONDUCTORS else "T"
             codes = "".join(whole if b == full else chr(ord("a") + sturdy_mask(b)) for b in boxes)
+        elif name.endswith("_glazed_terracotta") and props == {"facing"}:  # a full block turned by its facing
+            codes = "C" * n
         elif all(b == full for b in boxes) and props <= KEEP:
             conducts = name not in NON_CONDUCTORS and not name.endswith(NON_CONDUCTOR_SUFFIXES)
             codes = ("C" if conducts else "T") * n
         else:
             continue
         assert n == len(list(itertools.product(*(values(s) for s in states)))), name
-        rows[name] = [block["minStateId"], [[s["name"], values(s)] for s in states], block["defaultState"], codes]
+        centres = "".join(centre_code(b) for b in boxes) if codes[0] not in "CT" else ""
+        rows[name] = [block["minStateId"], [[s["name"], values(s)] for s in states], block["defaultState"], codes,
+                      centres]
     return rows
 
 

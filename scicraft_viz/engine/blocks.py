@@ -140,6 +140,57 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
 }
 
 
+# Decorative blocks: no redstone behaviour of their own, none conducts; what matters is what they stand on or hang
+# from, what a piston does to them and what their faces hold (from their shapes in engine/data/vanilla_blocks.json).
+# family -> (support, push reaction, solid), after vanilla 1.20's canSurvive, PushReaction and isSolid:
+# - support: None, or (where, kind): where "down", "up", "behind" (opposite its facing) or "hanging" (up if
+#   hanging=true, else down); kind SUPPORT_FULL (that face of the neighbour whole: isFaceSturdy), SUPPORT_CENTRE
+#   (the middle of that face: canSupportCenter), SUPPORT_SOLID (a solid neighbour: isSolid) or SUPPORT_ANY (any
+#   block but air);
+# - push: "move", "break" (PushReaction.DESTROY) or "block" (a block entity: a piston cannot move it);
+# - solid: what a sign or banner needs under or behind it (1.20 keeps 1.19's material rule: decoration and
+#   carpet materials are not solid).
+# docs/redstone.md sections 42-44.
+SUPPORT_FULL, SUPPORT_CENTRE, SUPPORT_SOLID, SUPPORT_ANY = range(4)
+DECORATIVE: dict[str, tuple[tuple[str, int] | None, str, bool]] = {
+    "fence": (None, "move", True),
+    "wall": (None, "move", True),
+    "pane": (None, "move", True),  # glass panes, stained glass panes and iron bars
+    "chain": (None, "move", True),
+    "carpet": (("down", SUPPORT_ANY), "move", False),
+    "sign": (("down", SUPPORT_SOLID), "block", True),
+    "wall_sign": (("behind", SUPPORT_SOLID), "block", True),
+    "banner": (("down", SUPPORT_SOLID), "block", True),
+    "wall_banner": (("behind", SUPPORT_SOLID), "block", True),
+    "lantern": (("hanging", SUPPORT_CENTRE), "break", True),
+    "flower_pot": (None, "break", False),  # a flower pot, empty or not, floats
+    "ladder": (("behind", SUPPORT_FULL), "break", False),
+    "candle": (("down", SUPPORT_CENTRE), "break", False),
+    "torch": (("down", SUPPORT_CENTRE), "break", False),  # torches and soul torches (no redstone)
+    "wall_torch": (("behind", SUPPORT_FULL), "break", False),
+}
+
+
+def decorative_family(name: str) -> str | None:
+    """The DECORATIVE family of a vanilla block name, or None."""
+    if name in ("torch", "soul_torch", "wall_torch", "soul_wall_torch"):
+        return "wall_torch" if name.endswith("wall_torch") else "torch"
+    if name in ("lantern", "soul_lantern", "chain", "ladder", "flower_pot", "iron_bars"):
+        return {"iron_bars": "pane", "soul_lantern": "lantern"}.get(name, name)
+    if name.startswith("potted_"):
+        return "flower_pot"
+    if name == "candle" or name.endswith("_candle"):
+        return "candle"
+    if "hanging" in name:
+        return None  # hanging signs attach in ways of their own
+    for suffix in ("wall_sign", "wall_banner", "sign", "banner", "fence", "wall", "carpet"):
+        if name.endswith("_" + suffix):
+            return suffix
+    if name.endswith("glass_pane"):
+        return "pane"
+    return None
+
+
 def _read_data() -> dict:
     """engine/data/vanilla_blocks.json, which tools/gen_block_data.py makes from minecraft-data."""
     import json
@@ -168,7 +219,7 @@ for _name, _entry in PALETTE.items():
     NAME_OF_ID.setdefault(_entry[0], _name)  # an id shared by variants is named by its first
 VARIANT_OF = {n: i for vs in VARIANTS.values() for i, n in enumerate(vs)}  # name -> index kept in FACE
 # Events and scheduled ticks name a block by its engine id; a partial block by this word.
-NAME_OF_ID[PARTIAL] = "slab_or_stairs"
+NAME_OF_ID[PARTIAL] = "partial_block"
 # The paper's palette says `redstone_repeater`; Minecraft's id is `repeater`. Both are read; what is
 # meant for Minecraft (build files, schematics) is written with the vanilla id.
 ALIASES = {"repeater": "redstone_repeater"}
@@ -305,7 +356,7 @@ def _load_vanilla() -> dict:
     data file that tools/gen_block_data.py makes from minecraft-data."""
     doc = _DATA
     out = {}
-    for name, (lo, props, default, codes) in doc["blocks"].items():
+    for name, (lo, props, default, codes, _centres) in doc["blocks"].items():
         allowed = {k: tuple(v) for k, v in props}
         # the default state's values, from its number (first property slowest)
         i = default - lo
@@ -321,13 +372,14 @@ _VANILLA = _load_vanilla()
 # name -> (engine id of its first state, {property: allowed values}, {property: default}) as PALETTE
 VANILLA: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
     n: ({"C": STONE, "T": GLASS}.get(r[3][0], PARTIAL), r[1], r[2]) for n, r in _VANILLA.items()}
-SUPPORTED_FAMILIES = "e.g. concrete, wool, terracotta, planks, glass, stained glass, leaves, slabs, stairs"
+SUPPORTED_FAMILIES = ("e.g. concrete, wool, terracotta, planks, glass, stained glass, leaves, slabs, stairs, fences, "
+                      "walls, panes, carpets, signs, banners, lanterns, ladders, candles, torches")
 _BY_STATE_ID = sorted((r[0], n) for n, r in _VANILLA.items())
 
 
 # What a piston does to a vanilla full or partial block (vanilla PushReaction), by state number: 0 moves it,
 # 1 cannot move it (obsidian and its kin, unbreakable blocks, blocks with a block entity), 2 breaks it.
-PUSH_NORMAL, PUSH_BLOCK, PUSH_DESTROY = 0, 1, 2
+PUSH_NORMAL, PUSH_BLOCK, PUSH_DESTROY, PUSH_ONLY = 0, 1, 2, 3  # PUSH_ONLY: pushed, never pulled nor dragged
 # Immovable: vanilla's named four (obsidian, crying obsidian, respawn anchor, reinforced deepslate), unbreakable
 # blocks (bedrock, barrier, end portal frame) and blocks with a block entity; a piston breaks pumpkins, melons
 # and cakes (PushReaction.DESTROY).
@@ -341,7 +393,14 @@ def _push_reactions():
 
     top = max(r[0] + len(r[3]) for r in _VANILLA.values())
     out = np.zeros(top + 1, np.uint8)
-    for names, code in ((_IMMOVABLE, PUSH_BLOCK), (_BROKEN_BY_PISTON, PUSH_DESTROY)):
+    by_family = {"block": PUSH_BLOCK, "break": PUSH_DESTROY}
+    decorative = [(n, by_family[DECORATIVE[f][1]]) for n in _VANILLA if (f := decorative_family(n)) is not None
+                  and DECORATIVE[f][1] in by_family]
+    for n, code in decorative:
+        lo = _VANILLA[n][0]
+        out[lo : lo + len(_VANILLA[n][3])] = code
+    glazed = tuple(n for n in _VANILLA if n.endswith("_glazed_terracotta"))  # vanilla PushReaction.PUSH_ONLY
+    for names, code in ((_IMMOVABLE, PUSH_BLOCK), (_BROKEN_BY_PISTON, PUSH_DESTROY), (glazed, PUSH_ONLY)):
         for n in names:
             if n in _VANILLA:
                 lo = _VANILLA[n][0]
@@ -350,6 +409,17 @@ def _push_reactions():
 
 
 PUSH_REACTION = _push_reactions()
+
+
+def _states(name: str):
+    """(state number, {property: value}) for each state of a vanilla block."""
+    lo, allowed, _, codes, order = _VANILLA[name]
+    for i in range(len(codes)):
+        vals, j = {}, i
+        for k in reversed(order):
+            vals[k] = allowed[k][j % len(allowed[k])]
+            j //= len(allowed[k])
+        yield lo + i, vals
 
 
 def _analog_outputs():
@@ -362,18 +432,53 @@ def _analog_outputs():
     for name, (prop, outputs) in ANALOG_STATE.items():
         if name not in _VANILLA:  # only while tools/gen_block_data.py makes the data file
             continue
-        lo, allowed, _, codes, order = _VANILLA[name]
-        for i in range(len(codes)):
-            vals, j = {}, i
-            for k in reversed(order):
-                vals[k] = allowed[k][j % len(allowed[k])]
-                j //= len(allowed[k])
-            out[lo + i] = outputs.get(vals.get(prop, ""), -1)
-            source[lo + i] = name in SIGNAL_SOURCES
+        for number, vals in _states(name):
+            out[number] = outputs.get(vals.get(prop, ""), -1)
+            source[number] = name in SIGNAL_SOURCES
     return out, source
 
 
 ANALOG_OUTPUT, SIGNAL_SOURCE = _analog_outputs()
+
+
+def _decorative_tables():
+    """By state number: NEED, 0 for a block that needs nothing, else 1 + 4 * direction + support kind (the
+    neighbour in that direction must hold it so, see DECORATIVE); SOLID, 1 for a solid block (vanilla isSolid);
+    CENTRE, 1 if the top face holds at its centre plus 2 if the bottom face does (full blocks: 3)."""
+    import numpy as np
+
+    top = len(PUSH_REACTION)
+    need, solid, centre = np.zeros(top, np.uint8), np.ones(top, np.uint8), np.full(top, 3, np.uint8)
+    for name, row in _DATA["blocks"].items():
+        lo, centres = row[0], row[4]
+        for i, ch in enumerate(centres):
+            centre[lo + i] = int(ch)
+        family = decorative_family(name)
+        if family is None:
+            continue
+        support, _, is_solid = DECORATIVE[family]
+        for number, vals in _states(name):
+            solid[number] = is_solid
+            if support is None:
+                continue
+            where, kind = support
+            if where == "behind":
+                where = DIRECTIONS[(HORIZONTAL.index(vals["facing"]) + 2) % 4]
+            elif where == "hanging":
+                where = "up" if vals["hanging"] == "true" else "down"
+            need[number] = 1 + 4 * DIRECTIONS.index(where) + kind
+    return need, solid, centre
+
+
+NEED, SOLID, CENTRE = _decorative_tables()
+
+
+def support_need(name: str, props) -> tuple[int, int] | None:
+    """(direction index, SUPPORT_* kind) of what a vanilla decorative block needs, or None."""
+    if name not in _VANILLA:
+        return None
+    n = int(NEED[vanilla_number(name, props)])
+    return ((n - 1) // 4, (n - 1) % 4) if n else None
 
 
 def analog_output(name: str, props) -> int:
@@ -488,7 +593,8 @@ ATTACHED_IDS = tuple(dict.fromkeys(PALETTE[n][0] for n in ATTACHED))
 def is_attached(state: str) -> bool:
     """True for a block that hangs on another; the state is read without validation, vanilla ids too."""
     name = split_state(state)[0]
-    return ALIASES.get(name, name) in ATTACHED
+    family = decorative_family(name)  # a sign, carpet, lantern... needs a neighbour too
+    return ALIASES.get(name, name) in ATTACHED or (family is not None and DECORATIVE[family][0] is not None)
 
 
 def static_state(state: str) -> str:
@@ -499,7 +605,8 @@ def static_state(state: str) -> str:
     if name == "redstone_wire":
         dot = all(props.get(s, "none") == "none" for s in HORIZONTAL)
         return "minecraft:redstone_wire" + ("[east=none,north=none,south=none,west=none]" if dot else "")
-    keep = {k: v for k, v in props.items() if (k not in _DERIVED or (name == "lever" and k == "powered"))
+    kept = "powered" if name == "lever" else "lit" if decorative_family(name) == "candle" else ""  # set by hand
+    keep = {k: v for k, v in props.items() if (k not in _DERIVED or k == kept)
             and not (k == "open" and name in _OPENED_BY_POWER)}
     if not keep:
         return f"minecraft:{name}"

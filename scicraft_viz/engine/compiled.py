@@ -42,7 +42,16 @@ from numba import njit
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine.blocks import split_state
 from scicraft_viz.engine.jitcache import announce_compiles
-from scicraft_viz.engine.kernels import NEAR, PLATE_RECHECK, WEIGHTED_RECHECK, plate_output
+from scicraft_viz.engine.kernels import (
+    HOPPER_TOP,
+    NEAR,
+    PLATE_RECHECK,
+    WEIGHTED_RECHECK,
+    centre_bits,
+    holds_need,
+    plate_output,
+    solid_bit,
+)
 from scicraft_viz.engine.rules import VANILLA, Ruleset
 from scicraft_viz.errors import InputError
 
@@ -597,14 +606,17 @@ class _Block:
     (0/1), a plate's or daylight sensor's output. `face`: a button's or lever's face, a door's or trapdoor's
     half (0 lower, bottom). `flag`: a hopper's enabled, a dropper's or dispenser's triggered."""
 
-    __slots__ = ("id", "facing", "face", "delay", "sides", "on", "locked", "power", "sturdy", "mode", "flag", "analog")
+    __slots__ = ("id", "facing", "face", "delay", "sides", "on", "locked", "power", "sturdy", "mode", "flag", "analog",
+                 "number")
 
     def __init__(self, state: str):
         name, props = split_state(state)
         self.analog = -1  # what a comparator reads from a vanilla block by its state (blocks.ANALOG_STATE)
+        self.number = 0  # a vanilla block's state number
         if name not in B.PALETTE:  # a vanilla full or partial block: its engine id and sturdy faces
             self.id, self.sturdy, number = B.vanilla_kind(name, props)
             self.analog = int(B.ANALOG_OUTPUT[number])
+            self.number = number
             self.facing = self.face = self.delay = self.power = 0
             self.sides = (0, 0, 0, 0)
             self.on = self.locked = self.flag = False
@@ -676,6 +688,8 @@ class _Structure:
             if blk.face == 2:
                 return _add(p, UP)
             return _add(p, _opp(blk.facing))
+        if blk.id == B.PARTIAL and B.NEED[blk.number]:  # a decorative block (blocks.DECORATIVE)
+            return _add(p, (int(B.NEED[blk.number]) - 1) // 4)
         return None
 
     def strong_sources(self, n: Pos) -> set:
@@ -697,10 +711,19 @@ class _Structure:
         return out
 
     def holds(self, a: Pos, p: Pos) -> bool:
-        """Does the block at a hold the block at p, which hangs from or stands on it (kernels.holds)?"""
-        blk = self.b.get(a)
+        """Does the block at a hold the block at p, which hangs from or stands on it (kernels.supports)?"""
+        blk, held = self.b.get(a), self.b[p]
         face = B.OFFSETS.index((p[0] - a[0], p[1] - a[1], p[2] - a[2]))
-        return blk is not None and (blk.sturdy >> face) & 1 and (blk.id != B.HOPPER or self.id(p) == B.WIRE)
+        if blk is None:
+            return False
+        sf = blk.sturdy | (HOPPER_TOP if blk.id == B.HOPPER else 0)
+        centre = centre_bits(blk.id, blk.facing, int(blk.on), sf, blk.number)
+        if held.id == TORCH:
+            return bool(centre & 1)
+        if held.id == B.PARTIAL:
+            kind = (int(B.NEED[held.number]) - 1) % 4
+            return bool(holds_need(kind, face, sf, centre, solid_bit(blk.id, blk.number), False))
+        return bool((blk.sturdy >> face) & 1 and (blk.id != B.HOPPER or held.id == B.WIRE))
 
     def dust_sources(self, d: Pos) -> set:
         """What feeds the dust at d with 15 (components; CONST for a redstone block)."""
@@ -847,13 +870,13 @@ def _trapdoor_refusal(s: _Structure, reach: dict, p: Pos) -> str | None:
 
 # What the graph does not compile, in one table: a block id and why it is refused, always (a reason) or where
 # a test of the block in its surroundings gives a reason. A hopper, dropper or dispenser compiles as a container
-# at a fixed level only where it cannot act (move items, be locked, fire); a trapdoor where its moving cannot
-# drop a block.
+# at a fixed level only where it cannot act (move items, be locked, fire); a trapdoor or fence gate where its
+# moving cannot drop a block.
 _NOT_COMPILED = {
     **dict.fromkeys((B.OBSERVER, B.PISTON, B.STICKY_PISTON, B.PISTON_HEAD, B.MOVING_PISTON),
                     "the compiled graph has no blocks that watch or move (observers, pistons)"),
     B.HOPPER: _hopper_refusal, B.DROPPER: _dispenser_refusal, B.DISPENSER: _dispenser_refusal,
-    IRON_TRAPDOOR: _trapdoor_refusal,
+    IRON_TRAPDOOR: _trapdoor_refusal, FENCE_GATE: _trapdoor_refusal,  # a torch stands on a closed fence gate
 }
 
 

@@ -30,6 +30,7 @@ from scicraft_viz.engine.blocks import (
     ANALOG_OUTPUT,
     BARREL,
     BUTTON,
+    CENTRE,
     CHEST,
     COMPARATOR,
     DAYLIGHT,
@@ -47,6 +48,7 @@ from scicraft_viz.engine.blocks import (
     LEVER,
     LIGHT_PLATE,
     MOVING_PISTON,
+    NEED,
     NOTE_BLOCK,
     OBSERVER,
     PARTIAL,
@@ -56,12 +58,17 @@ from scicraft_viz.engine.blocks import (
     PUSH_BLOCK,
     PUSH_DESTROY,
     PUSH_NORMAL,
+    PUSH_ONLY,
     PUSH_REACTION,
     REPEATER,
     SIGNAL_SOURCE,
     SLIME,
+    SOLID,
     STICKY_PISTON,
     STONE,
+    SUPPORT_CENTRE,
+    SUPPORT_FULL,
+    SUPPORT_SOLID,
     TARGET,
     TORCH,
     WALL_TORCH,
@@ -459,7 +466,8 @@ def opp(k):
 
 @jit
 def attach_dir(b, face, facing):
-    """Direction from a block to what it stands on or hangs from, or -1 if it needs nothing."""
+    """Direction from a block to what it stands on or hangs from, or -1 if it needs nothing. (A vanilla block keeps
+    its state number in FACING and FACE: a decorative one's need is blocks.NEED of it.)"""
     if b == WIRE or b == REPEATER or b == TORCH or b == COMPARATOR or is_plate(b) or (b == IRON_DOOR and face == 0):
         return DOWN
     if b == WALL_TORCH:
@@ -470,6 +478,9 @@ def attach_dir(b, face, facing):
         if face == 2:
             return UP
         return opp(facing)
+    if b == PARTIAL:
+        n = np.int64(NEED[np.int64(facing) | (np.int64(face) << 8)])
+        return (n - 1) // 4 if n else -1
     return -1
 
 
@@ -488,6 +499,9 @@ def attachment(U, N, c):
         if f == 2:
             return N[c, FC[UP]]
         return N[c, FC[opp(U[c, FACING])]]
+    if b == PARTIAL:
+        k = attach_dir(b, U[c, FACE], U[c, FACING])
+        return N[c, FC[k]] if k >= 0 else -1
     return -1
 
 
@@ -500,10 +514,79 @@ def holds(sf, b, k):
 
 
 @jit
+def centre_bits(b, facing, on, sf, number):
+    """1 if the top face of a block holds something at its centre (vanilla canSupportCenter: a torch on a fence
+    post), plus 2 if its bottom face does (a lantern hanging under it); sf its sturdy faces, number its state
+    number if it is a vanilla block. Beyond whole faces: a closed fence gate's bar (1.5 blocks high, it crosses
+    the top), a hopper's downward spout, a chest's bottom, a piston head's arm."""
+    if b == PARTIAL:
+        return np.int64(CENTRE[number])
+    m = np.int64(sf)
+    if m & HOPPER_TOP:
+        m &= ~((1 << UP) | HOPPER_TOP)  # the top of a hopper is a rim around its bowl
+    r = ((m >> UP) & 1) | (((m >> DOWN) & 1) << 1)
+    if b == FENCE_GATE and on == 0:
+        r |= 1
+    elif (b == HOPPER and facing == DOWN) or b == CHEST:
+        r |= 2
+    elif b == PISTON_HEAD and facing == DOWN:
+        r |= 1
+    elif b == PISTON_HEAD and facing == UP:
+        r |= 2
+    return r
+
+
+@jit
+def centre_faces(U, c):
+    return centre_bits(U[c, BT], U[c, FACING], U[c, ON], sturdy_faces(U, c), state_number(U, c))
+
+
+@jit
+def solid_bit(b, number):
+    """Vanilla isSolid (what a sign or banner needs): 1.19's solid materials; not dust, torches, buttons, levers,
+    repeaters, comparators, nor the decorative blocks of decoration materials (blocks.DECORATIVE)."""
+    if b == PARTIAL:
+        return SOLID[number] != 0
+    return not (b == AIR or b == WIRE or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER
+                or b == REPEATER or b == COMPARATOR)
+
+
+@jit
+def holds_need(kind, face, sf, centre, solid, air):
+    """Does a block hold a decorative block that needs support `kind` (blocks.SUPPORT_*) on its face `face`,
+    given its sturdy faces, centre bits, solidity and whether it is air?"""
+    if kind == SUPPORT_FULL:
+        return holds(sf, PARTIAL, face)
+    if kind == SUPPORT_CENTRE:
+        return (centre >> (0 if face == UP else 1)) & 1 == 1
+    if kind == SUPPORT_SOLID:
+        return solid
+    return not air  # SUPPORT_ANY
+
+
+@jit
+def supports(U, s, b, number, k):
+    """Does the block at s hold block b (state number `number` if vanilla), which needs it in direction k?"""
+    if b == TORCH:  # vanilla canSupportCenter(below, UP)
+        return centre_faces(U, s) & 1 == 1
+    if b == PARTIAL:
+        n = np.int64(NEED[number])
+        return holds_need((n - 1) % 4, opp(k), sturdy_faces(U, s), centre_faces(U, s),
+                          solid_bit(U[s, BT], state_number(U, s)), U[s, BT] == AIR)
+    return holds(sturdy_faces(U, s), b, opp(k))
+
+
+@jit
 def is_supported(U, N, c):
     b = U[c, BT]
     k = attach_dir(b, U[c, FACE], U[c, FACING])
-    return k < 0 or holds(sturdy_faces(U, N[c, FC[k]]), b, opp(k))
+    return k < 0 or supports(U, N[c, FC[k]], b, state_number(U, c), k)
+
+
+@jit
+def needs_support(U, c):
+    """A decorative vanilla block that needs a neighbour (blocks.NEED): block changes near it reach it."""
+    return U[c, BT] == PARTIAL and NEED[state_number(U, c)] != 0
 
 
 # ----------------------------------------------------------------------------- signals
@@ -1395,7 +1478,7 @@ def propagate_in(g, exempt, vanilla):
                 x = N[c, j]
                 if door and U[x, BT] == IRON_DOOR:
                     continue  # vanilla: a door ignores the neighbour updates a door sends
-                if is_notified(U[x, BT], structural) and not U[x, MARK]:
+                if (is_notified(U[x, BT], structural) or (structural and needs_support(U, x))) and not U[x, MARK]:
                     if (is_qc(U[x, BT]) or U[x, BT] == PISTON_HEAD) and not piston_reached(U, N, c, g.chg[i] & 3, j):
                         continue
                     U[x, MARK] = 1
@@ -1715,8 +1798,10 @@ def push_reaction(U, x):
 
 
 @jit
-def pushable(U, x, allow_destroy):
-    """Vanilla PistonBaseBlock.isPushable for this palette (no block here moves only one way)."""
+def pushable(U, x, allow_destroy, along):
+    """Vanilla PistonBaseBlock.isPushable. `along`: the direction vanilla checks is the push's own (a block in a
+    pushed line, a piston's first block when it extends), not a slime block's side or a pull: a glazed terracotta
+    (PUSH_ONLY) moves only then."""
     b = U[x, BT]
     if b == AIR:
         return True
@@ -1727,6 +1812,8 @@ def pushable(U, x, allow_destroy):
         return False
     if r == PUSH_DESTROY:
         return allow_destroy
+    if r == PUSH_ONLY:
+        return along
     return True
 
 
@@ -1778,13 +1865,13 @@ def in_push(g, n, x):
 
 
 @jit
-def add_line(g, c, x, d, n):
+def add_line(g, c, x, d, n, along):
     """Vanilla PistonStructureResolver.addBlockLine from the block at x along push direction d: the slime
     chain behind it, then the blocks ahead until air. Returns the new count of blocks to move, or -1 when
-    the push must fail."""
+    the push must fail. `along`: the line starts with the piston's own block (else beside a slime block)."""
     U = g.U
     g.comp[COLLIDED] = -1
-    if U[x, BT] == AIR or not pushable(U, x, False) or x == c or in_push(g, n, x):
+    if U[x, BT] == AIR or not pushable(U, x, False, along) or x == c or in_push(g, n, x):
         return n
     dx, dy, dz = NEAR[FC[d], 0], NEAR[FC[d], 1], NEAR[FC[d], 2]
     px, py, pz = g.P[x, 0], g.P[x, 1], g.P[x, 2]
@@ -1794,7 +1881,7 @@ def add_line(g, c, x, d, n):
     cur = x
     while is_sticky(U, cur):
         b = cell_at(g, px - dx * i, py - dy * i, pz - dz * i)
-        if U[b, BT] == AIR or not can_stick(U, cur, b) or not pushable(U, b, False) or b == c:
+        if U[b, BT] == AIR or not can_stick(U, cur, b) or not pushable(U, b, False, False) or b == c:
             break
         cur = b
         i += 1
@@ -1824,7 +1911,7 @@ def add_line(g, c, x, d, n):
             return n
         if U[b, BT] == AIR:
             return n
-        if b == c or not pushable(U, b, True):
+        if b == c or not pushable(U, b, True, True):
             return -1
         if push_reaction(U, b) == PUSH_DESTROY:
             nd = g.meta[M_DESTROY]
@@ -1876,7 +1963,7 @@ def add_branches(g, c, x, d, n):
             b = g.N[a, FC[k]]
             if U[b, BT] == AIR or not can_stick(U, b, a):
                 continue
-            n = add_line(g, c, b, d, n)
+            n = add_line(g, c, b, d, n, False)
             if n < 0:
                 return n
             last = g.comp[COLLIDED]
@@ -1912,13 +1999,13 @@ def resolve(g, c, f, extending):
     s = 1 if extending else 2
     start = cell_at(g, g.P[c, 0] + s * NEAR[FC[f], 0], g.P[c, 1] + s * NEAR[FC[f], 1],
                     g.P[c, 2] + s * NEAR[FC[f], 2])
-    if not pushable(U, start, False):
+    if not pushable(U, start, False, extending):
         if extending and push_reaction(U, start) == PUSH_DESTROY:
             g.queue[Q_DESTROY] = start
             g.meta[M_DESTROY] = 1
             return 0
         return -1
-    n = add_line(g, c, start, d, 0)
+    n = add_line(g, c, start, d, 0, True)
     i = 0
     while i < n and n >= 0:
         x = g.queue[i]
@@ -2211,7 +2298,7 @@ def trigger(g, c, typ):
         if U[m, BT] == MOVING_PISTON and U[m, FACING] == f and U[m, MB_FLAGS] & MB_EXTENDING:
             finish_moving(g, m, True)  # the block it was pushing arrives now and stays
             pulls = True
-        elif (typ == BE_RETRACT and U[m, BT] != AIR and pushable(U, m, False)
+        elif (typ == BE_RETRACT and U[m, BT] != AIR and pushable(U, m, False, False)
               and push_reaction(U, m) == PUSH_NORMAL):
             move_blocks(g, c, f, False)  # vanilla ignores whether it moved: the head is gone either way
             pulls = True
@@ -2352,24 +2439,40 @@ def unsupported(g, cells, st, bad, stop_at_first):
     for i in range(cells.shape[0]):
         c = cells[i]
         b = st[i, S_ID]
+        number = np.int64(st[i, S_FACING]) | (np.int64(st[i, S_FACE]) << 8)
         k = attach_dir(b, st[i, S_FACE], st[i, S_FACING])
         if k >= 0:
             s = N[c, FC[k]]
-            sf = U[s, OVL] - 1 if U[s, OVL] else sturdy_faces(U, s)
-            if not holds(sf, b, opp(k)):
+            if U[s, OVL]:  # an earlier item: its faces as it will be (MARK: 1 + centre bits + 4 * solid)
+                sf, centre = np.int64(U[s, OVL]) - 1, (np.int64(U[s, MARK]) - 1) & 3
+                solid, air = (np.int64(U[s, MARK]) - 1) >> 2 == 1, U[s, MARK] == 0
+            else:
+                sf, centre = np.int64(sturdy_faces(U, s)), centre_faces(U, s)
+                solid, air = solid_bit(U[s, BT], state_number(U, s)), U[s, BT] == AIR
+            if b == TORCH:
+                ok = centre & 1 == 1
+            elif b == PARTIAL:
+                ok = holds_need((np.int64(NEED[number]) - 1) % 4, opp(k), sf, centre, solid, air)
+            else:
+                ok = holds(sf, b, opp(k))
+            if not ok:
                 bad[i] = 1
                 if first < 0:
                     first = i
                 if stop_at_first:
                     break
                 continue
-        if c > 0:  # what a later item sees here: this item's sturdy faces
-            U[c, OVL] = 1 + (63 if is_full(b) else st[i, S_DELAY] if b == PARTIAL else
-                             (1 << UP) | HOPPER_TOP if b == HOPPER else 1 << DOWN if b == DAYLIGHT else
-                             (1 << UP if st[i, S_FACE] else 1 << DOWN) if b == IRON_TRAPDOOR else 0)
+        if c > 0:  # what a later item sees here: this item's sturdy faces, centre bits and solidity
+            sf = (63 if is_full(b) else st[i, S_DELAY] if b == PARTIAL else
+                  (1 << UP) | HOPPER_TOP if b == HOPPER else 1 << DOWN if b == DAYLIGHT else
+                  (1 << UP if st[i, S_FACE] else 1 << DOWN) if b == IRON_TRAPDOOR else 0)
+            U[c, OVL] = 1 + sf
+            U[c, MARK] = 0 if b == AIR else 1 + centre_bits(b, st[i, S_FACING], st[i, S_ON], sf, number) + 4 * (
+                1 if solid_bit(b, number) else 0)
     for i in range(cells.shape[0]):
         if cells[i] > 0:
             U[cells[i], OVL] = 0
+            U[cells[i], MARK] = 0
     return first
 
 

@@ -150,7 +150,24 @@ def _support_of(st: BlockState, p: Pos) -> tuple[Pos, str] | None:
         if st.get("face") == "floor":
             return (x, y - 1, z), "a solid block below (face=floor)"
         return (x, y + 1, z), "a solid block above (face=ceiling)"
+    need = B.support_need(name, st.props) if st.id == B.PARTIAL else None
+    if need is not None:  # a decorative block (blocks.DECORATIVE)
+        k, kind = need
+        dx, dy, dz = B.OFFSETS[k]
+        where = "above" if k == 4 else "below" if k == 5 else f"behind it (facing={st.get('facing')})"
+        return (x + dx, y + dy, z + dz), _NEED_PHRASES[kind].format(where)
     return None
+
+
+# What a decorative block needs, by blocks.SUPPORT_* kind.
+_NEED_PHRASES = ("a block {} with a whole face toward it", "a block {} that holds it at the centre of its face",
+                 "a solid block {}", "a block {} (not air)")
+
+
+def _needs_support(st: np.ndarray) -> bool:
+    """Does any placement row place a decorative block that needs a neighbour (blocks.NEED)?"""
+    part = st[:, sim.S_ID] == B.PARTIAL
+    return bool(part.any() and B.NEED[st[part, sim.S_FACING] | (st[part, sim.S_FACE] << 8)].any())
 
 
 def _is_any(a: np.ndarray, ids) -> np.ndarray:
@@ -644,12 +661,6 @@ class World:
             return "minecraft:" + B.OPENERS[b][int(self.g.U[c, sim.DELAY]) >> (b == B.IRON_DOOR)]
         return "minecraft:" + B.NAME_OF_ID[b]
 
-    def _sturdy_faces(self, c: int) -> int:
-        """The faces of the block at cell c that can hold dust, a torch, a repeater, a button or a lever
-        (a 6-bit mask over B.DIRECTIONS, and kernels.HOPPER_TOP on a hopper, whose top holds dust only): all
-        six of a full block, a slab's or stair's whole faces, a closed trapdoor's top or bottom."""
-        return int(self._k.sturdy_faces(self.g.U, c))
-
     def set_block(self, pos: object, state: object) -> None:
         """Place a block as a player would (or as /setblock would, in replay mode).
 
@@ -663,8 +674,9 @@ class World:
             if need is not None:
                 sp, phrase = need
                 c = self._find(sp)
-                face = B.OFFSETS.index((p[0] - sp[0], p[1] - sp[1], p[2] - sp[2]))  # the support's face it is on
-                if c <= 0 or not self._k.holds(self._sturdy_faces(c), st.id, face):
+                k = B.OFFSETS.index((sp[0] - p[0], sp[1] - p[1], sp[2] - p[2]))  # from the block to its support
+                number = B.vanilla_number(st.name, st.props) if st.id == B.PARTIAL else 0
+                if c <= 0 or not self._k.supports(self.g.U, c, st.id, number, k):
                     raise PlacementError(
                         f"cannot place {st.name} at {p}: it needs {phrase} at {sp}, but there is {self._block_at(sp)}"
                     )
@@ -818,7 +830,7 @@ class World:
                         upper = str(st).replace("half=lower", "half=upper")
                         earlier[(p[0], p[1] + 1, p[2])] = upper
                 earlier[p] = str(st)
-        if not self.replay and _is_any(st_arr[:, sim.S_ID], B.ATTACHED_IDS).any():
+        if not self.replay and (_is_any(st_arr[:, sim.S_ID], B.ATTACHED_IDS).any() or _needs_support(st_arr)):
             create = st_arr[:, sim.S_ID] != B.AIR
             self._make_room(xyz, create)
             cells = np.empty(len(xyz), np.int64)

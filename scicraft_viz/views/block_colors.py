@@ -38,6 +38,10 @@ MATERIALS = (
     ("diorite", (0.74, 0.74, 0.74)), ("granite", (0.58, 0.40, 0.33)), ("tuff", (0.42, 0.43, 0.39)),
     ("calcite", (0.87, 0.88, 0.86)), ("amethyst", (0.52, 0.38, 0.73)), ("bookshelf", (0.45, 0.35, 0.22)),
     ("smooth_stone", (0.62, 0.62, 0.62)), ("cobble", (0.48, 0.48, 0.48)),
+    # decorative blocks with no colour word of their own (the iron of bars and lanterns, a pot's clay)
+    ("lantern", (0.23, 0.24, 0.28)), ("chain", (0.25, 0.26, 0.30)), ("flower_pot", (0.49, 0.27, 0.20)),
+    ("potted", (0.49, 0.27, 0.20)), ("ladder", (0.60, 0.47, 0.28)), ("candle", (0.90, 0.84, 0.68)),
+    ("torch", (0.40, 0.29, 0.15)),
 )
 
 

@@ -114,12 +114,31 @@ def describe_block(frame: Frame, pos: Pos) -> str:
             "triggered" if props.get("triggered") == "true" else "waiting for power")
     elif int(lay.kind[i]) in G.B.CONTAINERS:
         power = "a container: a comparator reads its fill level"
+    elif G.B.decorative_family(name) is not None:
+        power = _decorative_words(name, state)
     elif name in ("slime_block", "honey_block"):
         power = "sticky: a piston moves the blocks touching it" + (", but not slime" if name == "honey_block"
                                                                    else ", but not honey")
     else:
         power = ""
     return f"{tuple(pos)} {state}" + (f" · {power}" if power else "")
+
+
+_NEED_WORDS = ("a whole face", "the middle of a face", "a solid block", "any block")
+_PUSH_WORDS = {"move": "a piston moves it", "break": "a piston breaks it", "block": "a piston cannot move it"}
+
+
+def _decorative_words(name: str, state: str) -> str:
+    """What a decorative block (blocks.DECORATIVE) is to redstone: inert, what it needs, what a piston does."""
+    family = G.B.decorative_family(name)
+    _, push, _ = G.B.DECORATIVE[family]
+    need = G.B.support_need(name, split_state(G.B.canonical(state))[1])
+    held = ""
+    if need is not None:
+        k, kind = need
+        where = {4: "above", 5: "below"}.get(k, "behind")
+        held = f"needs {_NEED_WORDS[kind]} {where}; "
+    return f"decorative, never powered; {held}{_PUSH_WORDS[push]}"
 
 
 def pick_from_point(point, normal, modifiers=()) -> Pick | None:

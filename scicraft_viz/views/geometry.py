@@ -241,6 +241,86 @@ def _digits(bx: _Boxes, lay: Layout, rows: np.ndarray) -> None:
         bx.add(rows, part, (x0, y0, z0, x1, y1, z1), org, top)
 
 
+def _bare(state: str) -> str:
+    return state.split("[", 1)[0].removeprefix("minecraft:")
+
+
+_SIDE_DIRS = ("north", "east", "south", "west")
+# Decorative blocks (blocks.DECORATIVE) in sixteenths, drawn for a block whose 'front' (_orient) is +z: a
+# fence's rails, a wall's and a pane's arms, toward +z; a wall sign, wall banner, ladder or wall torch against +z.
+_FENCE_RAILS = ((7, 6, 8, 9, 9, 16), (7, 12, 8, 9, 15, 16))
+_WALL_ARM = {"low": ((5, 0, 8, 11, 14, 16),), "tall": ((5, 0, 8, 11, 16, 16),)}
+_PANE_ARM = ((7, 0, 8, 9, 16, 16),)
+_ON_WALL = {"wall_sign": ((0, 4.5, 14, 16, 12.5, 16),), "wall_banner": ((1, 0, 14.5, 15, 16, 15.5),),
+            "ladder": ((1, 0, 14.5, 3, 16, 16), (13, 0, 14.5, 15, 16, 16), (3, 2, 15, 13, 3, 16), (3, 7, 15, 13, 8, 16),
+                       (3, 12, 15, 13, 13, 16)),
+            "wall_torch": ((7, 3, 11, 9, 11, 13), (7, 3, 13, 9, 5, 16), (6.5, 11, 10.5, 9.5, 14, 13.5))}
+_CHAIN = {"y": (6.5, 0, 6.5, 9.5, 16, 9.5), "x": (0, 6.5, 6.5, 16, 9.5, 9.5), "z": (6.5, 6.5, 0, 9.5, 9.5, 16)}
+_D_OF_SIDE = {"south": 0, "north": 1, "east": 2, "west": 3}  # a side's _orient front code
+
+
+def _decorative(bx, lay: Layout, rows: np.ndarray, org: np.ndarray) -> None:
+    """Fences and walls as posts with rails or arms, panes and bars as thin sheets, carpets flat, signs and
+    banners as boards, lanterns, pots and candles small, ladders and wall torches against their wall: in the
+    colour of their family (parts P_STONE and P_GLASS take the layout's tint)."""
+    out: dict[int, tuple[list, list]] = {}
+
+    def put(part: int, i: int, box, d: int = 0) -> None:
+        b = _orient(np.asarray([box], np.float32), np.array([d]))[0] if d else box
+        out.setdefault(part, ([], []))[0].append(i)
+        out[part][1].append(b)
+
+    for i in rows.tolist():
+        name, props = B.split_state(lay.states[i])
+        name = name.removeprefix("minecraft:")
+        family = B.decorative_family(name)
+        if family in ("fence", "wall", "pane"):
+            part = P_GLASS if name.endswith("glass_pane") else P_STONE
+            post = {"fence": (6, 0, 6, 10, 16, 10), "pane": (7, 0, 7, 9, 16, 9)}.get(family, (4, 0, 4, 12, 16, 12))
+            if family != "wall" or props.get("up") == "true":
+                put(part, i, post)
+            for side in _SIDE_DIRS:
+                v = props.get(side, "false")
+                arm = {"fence": _FENCE_RAILS if v == "true" else (), "pane": _PANE_ARM if v == "true" else (),
+                       "wall": _WALL_ARM.get(v, ())}[family]
+                for box in arm:
+                    put(part, i, box, _D_OF_SIDE[side])
+        elif family == "chain":
+            put(P_STONE, i, _CHAIN[props.get("axis", "y")])
+        elif family == "carpet":
+            put(P_STONE, i, (0, 0, 0, 16, 1, 16))
+        elif family in ("sign", "banner"):
+            across = (int(props.get("rotation", "0")) + 2) // 4 % 2  # the board faces the nearest side
+            post = (7.25, 0, 7.25, 8.75, 9, 8.75) if family == "sign" else (7.5, 0, 7.5, 8.5, 16, 8.5)
+            board = (0, 9, 7.25, 16, 16, 8.75) if family == "sign" else (1, 3, 8.5, 15, 16, 9.5)
+            put(P_STONE, i, post)
+            put(P_STONE, i, board, 2 if across else 0)
+        elif family in _ON_WALL:
+            d = int(_BACK_OF_FACING[B.HORIZONTAL.index(props.get("facing", "north"))])
+            for box in _ON_WALL[family]:
+                put(P_STONE, i, box, d)
+        elif family == "lantern":
+            y = 1 if props.get("hanging") == "true" else 0
+            put(P_STONE, i, (5, y, 5, 11, y + 7, 11))
+            put(P_STONE, i, (6, y + 7, 6, 10, y + 9, 10))
+            if y:
+                put(P_STONE, i, (7.5, 10, 7.5, 8.5, 16, 8.5))
+        elif family == "flower_pot":
+            put(P_STONE, i, (5, 0, 5, 11, 6, 11))
+            if name.startswith("potted_"):
+                put(P_STONE, i, (7, 6, 7, 9, 12, 9))
+        elif family == "candle":
+            for k in range(int(props.get("candles", "1"))):
+                x, z = ((7, 7), (4, 7), (7, 4), (10, 10))[k]
+                put(P_STONE, i, (x, 0, z, x + 2, 6, z + 2))
+        elif family == "torch":  # no redstone: drawn in one colour, unlike a redstone torch's head
+            put(P_STONE, i, (7, 0, 7, 9, 8, 9))
+            put(P_STONE, i, (6.5, 8, 6.5, 9.5, 11, 9.5))
+    for part, (idx, boxes) in out.items():
+        ii = np.asarray(idx, np.int64)
+        bx.add(ii, part, np.asarray(boxes, np.float32), org[ii])
+
+
 def _boxes(lay: Layout, visible: np.ndarray, numbers: bool = False):
     bx = _Boxes()
     kind = lay.kind
@@ -258,6 +338,9 @@ def _boxes(lay: Layout, visible: np.ndarray, numbers: bool = False):
     # Slabs and stairs: the half on the side of their whole top or bottom face (the layout keeps a partial
     # block's whole faces in `delay`); stairs add a step along their facing side (corners drawn straight).
     r = rows_of(B.PARTIAL)
+    deco = np.array([B.decorative_family(_bare(lay.states[i])) is not None for i in r.tolist()], bool)
+    _decorative(bx, lay, r[deco], org)
+    r = r[~deco]
     honey = np.array([lay.states[i].split("[", 1)[0].endswith("honey_block") for i in r.tolist()], bool)
     bx.add(r[honey], P_STONE, HONEY_BOX, org[r[honey]])  # a partial block with no whole face: drawn as its shape
     r = r[~honey]

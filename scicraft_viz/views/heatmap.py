@@ -23,7 +23,7 @@ LEGEND = ("<div class='scv-heatmap-legend' style='font-size:11px;color:#888;max-
 _MARK = {
     B.STONE: ("square", "#8c8c8c"), B.GLASS: ("square-open", "#9fd3ff"), B.REDSTONE_BLOCK: ("square", "#c0140c"),
     B.TORCH: ("star", None), B.WALL_TORCH: ("star", None), B.BUTTON: ("circle", None), B.LEVER: ("diamond", None),
-    B.LAMP: ("square", None), B.PARTIAL: ("triangle-up-open", "#8c8c8c"),  # a slab or stairs
+    B.LAMP: ("square", None), B.PARTIAL: ("triangle-up-open", "#8c8c8c"),  # a slab, stairs, fence, sign... (inert)
 }
 # repeater triangles point to the output side (-facing)
 _REP_SYMBOL = {0: "triangle-down", 1: "triangle-left", 2: "triangle-up", 3: "triangle-right"}
