@@ -10,9 +10,10 @@ side are maxima over their own lists of (source, loss). Solid blocks are collaps
 powered block is a link from the component that powers it. A container is a constant: the fill level it had
 when compiled (a change of contents goes through the reference engine). Plates' entities and daylight
 sensors' outputs are set from outside (`k_input`); sensors are updated every 20 game ticks, between runs of
-the kernel. The graph is ticked in numba by an event-driven scheduler (a timing wheel of FIFO queues per
-game tick and priority, which keeps vanilla's order: priority, then scheduling order); idle ticks cost
-nothing.
+the kernel. A lamp whose only input is one repeater has no link: the repeater checks it itself when it
+switches (K_FOLD_FIRST / K_FOLD_LAST). The graph is ticked in numba by an event-driven scheduler (a timing
+wheel of FIFO queues per game tick and priority, which keeps vanilla's order: priority, then scheduling
+order); idle ticks cost nothing.
 
 It reproduces the reference engine (kernels.py) tick for tick, including scheduled-tick priorities,
 repeater delay, locking and pulse stretching, torch delay and burn-out, lamp delays, the button pulse,
