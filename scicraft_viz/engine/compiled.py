@@ -10,9 +10,10 @@ side are maxima over their own lists of (source, loss). Solid blocks are collaps
 powered block is a link from the component that powers it. A container is a constant: the fill level it had
 when compiled (a change of contents goes through the reference engine). Plates' entities and daylight
 sensors' outputs are set from outside (`k_input`); sensors are updated every 20 game ticks, between runs of
-the kernel. The graph is ticked in numba by an event-driven scheduler (a timing wheel of FIFO queues per
-game tick and priority, which keeps vanilla's order: priority, then scheduling order); idle ticks cost
-nothing.
+the kernel. A lamp whose only input is one repeater has no link: the repeater checks it itself when it
+switches (K_FOLD_FIRST / K_FOLD_LAST). The graph is ticked in numba by an event-driven scheduler (a timing
+wheel of FIFO queues per game tick and priority, which keeps vanilla's order: priority, then scheduling
+order); idle ticks cost nothing.
 
 It reproduces the reference engine (kernels.py) tick for tick, including scheduled-tick priorities,
 repeater delay, locking and pulse stretching, torch delay and burn-out, lamp delays, the button pulse,
@@ -83,14 +84,17 @@ M_TICK, M_NPEND, M_STATUS, M_SEQ, M_RBUTTON, M_RTORCH, M_RLAMP, M_RBURNOUT = ran
 NMETA = 8
 # state arrays (views of one int64 array, so a call from Python passes two arrays, not twenty)
 # S_POW: a comparator's output strength (vanilla's OutputSignal; it is powered exactly when that is > 0) or output
-# (a plate's, a daylight sensor's); S_ENT: the entities on a plate
+# (a plate's, a daylight sensor's); S_ENT: the entities on a plate; S_FOLD: a repeater's folded lamp (K_FOLD*)
 # The first 8 fields, all an event reads of a node, fill one cache line: its state, its pending tick's time and
 # queue link, its kind (S_KIND: K_* fields) and its links (S_LNK: first | end << 32, in pairs of `lk`).
-(S_ON, S_CNT, S_LCNT, S_PEND, S_NXT, S_PTIME, S_KIND, S_LNK, S_LOCK, S_PRANK, S_PSEQ, S_TOGI, S_POW, S_ENT) = range(14)
+(S_ON, S_CNT, S_LCNT, S_PEND, S_NXT, S_PTIME, S_KIND, S_LNK, S_LOCK, S_PRANK, S_PSEQ, S_TOGI, S_POW, S_ENT,
+ S_FOLD) = range(15)
 N_PER_NODE = 16
 # S_KIND: block id | delay << K_DELAY (a repeater's, in game ticks) | K_PRIO (a diode facing a diode: it ticks
-# first) | K_LAZY (a lamp fed by repeaters only, see _changed) | K_SELF (its own output is among its inputs)
-K_DELAY, K_PRIO, K_LAZY, K_SELF = 8, 1 << 24, 1 << 25, 1 << 26
+# first) | K_LAZY (a lamp fed by repeaters only, see _changed) | K_SELF (its own output is among its inputs) |
+# K_FOLD_FIRST or K_FOLD_LAST (a repeater whose check of lamp S_FOLD, that lamp's only input, is not a link but
+# made by _changed itself, before or after its links: where the link was in the check order)
+K_DELAY, K_PRIO, K_LAZY, K_SELF, K_FOLD_FIRST, K_FOLD_LAST = 8, 1 << 24, 1 << 25, 1 << 26, 1 << 27, 1 << 28
 # graph arrays: per-node fields (what the hot path reads is in the state rows: S_KIND, S_LNK), then the links
 # (target and flag side by side), dust lists and analog entries. A comparator's rear inputs are analog entries
 # G_CA..G_CB-1, its side inputs G_CB..G_CE-1; G_CONT is the fill level of the container it reads (-1: none).
@@ -205,6 +209,28 @@ def _comparator_output(node, st, alist, x):
 
 
 @_inline
+def _lazy_lamp(st, x, before, p, tick, seq, rlamp):
+    """The check of lamp x fed by repeaters only (K_LAZY), its input having gone from `before` to `p`: its off
+    tick (normal priority) runs after every repeater tick of its game tick, so it sees the input as it stood
+    since the last change; it is settled here, at the next change, or when read (_settle_lamps), instead of
+    being queued. Returns the next scheduling number (the off tick takes one, as a queued one would)."""
+    if st[x, S_PEND] and st[x, S_PTIME] < tick:
+        st[x, S_PEND] = 0
+        if not before:
+            st[x, S_ON] = 0
+    if st[x, S_ON]:
+        if not p and not st[x, S_PEND]:
+            st[x, S_PEND] = 1
+            st[x, S_PTIME] = tick + rlamp
+            st[x, S_PRANK] = P_NORMAL
+            st[x, S_PSEQ] = seq
+            seq += 1
+    elif p:
+        st[x, S_ON] = 1
+    return seq
+
+
+@_inline
 def _changed(node, lk, alist, st, wq, c, analog, old, new, tick, seq, rlamp, rtorch):
     """Component c switched (its emitted signal went from `old` to `new`) at game tick `tick`: update the
     input and lock counts it feeds and check each component whose input or lock depends on it (and c
@@ -216,6 +242,12 @@ def _changed(node, lk, alist, st, wq, c, analog, old, new, tick, seq, rlamp, rto
     is not just 0 or 15)."""
     queued = 0
     d = 1 if new > old else -1
+    fold = st[c, S_KIND] & (K_FOLD_FIRST | K_FOLD_LAST)
+    if fold:  # a repeater's folded lamp: its only input is c, so its count is c's state
+        x = st[c, S_FOLD]
+        st[x, S_CNT] = 1 if new > 0 else 0
+        if fold & K_FOLD_FIRST:
+            seq = _lazy_lamp(st, x, old > 0, new > 0, tick, seq, rlamp)
     links = st[c, S_LNK]
     for i in range(2 * (links & 0xFFFFFFFF), 2 * (links >> 32), 2):
         x = lk[i]
@@ -255,22 +287,7 @@ def _changed(node, lk, alist, st, wq, c, analog, old, new, tick, seq, rlamp, rto
                 queued += k
         elif b == LAMP:
             if kind & K_LAZY:
-                # fed by repeaters only: its off tick (normal priority) runs after every repeater tick of
-                # its game tick, so it sees the input as it stood since the last change; it is settled
-                # here, at the next change, or when read, instead of being queued
-                if st[x, S_PEND] and st[x, S_PTIME] < tick:
-                    st[x, S_PEND] = 0
-                    if not before:
-                        st[x, S_ON] = 0
-                if st[x, S_ON]:
-                    if not p and not st[x, S_PEND]:
-                        st[x, S_PEND] = 1
-                        st[x, S_PTIME] = tick + rlamp
-                        st[x, S_PRANK] = P_NORMAL
-                        st[x, S_PSEQ] = seq
-                        seq += 1
-                elif p:
-                    st[x, S_ON] = 1
+                seq = _lazy_lamp(st, x, before, p, tick, seq, rlamp)
             elif st[x, S_ON]:
                 if not p:
                     k = _schedule(st, wq, x, tick + rlamp, P_NORMAL, seq)
@@ -285,6 +302,8 @@ def _changed(node, lk, alist, st, wq, c, analog, old, new, tick, seq, rlamp, rto
             k = _schedule(st, wq, x, tick + rtorch, P_NORMAL, seq)
             seq += k
             queued += k
+    if fold & K_FOLD_LAST:
+        seq = _lazy_lamp(st, st[c, S_FOLD], old > 0, new > 0, tick, seq, rlamp)
     return seq, queued
 
 
@@ -1100,15 +1119,29 @@ class CompiledWorld:
         self._lazy = (kind & K_LAZY) != 0
         lk: list[int] = []  # pairs: target, flag
         first = np.zeros(n, np.int64)
+        fold = np.zeros(n, np.int64)  # S_FOLD
         for i, c in enumerate(nodes):
             first[i] = len(lk) // 2
             seen = set()
+            out: list[tuple[int, int]] = []
             for x in order.get(c, ()):
                 j = self.node_of[x]
                 if j not in seen:
                     seen.add(j)
                     w = inputs.get(x, {}).get(c)
-                    lk += (j, (w is not None) | (2 * (c in locks.get(x, ()))) | (w or 0) << 4)
+                    out.append((j, (w is not None) | (2 * (c in locks.get(x, ()))) | (w or 0) << 4))
+            # A repeater's check of a lamp fed by it alone is made by _changed without a link (one link fewer
+            # per switch), in the same place in the order, so only the first or last link is folded: the
+            # scheduling numbers its off tick takes stay those the reference gives it.
+            if s.b[c].id == REPEATER:
+                for at, flag in ((0, K_FOLD_FIRST), (len(out) - 1, K_FOLD_LAST)):
+                    if out and kind[j := out[at][0]] & K_LAZY and len(inputs[nodes[j]]) == 1:
+                        del out[at]
+                        kind[i] |= flag
+                        fold[i] = j
+                        break
+            for j, f in out:
+                lk += (j, f)
         ends = np.append(first[1:], len(lk) // 2)
         dptr = np.zeros(nd + 1, np.int64)
         dnode: list[int] = []
@@ -1128,6 +1161,7 @@ class CompiledWorld:
         st = self._views()[1]
         st[:, S_KIND] = kind
         st[:, S_LNK] = first | ends << 32
+        st[:, S_FOLD] = fold
         self._inputs = {self.index[p]: [(CONST if q == CONST else self.node_of[q], w) for q, w in v.items()]
                         for p, v in inputs.items() if p in self.index and p not in analog}
         self._locks = {self.index[p]: [self.node_of[q] for q in v] for p, v in locks.items()}
