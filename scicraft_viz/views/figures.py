@@ -49,9 +49,9 @@ export default {
 # arrives (each a value set and then reset to null), by the kernel or by the page (scrub.py sends the same
 # messages). plotly's own model code applies them to a throw-away copy, so a view drawn later showed the figure
 # as it was at display time. A view is drawn from this state once plotly's code is here (render does not wait
-# for it), then follows the messages with plotly's own view code; messages that arrive while plotly is drawing
-# it are folded into one Plotly.react of the state once the draw is over, since an update in the middle of
-# plotly's first draw leaves the plot empty.
+# for it), then follows the messages with plotly's own view code, and a new whole figure with Plotly.react;
+# messages that arrive while plotly is drawing it are folded into one Plotly.react of the state once the draw
+# is over, since an update in the middle of plotly's first draw leaves the plot empty.
 _FIGURE_ESM = _SHARED + r"""
 const MESSAGES = ['addTraces', 'deleteTraces', 'moveTraces', 'restyle', 'relayout', 'update', 'animate',
                   'removeLayoutProps', 'removeTraceProps'];
@@ -169,20 +169,30 @@ function viewClass(mod) {
         for (const e of EVENTS) this.el.on('plotly_' + e, ev => this['handle_plotly_' + e](ev));
         document.dispatchEvent(new CustomEvent('plotlywidget-after-render',
                                                {detail: {element: this.el, viewID: this.viewID}}));
-        this.settle();
-      }, failed);
+      }).finally(() => this.settle()).catch(failed);
     }
-    // after a whole draw: tell the kernel the defaults plotly filled in (as plotly's view does after each update),
-    // and draw again from the state if messages came meanwhile
+    // after a whole draw: draw again from the state if anything came meanwhile; else tell the kernel the defaults
+    // plotly filled in (as plotly's view does after each update)
     settle() {
-      this._sendTraceDeltas(this.raw.get('_last_trace_edit_id'));
-      this._sendLayoutDelta(this.raw.get('_last_layout_edit_id'));
-      if (!this.stale) { this.busy = false; return; }
-      this.stale = false;
-      globalThis.Plotly.react(this.el, ...snapshot(this.fig)).then(() => this.settle(), failed);
+      if (this.stale) {
+        this.stale = false;
+        globalThis.Plotly.react(this.el, ...snapshot(this.fig)).finally(() => this.settle()).catch(failed);
+        return;
+      }
+      this.busy = false;
+      try {
+        this._sendTraceDeltas(this.raw.get('_last_trace_edit_id'));
+        this._sendLayoutDelta(this.raw.get('_last_layout_edit_id'));
+      } catch (err) {
+        console.error('plotly figure: the defaults drawn could not be sent to the kernel', err);
+      }
     }
     receive(name) {
       if (this.busy) this.stale = true; else this['do_' + name]();
+    }
+    redraw() {  // the kernel sent its whole figure (it was displayed again): the view draws it whole
+      this.stale = true;
+      if (!this.busy) { this.busy = true; this.settle(); }
     }
   };
 }
@@ -211,6 +221,8 @@ export default () => {
           if (view && model.get('_py2js_' + name) != null) view.receive(name);
         });
       }
+      // the whole figure can also come after the view was drawn (a figure displayed as soon as it is made)
+      for (const name of ['_widget_data', '_widget_layout']) model.on('change:' + name, () => view && view.redraw());
       shared.loaded.then(mod => {
         if (gone) return;
         view = new (viewClass(mod))(model, el, fig);
