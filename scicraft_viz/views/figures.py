@@ -9,8 +9,9 @@ page parses it once per figure. anywidget gives a model 2 s to load and initiali
 that it drops every later message from the kernel to that figure, so a figure whose module took
 longer (a few figures on a loaded machine: one parse alone was measured at 5 s) stays as first drawn,
 often empty. `Figure` sends a small module instead: plotly's code comes once per kernel in a
-`PlotlyCode` model, is parsed once per page, and each figure's module initializes at once, keeping
-the kernel's updates that arrive before plotly's code is ready and handing them to plotly in order."""
+`PlotlyCode` model, is parsed once per page, and each figure's module initializes at once. Each
+figure's model keeps the whole figure in the page, updated by every message the kernel sends; a view is
+drawn from it as soon as plotly's code is ready, whenever that is, and follows later messages."""
 
 from __future__ import annotations
 
@@ -43,42 +44,191 @@ export default {
 };
 """
 
-# The plotly module's initialize listens for the kernel's '_py2js_*' messages (each a value set and then
-# reset to null). Until plotly's code is here they are kept, and then given to plotly's listeners in order,
-# each reading its own message through a model whose get() answers with it.
-_FIGURE_ESM = _SHARED + """
+# The figure as the kernel holds it is kept in the page, in the model's state: `_widget_data`/`_widget_layout`
+# (the kernel's whole figure, sent when it is displayed) with every '_py2js_*' message applied to it as it
+# arrives (each a value set and then reset to null), by the kernel or by the page (scrub.py sends the same
+# messages). plotly's own model code applies them to a throw-away copy, so a view drawn later showed the figure
+# as it was at display time. A view is drawn from this state once plotly's code is here (render does not wait
+# for it), then follows the messages with plotly's own view code, and a new whole figure with Plotly.react;
+# messages that arrive while plotly is drawing it are folded into one Plotly.react of the state once the draw
+# is over, since an update in the middle of plotly's first draw leaves the plot empty.
+_FIGURE_ESM = _SHARED + r"""
 const MESSAGES = ['addTraces', 'deleteTraces', 'moveTraces', 'restyle', 'relayout', 'update', 'animate',
-                  'removeLayoutProps', 'removeTraceProps'].map(m => '_py2js_' + m);
-export default () => {
-  let ready;
-  return {
-    initialize(ctx) {
-      const model = ctx.model, kept = [];
-      const keep = {};
-      for (const name of MESSAGES) {
-        keep[name] = () => { const v = model.get(name); if (v !== null && v !== undefined) kept.push([name, v]); };
-        model.on('change:' + name, keep[name]);
+                  'removeLayoutProps', 'removeTraceProps'];
+const VIEW_MESSAGES = ['addTraces', 'deleteTraces', 'moveTraces', 'restyle', 'relayout', 'update', 'animate'];
+const EVENTS = ['restyle', 'relayout', 'update', 'click', 'hover', 'unhover', 'selected', 'deselect', 'doubleclick'];
+const TYPED = {int8: Int8Array, int16: Int16Array, int32: Int32Array, uint8: Uint8Array, uint16: Uint16Array,
+               uint32: Uint32Array, float32: Float32Array, float64: Float64Array};
+const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+
+// A value from the kernel as plotly takes it (a 1-d numeric array comes as {dtype, shape, buffer}, Undefined as
+// '_undefined_'), always a fresh copy: the state and each view's plot never share an array.
+function fromKernel(v) {
+  if (v === '_undefined_') return undefined;
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(fromKernel);
+  if (ArrayBuffer.isView(v)) return v instanceof DataView ? v : v.slice();
+  const b = own(v, 'dtype') && own(v, 'shape') && (own(v, 'buffer') ? v.buffer : own(v, 'value') ? v.value : null);
+  if (b && TYPED[v.dtype]) {
+    return new TYPED[v.dtype](ArrayBuffer.isView(b) ? b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)
+                                                    : b.slice(0));
+  }
+  const out = {};
+  for (const k of Object.keys(v)) out[k] = fromKernel(v[k]);
+  return out;
+}
+
+// what plotly's view sends back (deltas, clicks): typed arrays as {dtype, shape, value}, undefined as '_undefined_'
+function toKernel(v) {
+  if (v === undefined) return '_undefined_';
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(toKernel);
+  if (ArrayBuffer.isView(v)) {
+    const dtype = Object.keys(TYPED).find(k => v instanceof TYPED[k]);
+    return dtype ? {dtype, shape: [v.length], value: v.slice().buffer} : v;
+  }
+  const out = {};
+  for (const k of Object.keys(v)) out[k] = toKernel(v[k]);
+  return out;
+}
+
+// A property path as plotly writes it ('title.text', 'marker.color', 'shapes[0].x0', or a list of keys) set to a
+// value; null removes the property, as it does in Plotly.restyle and Plotly.relayout.
+const UNSAFE = new Set(['__proto__', 'constructor', 'prototype']);
+function put(target, path, value) {
+  const keys = Array.isArray(path) ? path.map(String) : String(path).replace(/\[(\d+)\]/g, '.$1').split('.');
+  if (!target || keys.some(k => UNSAFE.has(k))) return;
+  let o = target;
+  for (let i = 0; i < keys.length - 1; i++) {
+    if (o[keys[i]] === null || typeof o[keys[i]] !== 'object') {
+      if (value === null) return;
+      o[keys[i]] = /^\d+$/.test(keys[i + 1]) ? [] : {};
+    }
+    o = o[keys[i]];
+  }
+  const last = keys[keys.length - 1];
+  if (value === null) delete o[last]; else o[last] = value;
+}
+const relayout = (target, changes) => { for (const [k, v] of Object.entries(changes || {})) put(target, k, v); };
+const indexes = (fig, t) => t === null || t === undefined ? fig.data.map((_, i) => i) : Array.isArray(t) ? t : [t];
+function restyle(fig, changes, traces) {  // a list value gives trace i its element i (cycling); undefined: unchanged
+  const at = indexes(fig, traces);
+  for (const [k, v] of Object.entries(changes || {})) {
+    const vs = Array.isArray(v) ? v : [v];
+    at.forEach((t, i) => { const x = vs[i % vs.length]; if (x !== undefined) put(fig.data[t], k, x); });
+  }
+}
+const APPLY = {
+  addTraces: (fig, m) => { fig.data.push(...m.trace_data); },
+  deleteTraces: (fig, m) => { [...m.delete_inds].sort((a, b) => b - a).forEach(i => fig.data.splice(i, 1)); },
+  moveTraces: (fig, m) => {
+    const moved = m.current_trace_inds.map(i => fig.data[i]);
+    [...m.current_trace_inds].sort((a, b) => b - a).forEach(i => fig.data.splice(i, 1));
+    m.new_trace_inds.map((to, j) => [to, moved[j]]).sort((a, b) => a[0] - b[0])
+      .forEach(([to, trace]) => fig.data.splice(to, 0, trace));
+  },
+  restyle: (fig, m) => restyle(fig, m.restyle_data, m.restyle_traces),
+  relayout: (fig, m) => relayout(fig.layout, m.relayout_data),
+  update: (fig, m) => { restyle(fig, m.style_data, m.style_traces); relayout(fig.layout, m.layout_data); },
+  animate: (fig, m) => {
+    indexes(fig, m.style_traces).forEach((t, i) => relayout(fig.data[t], (m.style_data || [])[i]));
+    relayout(fig.layout, m.layout_data);
+  },
+  removeLayoutProps: (fig, m) => m.remove_props.forEach(p => put(fig.layout, p, null)),
+  removeTraceProps: (fig, m) => m.remove_props.forEach(p => put(fig.data[m.remove_trace], p, null)),
+};
+
+const failed = err => console.error('plotly could not draw the figure', err);
+function snapshot(fig) {
+  const data = structuredClone(fig.data), layout = structuredClone(fig.layout);
+  if (!layout.height) layout.height = 360;  // plotly's own view does the same
+  return [data, layout];
+}
+
+let View;  // plotly's FigureView, drawn from the state instead of from _widget_data
+function viewClass(mod) {
+  return View ??= class extends mod.FigureView {
+    constructor(model, el, fig) {
+      super({
+        get: name => (name === '_widget_data' ? fig.data : name === '_widget_layout' ? fig.layout
+                      : fromKernel(model.get(name))),
+        set: (name, value) => model.set(name, toKernel(value)),
+        on: () => {},  // render wires the messages to this view (see receive)
+        save_changes: () => model.save_changes(),
+        _normalize_trace_indexes: t => indexes(fig, t),
+      }, el);
+      this.raw = model;
+      this.fig = fig;
+      this.viewID = Math.random().toString(36).slice(2);
+    }
+    perform_render() {
+      this.busy = true;
+      const [data, layout] = snapshot(this.fig);
+      const config = {...(fromKernel(this.raw.get('_config')) || {}), editSelection: false};
+      globalThis.Plotly.newPlot(this.el, data, layout, config).then(() => {
+        for (const e of EVENTS) this.el.on('plotly_' + e, ev => this['handle_plotly_' + e](ev));
+        document.dispatchEvent(new CustomEvent('plotlywidget-after-render',
+                                               {detail: {element: this.el, viewID: this.viewID}}));
+      }).finally(() => this.settle()).catch(failed);
+    }
+    // after a whole draw: draw again from the state if anything came meanwhile; else tell the kernel the defaults
+    // plotly filled in (as plotly's view does after each update)
+    settle() {
+      if (this.stale) {
+        this.stale = false;
+        globalThis.Plotly.react(this.el, ...snapshot(this.fig)).finally(() => this.settle()).catch(failed);
+        return;
       }
-      ready = shared.loaded.then(mod => {
-        for (const name of MESSAGES) model.off('change:' + name, keep[name]);
-        const listeners = {}, replaying = {};
-        const proxy = Object.assign(Object.create(model), {
-          get: name => (name in replaying ? replaying[name] : model.get(name)),
-          on: (event, cb) => { (listeners[event] ??= []).push(cb); model.on(event, cb); },
+      this.busy = false;
+      try {
+        this._sendTraceDeltas(this.raw.get('_last_trace_edit_id'));
+        this._sendLayoutDelta(this.raw.get('_last_layout_edit_id'));
+      } catch (err) {
+        console.error('plotly figure: the defaults drawn could not be sent to the kernel', err);
+      }
+    }
+    receive(name) {
+      if (this.busy) this.stale = true; else this['do_' + name]();
+    }
+    redraw() {  // the kernel sent its whole figure (it was displayed again): the view draws it whole
+      this.stale = true;
+      if (!this.busy) { this.busy = true; this.settle(); }
+    }
+  };
+}
+
+export default () => {
+  const fig = {data: [], layout: {}};
+  return {
+    initialize({model}) {
+      const data = () => { fig.data = fromKernel(model.get('_widget_data')) || []; };
+      const layout = () => { fig.layout = fromKernel(model.get('_widget_layout')) || {}; };
+      data(); layout();
+      model.on('change:_widget_data', data);
+      model.on('change:_widget_layout', layout);
+      for (const name of MESSAGES) {
+        model.on('change:_py2js_' + name, () => {
+          const m = model.get('_py2js_' + name);
+          if (m !== null && m !== undefined) APPLY[name](fig, fromKernel(m));
         });
-        const figure = mod.default();
-        figure.initialize({...ctx, model: proxy});
-        for (const [name, value] of kept) {
-          replaying[name] = value;
-          for (const cb of listeners['change:' + name] || []) cb();
-          delete replaying[name];
-        }
-        return figure;
-      });
+      }
     },
-    async render(ctx) {
-      const figure = await ready;
-      return figure.render(ctx);
+    render({model, el}) {
+      let view = null, gone = false;
+      // registered after the state's own listeners (initialize's), so the state has each message first
+      for (const name of VIEW_MESSAGES) {
+        model.on('change:_py2js_' + name, () => {
+          if (view && model.get('_py2js_' + name) != null) view.receive(name);
+        });
+      }
+      // the whole figure can also come after the view was drawn (a figure displayed as soon as it is made)
+      for (const name of ['_widget_data', '_widget_layout']) model.on('change:' + name, () => view && view.redraw());
+      shared.loaded.then(mod => {
+        if (gone) return;
+        view = new (viewClass(mod))(model, el, fig);
+        view.perform_render();
+      });
+      return () => { gone = true; if (view) view.remove(); };
     },
   };
 };

@@ -661,3 +661,108 @@ def test_figures_follow_the_kernel_on_a_slow_page(browser, lab):
         assert titles == ["after 0", "after 1", "after 2"], titles
         failed = [c for c in kept.console if "Failed to initialize model" in c]
         assert not failed, failed
+
+
+# plotly's code held back by the page until the test lets it go, as on a page where its parse comes late: the
+# record the figures share (figures.py, `globalThis.__scvPlotly`) is made first, with a `resolve` that waits
+HOLD_PLOTLY = """(() => {
+  let release; const gate = new Promise(r => { release = r; });
+  let resolve; const loaded = new Promise(r => { resolve = r; });
+  globalThis.__scvPlotly = {loaded, started: false, resolve: mod => gate.then(() => resolve(mod))};
+  globalThis.__scvReleasePlotly = release;
+})()"""
+
+# One timeline shown twice (two views, the second after some updates), updated before and after each display.
+LATE_CELLS = [
+    """from scicraft_viz.demo import demo_world
+from scicraft_viz.views import LampTimeline, Session
+s = Session(demo_world())
+tl = LampTimeline()
+tl""",
+    """s.press()
+s.step(9)
+tl.show(s.trace, presses=s.presses, cursor=9)
+tl.unit.value = 'redstone'""",
+    "tl",
+    """import plotly.graph_objects as go
+tl.set_budgets({(1, 4, 2): ('3 rt', 'three')})
+tl.set_selected((3, 4, 2))
+tl.move_cursor(5)
+s.step(7)
+tl.show(s.trace, presses=s.presses, cursor=16)
+tl.figure.add_trace(go.Scatter(x=[0, 8], y=[0, 3], yaxis='y2', name='extra'))
+tl.figure.layout.title.text = 'late: ' + tl.figure.layout.title.text""",
+]
+
+# the kernel's figure, and the same read from every timeline plotly drew in the page (its data, the cells as
+# plotly computed them for drawing, and the row labels as written on the page)
+TIMELINE_KERNEL = """import json
+import numpy as np
+f, lay = tl.figure, tl.figure.layout
+json.dump({'traces': len(f.data), 'z': np.asarray(f.data[0].z).tolist(), 'y': list(f.data[0].y),
+           'x': np.asarray(f.data[0].x, float).tolist(), 'labels': list(lay.yaxis.ticktext), 'title': lay.title.text,
+           'xrange': list(lay.xaxis.range), 'selected': list(f.data[5].y),
+           'cursor': list(f.data[6].x), 'extra': [list(d.y) for d in f.data[7:]]},
+          open('late-kernel.json', 'w'))"""
+TIMELINE_PAGE = """() => Array.from(document.querySelectorAll('.scv-timeline .js-plotly-plot')).map(gd => {
+  if (!gd._fullLayout || !gd.calcdata || !gd.data || gd.data.length < 7) return null;
+  const hm = gd.data[0];
+  const list = a => Array.from(a || []), cells = z => list(z).map(list);
+  return {traces: gd.data.length, z: cells(hm.z), drawn: cells(gd.calcdata[0][0].z), y: list(hm.y),
+          x: list(hm.x).map(Number), labels: Array.from(gd.querySelectorAll('.ytick text'), t => t.textContent),
+          title: gd.layout.title.text, xrange: gd.layout.xaxis.range, selected: list(gd.data[5].y),
+          cursor: list(gd.data[6].x), extra: gd.data.slice(7).map(d => list(d.y))};
+})"""
+
+
+def test_a_timeline_drawn_after_plotly_loads_late_shows_the_kernels_cells_and_labels(browser, lab):
+    """Figures shown, and then changed by the kernel (batch updates of the heatmap's cells and row labels, restyles,
+    relayouts, an added trace), while plotly's code is not loaded yet are drawn, once it is, as the kernel holds
+    them: every view's cells (lit or dark, as plotly computed them to draw), row labels, axis, overlays and title.
+    Both views of the one figure, the first made before any update and the second midway; and after that, updates
+    as usual still reach both. (Earlier, the cells and labels sent while plotly loaded were lost: the views drew
+    the figure as it was when last displayed.)"""
+    import json
+
+    url, token, work = lab
+    nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c}
+                    for c in LATE_CELLS],
+          "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    (work / "root" / "late.ipynb").write_text(json.dumps(nb))
+
+    def matches() -> tuple[dict, list]:
+        kernel(page, TIMELINE_KERNEL)
+        want = json.loads((work / "root" / "late-kernel.json").read_text())
+        want["drawn"] = want["z"]
+        deadline = time.monotonic() + WAIT / 1000
+        while True:
+            views = page.evaluate(TIMELINE_PAGE)
+            if (len(views) == 2 and all(v == want for v in views)) or time.monotonic() > deadline:
+                return want, views
+            page.wait_for_timeout(250)
+
+    kept = Page(browser, "late")
+    with kept as page:
+        page.add_init_script(script=HOLD_PLOTLY)
+        open_notebook(page, url, token, "late.ipynb")
+        run_all(page)
+        assert page.evaluate("() => document.querySelectorAll('.js-plotly-plot').length") == 0  # plotly held back
+        page.evaluate("() => globalThis.__scvReleasePlotly()")
+        want, views = matches()
+        assert len(views) == 2, views
+        assert {v for row in want["z"] for v in row} == {0, 1}, want  # lit and dark cells
+        assert any("3 rt" in label for label in want["labels"]) and want["title"].startswith("late: "), want
+        assert want["cursor"] == [8, 8] and len(want["extra"]) == 1, want
+        for v in views:
+            assert v == want, (v, want)
+        # updates after plotly loaded reach every view as before
+        ticks = len(want["z"][0])
+        kernel(page, "s.step(5)\ntl.show(s.trace, presses=s.presses, cursor=s.tick)\ntl.set_budgets(None)\n"
+                     "tl.figure.data[7].y = [3, 1]")
+        want, views = matches()
+        assert len(want["z"][0]) == ticks + 5 and not any("3 rt" in label for label in want["labels"]), want
+        for v in views:
+            assert v == want, (v, want)
+        failed = [c for c in kept.console if "Failed to initialize model" in c or "could not draw" in c]
+        assert not failed, failed
