@@ -2444,8 +2444,9 @@ def unsupported(g, cells, st, bad, stop_at_first):
         if k >= 0:
             s = N[c, FC[k]]
             if U[s, OVL]:  # an earlier item: its faces as it will be (MARK: 1 + centre bits + 4 * solid)
-                sf, centre = np.int64(U[s, OVL]) - 1, (np.int64(U[s, MARK]) - 1) & 3
-                solid, air = (np.int64(U[s, MARK]) - 1) >> 2 == 1, U[s, MARK] == 0
+                m = np.int64(U[s, MARK])  # 0: the earlier item is air, which holds nothing
+                sf, centre = np.int64(U[s, OVL]) - 1, (m - 1) & 3 if m > 0 else 0
+                solid, air = m > 0 and (m - 1) >> 2 == 1, m == 0
             else:
                 sf, centre = np.int64(sturdy_faces(U, s)), centre_faces(U, s)
                 solid, air = solid_bit(U[s, BT], state_number(U, s)), U[s, BT] == AIR
