@@ -544,9 +544,11 @@ lo, hi = ex.timeline.tick_range()
 json.dump({'start': s.tick, 'hi': hi, 'target': min(s.end, hi + 40), 'end': s.end}, open('play-plan.json', 'w'))
 ex"""
 
-# Every animation frame while playing: the tick each view shows (counter, heatmap title, timeline line) and
-# whether the line lies inside the timeline's plot area and axis range.
-PLAY_SAMPLER = """([target]) => new Promise(resolve => {
+# Every animation frame from before Play is pressed until the target tick: the tick each view shows (counter,
+# heatmap title, timeline line) and whether the line lies inside the timeline's plot area and axis range. It starts
+# before the click, so a frame drawn before the test could start sampling is not missed on a slow machine; the
+# frames are in window.__playFrames once the counter reaches the target.
+PLAY_SAMPLER = """([target]) => { window.__playFrames = new Promise(resolve => {
   const ex = document.querySelector('.scv-explorer');
   const num = (re, s) => { const m = re.exec(s || ''); return m ? +m[1] : null; };
   const frames = [];
@@ -563,7 +565,7 @@ PLAY_SAMPLER = """([target]) => new Promise(resolve => {
     if (frames[frames.length - 1].counter >= target) resolve(frames); else requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
-})"""
+}); }"""
 
 
 def test_play_shows_every_tick_with_the_views_agreeing_and_the_tick_line_in_view(browser, lab):
@@ -589,8 +591,9 @@ def test_play_shows_every_tick_with_the_views_agreeing_and_the_tick_line_in_view
         page.wait_for_function("() => document.querySelector('.scv-explorer .scv-timeline .scv-cursor')"
                                " && document.querySelector('.scv-explorer .scv-timeline .scv-cursor').dataset.tick",
                                timeout=WAIT)
+        page.evaluate(PLAY_SAMPLER, [plan["target"]])
         ex.locator(".widget-play button").nth(0).click()
-        frames = page.evaluate(PLAY_SAMPLER, [plan["target"]])
+        frames = page.evaluate("() => window.__playFrames")
         ex.locator(".widget-play button").nth(1).click()  # pause
         ticks = range(plan["start"] + 1, plan["target"] + 1)
         for view in ("counter", "heat", "line"):
