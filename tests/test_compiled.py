@@ -139,18 +139,22 @@ def _inputs(w: World) -> list:
     return [p for p, s in w.blocks().items() if s.startswith(("minecraft:lever", "minecraft:stone_button"))]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rnd=st.randoms(use_true_random=False))
-def test_random_circuits_tick_identical_or_refused(rnd):
-    w = random_circuit(rnd)
+def _compare_or_refused(w: World, rnd, presses: int, wait: int) -> None:
+    """Compile w and compare it with the reference engine over `presses` random uses of its levers and
+    buttons, each followed by up to `wait` ticks; a refusal must say why."""
     try:
         cw = compile_world(w)
     except CompileRefused as e:
         assert str(e)  # a reason is always given
         return
     inputs = _inputs(w) or [None]
-    actions = [(rnd.choice(inputs), rnd.randint(0, 40)) for _ in range(6)]
-    _compare(w, cw, actions)
+    _compare(w, cw, [(rnd.choice(inputs), rnd.randint(0, wait)) for _ in range(presses)])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rnd=st.randoms(use_true_random=False))
+def test_random_circuits_tick_identical_or_refused(rnd):
+    _compare_or_refused(random_circuit(rnd), rnd, 6, 40)
 
 
 def test_random_circuits_mostly_compile():

@@ -12,11 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from redstone_helpers import new_world, on, parse, power
-from test_compiled import _compare, _inputs
+from test_compiled import _compare_or_refused, _inputs
 
 from scicraft_viz import World
 from scicraft_viz.engine import blocks as B
-from scicraft_viz.engine.compiled import CompileRefused, compile_world
 from scicraft_viz.errors import BlockStateError, PlacementError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -271,13 +270,7 @@ def test_both_engines_agree_with_slabs_stairs_and_decorative_blocks(rnd):
     items = [(p, rnd.choice(CONDUCTIVE) if s == "stone" and rnd.random() < 0.5 else s) for p, s in items]
     w = _place(items)
     w.step(rnd.randint(0, 30))
-    try:
-        cw = compile_world(w)
-    except CompileRefused as e:
-        assert str(e)
-        return
-    inputs = _inputs(w) or [None]
-    _compare(w, cw, [(rnd.choice(inputs), rnd.randint(0, 30)) for _ in range(5)])
+    _compare_or_refused(w, rnd, 5, 30)
 
 
 def test_the_evaluator_keeps_the_tasks_palette_both_ways_a_build_is_read():
