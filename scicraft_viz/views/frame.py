@@ -4,7 +4,7 @@ from a recorded trace row."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -53,6 +53,12 @@ class Layout:
 
     def at(self, pos: Pos) -> int | None:
         return self.index.get(tuple(pos))
+
+    def moved_on(self, moving: dict) -> Layout:
+        """The same blocks with other blocks in motion ({position: MovingBlock}, as World.moving gives them): a
+        layout sharing these arrays, since geometry follows layouts; only moving_piston cells carry a block."""
+        rows = ((self.index.get(p), m) for p, m in moving.items())
+        return replace(self, moving={i: m for i, m in rows if i is not None and self.kind[i] == B.MOVING_PISTON})
 
 
 @dataclass

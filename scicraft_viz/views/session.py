@@ -14,7 +14,7 @@ tick shows that recorded row again. Only `step` beyond the last recorded tick ru
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -288,9 +288,7 @@ def recording_of_trial(build: dict[Pos, str], trace: Trace, locked_at_end: dict[
             apply_changes(blocks, r.changed)
             lay, *_ = layout_from_blocks(blocks, r.moving)
         else:  # only moved on by half a block: the same arrays, as the live session shares them
-            prev = rec.layouts[int(rec.layout_of[row - 1])]
-            lay = replace(prev, moving={prev.index[p]: m for p, m in r.moving.items() if p in prev.index
-                                        and prev.kind[prev.index[p]] == B.MOVING_PISTON})
+            lay = rec.layouts[int(rec.layout_of[row - 1])].moved_on(r.moving)
         _check_moving(lay, r.moving, r.tick)
         rec.layout_of[row : rec.n] = rec.add_layout(lay)
     return rec
@@ -442,10 +440,7 @@ class Session(T.HasTraits):
         elif moving or (before >= 0 and self.rec.layouts[before].moving):
             # the same blocks, moved on by half a block: a layout sharing the last one's arrays, with only
             # what the moving_piston cells carry (and how far along) new, since geometry follows layouts
-            prev = self.rec.layouts[before]
-            rows = {p: prev.index.get(p) for p in moving}
-            lid = self.rec.add_layout(replace(prev, moving={i: moving[p] for p, i in rows.items()
-                                                            if i is not None and prev.name(i) == "moving_piston"}))
+            lid = self.rec.add_layout(self.rec.layouts[before].moved_on(moving))
         self.rec.write(tr, lid, self._locked_now(self._repeaters()))
         if lid != before and before >= 0:  # the trace's first row is the tick before: its blocks were the old ones
             self.rec.layout_of[tr.start_tick - self.rec.start] = before
