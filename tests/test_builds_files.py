@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 from redstone_helpers import run
+from vanilla_capture import NUCLEATION, Action, differences, vanilla_changes
 
 from scicraft_viz import World
 
@@ -57,7 +58,6 @@ def test_lithiums_item_sorter_sorts_each_item_into_its_slice_and_powers_its_chec
                                                "comparator", "slime_block")]
 
 
-NUCLEATION = DATA / "nucleation"
 KICK = (2, 1, 1)  # above the rear sticky piston: the case's redstone block goes here at tick 2 and goes at tick 4
 
 
@@ -78,22 +78,10 @@ def test_nucleations_flying_machine_matches_the_vanilla_capture_block_for_block_
     kick, and seven steps east, one every 10 gt."""
     w, _, actions = nucleation_flying_machine()
     capture = json.loads((NUCLEATION / "flying_kick.json").read_text())
-    vanilla = {t["tick"]: {tuple(e["pos"]): e["to"] for e in t["events"] if e["kind"] == "block_changed"}
-               for t in capture["ticks"]}
+    vanilla = vanilla_changes(capture)
     assert sorted(vanilla) == list(range(2, 75, 2)) and sum(map(len, vanilla.values())) > 200
-    before = w.blocks()
-    differ = []
-    for k in range(75):
-        if k in actions:
-            a = actions[k]
-            w.set_block(tuple(a["place"]), a["state"])
-        w.step(1)
-        now = w.blocks()
-        changed = {p: now.get(p, "minecraft:air") for p in before.keys() | now.keys() if before.get(p) != now.get(p)}
-        if changed != vanilla.get(k, {}):
-            differ.append(k)
-        before = now
-    assert differ == []
+    acts = [Action(k, "place", tuple(a["place"]), a["state"]) for k, a in actions.items()]
+    assert differences("flying_machine_east.snbt", "flying_kick.json", acts, 75, world=w) == []
 
 
 def test_nucleations_flying_machine_stands_where_its_case_says_at_ticks_61_and_71():
