@@ -3,7 +3,9 @@
 A capture (the format of Nucleation's game-test harness, `tests/data/nucleation/`) lists for each tick every block
 whose state changed, with its state before and after. Its tick k is the k-th game tick after the structure is
 placed, counted from 0; a world loaded with `World.from_build_file` stands at tick 0, so vanilla's tick k is the
-world's step k + 1, and an action at tick k is made before that step."""
+world's step k + 1, and an action at tick k is made before that step. With `inventories=True` the containers'
+slot changes are compared too, keyed ("slot", position, slot index), a stack written as vanilla's "3x minecraft:id"
+and an empty slot as ""."""
 
 from __future__ import annotations
 
@@ -26,20 +28,38 @@ class Action:
     state: str = ""
 
 
-def vanilla_changes(capture: dict) -> dict[int, dict[tuple[int, int, int], str]]:
-    """The capture's block changes: tick -> {position: state after}."""
-    return {t["tick"]: {tuple(e["pos"]): e["to"] for e in t["events"] if e["kind"] == "block_changed"}
-            for t in capture["ticks"]}
+def vanilla_changes(capture: dict, inventories: bool = False) -> dict[int, dict[tuple, str]]:
+    """The capture's block changes: tick -> {position: state after} (and {("slot", position, slot): stack after}
+    with `inventories`); ticks with no such change are left out."""
+    out = {}
+    for t in capture["ticks"]:
+        ch = {tuple(e["pos"]): e["to"] for e in t["events"] if e["kind"] == "block_changed"}
+        if inventories:
+            ch.update({("slot", tuple(e["pos"]), e["slot"]): e["to"] for e in t["events"]
+                       if e["kind"] == "inventory_changed"})
+        if ch:
+            out[t["tick"]] = ch
+    return out
 
 
-def engine_changes(world: World, actions: list[Action], ticks: int) -> dict[int, dict[tuple[int, int, int], str]]:
-    """The engine's net block changes over `ticks` capture ticks, in the capture's numbering; ticks with no
-    change are left out, as the capture leaves them out."""
+def _slots(world: World) -> dict[tuple, str]:
+    """Every filled slot of every container: {("slot", position, slot): "Nx minecraft:id"}."""
+    return {("slot", p, i): f"{s[1]}x minecraft:{s[0].removeprefix('minecraft:')}"
+            for p, stacks in world.contents().items() for i, s in enumerate(stacks) if s is not None}
+
+
+def engine_changes(world: World, actions: list[Action], ticks: int,
+                   inventories: bool = False) -> dict[int, dict[tuple, str]]:
+    """The engine's net block changes (and slot changes, with `inventories`) over `ticks` capture ticks, in the
+    capture's numbering; ticks with no change are left out, as the capture leaves them out."""
     by_tick: dict[int, list[Action]] = {}
     for a in actions:
         by_tick.setdefault(a.tick, []).append(a)
     out = {}
-    before = world.blocks()
+    def snapshot():
+        return {**world.blocks(), **(_slots(world) if inventories else {})}
+
+    before = snapshot()
     for k in range(ticks):
         for a in by_tick.get(k, ()):
             if a.kind == "use":
@@ -49,8 +69,9 @@ def engine_changes(world: World, actions: list[Action], ticks: int) -> dict[int,
             else:
                 raise ValueError(f"unknown action kind {a.kind!r}")
         world.step(1)
-        now = world.blocks()
-        changed = {p: now.get(p, "minecraft:air") for p in before.keys() | now.keys() if before.get(p) != now.get(p)}
+        now = snapshot()
+        changed = {p: now.get(p, "" if p[0] == "slot" else "minecraft:air") for p in before.keys() | now.keys()
+                   if before.get(p) != now.get(p)}
         if changed:
             out[k] = changed
         before = now
@@ -58,12 +79,13 @@ def engine_changes(world: World, actions: list[Action], ticks: int) -> dict[int,
 
 
 def differences(structure: str | Path, capture: str | Path, actions: list[Action] = (), ticks: int | None = None,
-                world: World | None = None) -> list[tuple[int, dict, dict]]:
+                world: World | None = None, inventories: bool = False) -> list[tuple[int, dict, dict]]:
     """(tick, vanilla's changes, the engine's changes) for each tick where they differ, up to `ticks` (by
-    default one past the capture's last tick). Files are named relative to tests/data/nucleation/."""
+    default one past the capture's last tick). Files are named relative to tests/data/nucleation/; with
+    `inventories` the containers' slot changes count as well."""
     cap = json.loads((NUCLEATION / capture).read_text())
-    want = vanilla_changes(cap)
+    want = vanilla_changes(cap, inventories)
     n = ticks if ticks is not None else max(want, default=0) + 1
     w = world if world is not None else World.from_build_file(NUCLEATION / structure)
-    got = engine_changes(w, list(actions), n)
+    got = engine_changes(w, list(actions), n, inventories)
     return [(k, want.get(k, {}), got.get(k, {})) for k in range(n) if want.get(k, {}) != got.get(k, {})]
