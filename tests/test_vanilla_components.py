@@ -9,6 +9,7 @@ import pytest
 from vanilla_capture import NUCLEATION, Action, differences
 
 from scicraft_viz import World
+from scicraft_viz.engine.formats import decode_build
 
 RB, AIR = "minecraft:redstone_block", "minecraft:air"
 
@@ -30,6 +31,8 @@ CAPTURES = {
     # a wall button strongly powers the block it hangs on; a ceiling button the block above it
     "button_wall": ("button_wall", [use(5, (0, 1, 1))]),
     "button_ceiling": ("button_ceiling", [use(5, (0, 1, 1))]),
+    # an oak button pressed at tick 2 lets go 30 gt later
+    "button_wood": ("button_wood", [use(2, (0, 1, 0))]),
     # a comparator behind a barrel of 3 stacks turns on; 6 stacks read 4, and the dust after it shows 4, 3, 2
     "comparator_barrel": ("comparator_barrel", []),
     "comparator_dust": ("comparator_dust", []),
@@ -80,13 +83,18 @@ def _agrees(state: str, expected: str) -> bool:
     return state.partition("[")[0] == name and all(have.get(k) == v for k, v in want.items())
 
 
-def case_failures(name: str) -> list[tuple[int, str, str, str]]:
+def case_failures(name: str, ground: bool = False) -> list[tuple[int, str, str, str]]:
     """A Nucleation case (`<name>.test.json`) run: its actions made on its structure (an action at tick t is made
     when the world stands at tick t, before its next step) and, at each check's tick, (tick, position, expected,
     got) for each block the check names that differs (the world after exactly that many ticks, before that
-    tick's actions)."""
+    tick's actions). `ground`: stone under the structure's footprint, for a case run where the build stood on the
+    ground of a world (its `settle` is "in-world")."""
     case = json.loads((NUCLEATION / f"{name}.test.json").read_text())
     w = World.from_build_file(NUCLEATION / f"{name}.snbt")
+    if ground:  # the ground first, then the build on it as the file has it (a build with no items)
+        blocks = list(decode_build((NUCLEATION / f"{name}.snbt").read_bytes(), "snbt"))
+        w = World(replay=True)
+        w.set_blocks([((x, -1, z), "stone") for (x, _, z), _ in blocks] + blocks)
     checks = {c["tick"]: c["blocks"] for c in case["checks"]}
     assert all(c["expect"] == "blocks" for c in case["checks"])
     out = []
@@ -109,6 +117,14 @@ def test_the_trapdoor_rigs_case_powered_trapdoors_open_and_a_pushed_one_survives
     """Nucleation's case for the trapdoor rig: power opens the oak and the iron trapdoor together and taking it
     away shuts them; a piston pushes a third trapdoor one block and leaves it there when it retracts."""
     assert case_failures("trapdoor_rig") == []
+
+
+def test_the_button_support_case_a_button_powers_its_floor_block_and_the_dust_beside_it():
+    """Nucleation's case: a stone button on a block strongly powers it, so the dust beside the block reads 15 from
+    the press (tick 1) until the release 20 gt later. The case ran in a world, the dust on the ground there (in the
+    file it stands on the bottom layer, with nothing under it)."""
+    assert json.loads((NUCLEATION / "button_support.test.json").read_text())["settle"] == "in-world"
+    assert case_failures("button_support", ground=True) == []
 
 
 def test_a_case_check_that_disagrees_is_reported():

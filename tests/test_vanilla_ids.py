@@ -44,7 +44,8 @@ def check_vanilla(state: str, vanilla) -> None:
 
 def test_every_palette_state_is_written_as_a_vanilla_state(vanilla):
     states = list(every_state())
-    assert len(states) == (1 + 1 + 1 + 1 + 3**4 * 16 + 4 * 4 * 2 * 2 + 2 + 4 * 2 + 2 + 3 * 4 * 2 * 2
+    assert len(states) == (1 + 1 + 1 + 1 + 3**4 * 16 + 4 * 4 * 2 * 2 + 2 + 4 * 2 + 2
+                           + 14 * 3 * 4 * 2  # 13 buttons and the lever
                            + 4 * 2 * 2 + 6 * 2 + 4 * 3 * 2 + 1  # comparator, barrel, chest (3 types), target
                            + 23 * 25 * 2  # note block
                            + 5 * 2 + 2 * 6 * 2 + 3 * 4 * 2  # hopper, dropper and dispenser, furnaces

@@ -34,6 +34,13 @@ FENCE_GATE = 36  # every wood's (blocks.OPENERS): opened and closed by power as 
 CONTAINERS = (BARREL, CHEST, HOPPER, DROPPER, DISPENSER, FURNACE)
 PLATES = (PLATE, LIGHT_PLATE, HEAVY_PLATE)
 WOODS = ("oak", "spruce", "birch", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "bamboo", "crimson", "warped")
+# Buttons: stone, polished blackstone and every wood's share BUTTON's id and rules; the index here is kept in DELAY.
+# A stone or polished blackstone button stays pressed for the ruleset's button_ticks (20 gt in vanilla), a wooden
+# one for WOOD_BUTTON_TICKS (vanilla's BlockSetType: 30 gt). docs/redstone.md section 49.
+BUTTONS = ("stone_button", "polished_blackstone_button", *(f"{w}_button" for w in WOODS))
+BUTTON_OF = {n: i for i, n in enumerate(BUTTONS)}
+WOODEN_BUTTON = 2  # BUTTON_OF of the first wooden button: every index from it is wooden
+WOOD_BUTTON_TICKS = 30
 VARIANTS = {
     FURNACE: ("furnace", "blast_furnace", "smoker"),
     PLATE: ("stone_pressure_plate", "polished_blackstone_pressure_plate", *(f"{w}_pressure_plate" for w in WOODS)),
@@ -214,6 +221,8 @@ for _id, _names in OPENERS.items():
 for _name in OPENERS[FENCE_GATE]:  # `in_wall` (lowered beside walls, which the engine lacks) is kept as given
     PALETTE[_name] = (FENCE_GATE, {"facing": HORIZONTAL, "in_wall": _BOOL, "open": _BOOL, "powered": _BOOL},
                       {"facing": "north", "in_wall": "false", "open": "false", "powered": "false"})
+for _name in BUTTONS[1:]:
+    PALETTE[_name] = PALETTE["stone_button"]
 NAME_OF_ID: dict[int, str] = {}
 for _name, _entry in PALETTE.items():
     NAME_OF_ID.setdefault(_entry[0], _name)  # an id shared by variants is named by its first
@@ -584,7 +593,7 @@ def known_properties(state: str) -> tuple[str, list[str]]:
 
 
 # Blocks that hang on another block (they need a support): placed after every free-standing block.
-ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", "stone_button", "lever",
+ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", *BUTTONS, "lever",
             "comparator", *OPENERS[IRON_DOOR], *VARIANTS[PLATE], "light_weighted_pressure_plate",
             "heavy_weighted_pressure_plate")
 ATTACHED_IDS = tuple(dict.fromkeys(PALETTE[n][0] for n in ATTACHED))

@@ -90,8 +90,9 @@ NMETA = 8
 (S_ON, S_CNT, S_LCNT, S_PEND, S_NXT, S_PTIME, S_KIND, S_LNK, S_LOCK, S_PRANK, S_PSEQ, S_TOGI, S_POW, S_ENT,
  S_FOLD) = range(15)
 N_PER_NODE = 16
-# S_KIND: block id | delay << K_DELAY (a repeater's, in game ticks) | K_PRIO (a diode facing a diode: it ticks
-# first) | K_LAZY (a lamp fed by repeaters only, see _changed) | K_SELF (its own output is among its inputs) |
+# S_KIND: block id | delay << K_DELAY (a repeater's, or a wooden button's press, in game ticks) | K_PRIO (a diode
+# facing a diode: it ticks first) | K_LAZY (a lamp fed by repeaters only, see _changed) | K_SELF (its own output is
+# among its inputs) |
 # K_FOLD_FIRST or K_FOLD_LAST (a repeater whose check of lamp S_FOLD, that lamp's only input, is not a link but
 # made by _changed itself, before or after its links: where the link was in the check order)
 K_DELAY, K_PRIO, K_LAZY, K_SELF, K_FOLD_FIRST, K_FOLD_LAST = 8, 1 << 24, 1 << 25, 1 << 26, 1 << 27, 1 << 28
@@ -445,7 +446,8 @@ def _use(node, lk, alist, st, wq, c, tick, seq, rbutton, rlamp, rtorch):
         if st[c, S_ON]:
             return seq, 0
         st[c, S_ON] = 1
-        k = _schedule(st, wq, c, tick + rbutton, P_NORMAL, seq)
+        d = (st[c, S_KIND] >> K_DELAY) & 0xFFFF  # a wooden button's 30 gt, else the ruleset's button time
+        k = _schedule(st, wq, c, tick + (d if d else rbutton), P_NORMAL, seq)
         seq += k
         queued += k
     elif b == LEVER:
@@ -645,7 +647,7 @@ class _Block:
         self.mode = B.COMPARATOR_MODES.index(props["mode"]) if "mode" in props else 0
         self.facing = B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0
         self.face = B.FACES.index(props["face"]) if "face" in props else int(props.get("half") in ("upper", "top"))
-        self.delay = int(props.get("delay", 1))
+        self.delay = B.BUTTON_OF[name] if b == BUTTON else int(props.get("delay", 1))
         self.sides = tuple(B.WIRE_SIDES.index(props[s]) for s in _SIDES) if b == B.WIRE else (0, 0, 0, 0)
         self.on = props.get("lit", props.get("powered")) == "true"
         self.locked = props.get("locked") == "true"
@@ -1102,6 +1104,8 @@ class CompiledWorld:
             blk = s.b[p]
             if blk.id == REPEATER:
                 kind[i] |= rules.repeater_step * blk.delay << K_DELAY | K_PRIO * prio[p]
+            elif blk.id == BUTTON and blk.delay >= B.WOODEN_BUTTON:
+                kind[i] |= B.WOOD_BUTTON_TICKS << K_DELAY
             elif blk.id == LAMP:
                 kind[i] |= K_LAZY * all(q != CONST and s.b[q].id == REPEATER for q in inputs[p])
             elif blk.id == COMPARATOR:

@@ -73,6 +73,8 @@ from scicraft_viz.engine.blocks import (
     TORCH,
     WALL_TORCH,
     WIRE,
+    WOOD_BUTTON_TICKS,
+    WOODEN_BUTTON,
 )
 from scicraft_viz.engine.blocks import REDSTONE_BLOCK as RBLOCK
 
@@ -2565,7 +2567,8 @@ def click(g, c):
         if U[c, ON]:
             return 0
         set_on(g, c, 1)
-        schedule(g, c, g.meta[R_BUTTON], P_NORMAL)
+        # a wooden button (blocks.BUTTONS, index in DELAY) stays pressed 30 gt, the others the ruleset's time
+        schedule(g, c, WOOD_BUTTON_TICKS if U[c, DELAY] >= WOODEN_BUTTON else g.meta[R_BUTTON], P_NORMAL)
         changed(g, c)
         return 1
     if b == LEVER:

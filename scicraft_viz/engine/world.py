@@ -143,10 +143,10 @@ def _support_of(st: BlockState, p: Pos) -> tuple[Pos, str] | None:
     if name in ("redstone_wire", "redstone_repeater", "redstone_torch", "comparator") or st.id in B.PLATES or (
             name == "iron_door" and st.get("half") == "lower"):
         return (x, y - 1, z), "a solid block below"
-    if name == "redstone_wall_torch" or (name in ("stone_button", "lever") and st.get("face") == "wall"):
+    if name == "redstone_wall_torch" or (st.id in (B.BUTTON, B.LEVER) and st.get("face") == "wall"):
         dx, dy, dz = B.OFFSETS[B.DIRECTIONS.index(st.get("facing"))]
         return (x - dx, y - dy, z - dz), f"a solid block behind it (facing={st.get('facing')})"
-    if name in ("stone_button", "lever"):
+    if st.id in (B.BUTTON, B.LEVER):
         if st.get("face") == "floor":
             return (x, y - 1, z), "a solid block below (face=floor)"
         return (x, y + 1, z), "a solid block above (face=ceiling)"
@@ -244,6 +244,9 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
     elif b == B.CHEST:
         face = B.CHEST_TYPES.index(props["type"])
         cmp |= sim.CMP_FACE
+    elif b == B.BUTTON:  # which button (blocks.BUTTONS), kept in DELAY
+        delay = B.BUTTON_OF[st.name]
+        cmp |= sim.CMP_DELAY
     if b in (B.IRON_DOOR, B.IRON_TRAPDOOR, B.FENCE_GATE):
         # FACE: a door's or trapdoor's half (1 upper, top), a fence gate's in_wall
         face = int(props.get("half") in ("upper", "top") or props.get("in_wall") == "true")
@@ -599,6 +602,8 @@ class World:
         elif b == B.WALL_TORCH:
             props = f"facing={B.DIRECTIONS[u[sim.FACING]]},lit={tf[u[sim.ON]]}"
         elif b in (B.BUTTON, B.LEVER):
+            if b == B.BUTTON:
+                name = B.BUTTONS[u[sim.DELAY]]
             props = f"face={B.FACES[u[sim.FACE]]},facing={B.DIRECTIONS[u[sim.FACING]]},powered={tf[u[sim.ON]]}"
         elif b == B.COMPARATOR:
             props = (f"facing={B.DIRECTIONS[u[sim.FACING]]},mode={B.COMPARATOR_MODES[u[sim.MODE]]},"
@@ -659,6 +664,8 @@ class World:
             return "minecraft:" + B.VARIANTS[b][int(self.g.U[c, sim.FACE])]
         if b in B.OPENERS and int(self.g.U[c, sim.BT]) == b:
             return "minecraft:" + B.OPENERS[b][int(self.g.U[c, sim.DELAY]) >> (b == B.IRON_DOOR)]
+        if b == B.BUTTON and int(self.g.U[c, sim.BT]) == b:
+            return "minecraft:" + B.BUTTONS[int(self.g.U[c, sim.DELAY])]
         return "minecraft:" + B.NAME_OF_ID[b]
 
     def set_block(self, pos: object, state: object) -> None:

@@ -91,7 +91,11 @@ def describe_block(frame: Frame, pos: Pos) -> str:
         power += f"; progress {m.progress:g} of 1"
     elif name == "moving_piston":
         power = "a block in motion (it arrives 2 game ticks after it set off)"
-    elif name in ("stone_button", "lever"):
+    elif name in G.B.BUTTONS:
+        power = "on" if frame.on[i] else "off"
+        if G.B.BUTTON_OF[name] >= G.B.WOODEN_BUTTON:
+            power += f" (wooden: a press lasts {G.B.WOOD_BUTTON_TICKS} game ticks)"
+    elif name == "lever":
         power = "on" if frame.on[i] else "off"
     elif name in ("redstone_torch", "redstone_wall_torch"):
         power = "lit" if frame.on[i] else "off"

@@ -528,7 +528,7 @@ class Session(T.HasTraits):
 
     # ------------------------------------------------------------------ actions
     def buttons(self) -> list[Pos]:
-        kinds = ("minecraft:stone_button", "minecraft:lever")
+        kinds = tuple(f"minecraft:{n}[" for n in (*B.BUTTONS, "lever"))
         return [p for p, s in self.world.blocks().items() if s.startswith(kinds)]
 
     def _go_live(self) -> None:
@@ -562,9 +562,9 @@ class Session(T.HasTraits):
             if name == "air":
                 return self._say(False, f"nothing to use at {p}")
             return self._say(False, f"{name} at {p} does nothing when used" + (
-                " (the button is already pressed)" if name == "stone_button" else ""))
+                " (the button is already pressed)" if name in B.BUTTONS else ""))
         t = self.world.tick
-        if name in ("stone_button", "lever"):
+        if name in (*B.BUTTONS, "lever"):
             self.presses.append(t)
         after = {p: static_state(self.world.get_block(p))}
         if after != before:
@@ -572,7 +572,7 @@ class Session(T.HasTraits):
             self.redo_stack.clear()
         self._capture(new_layout=after != before)
         self._changed()
-        verb = {"stone_button": "pressed", "lever": "flipped"}.get(name, "used")
+        verb = "pressed" if name in B.BUTTONS else {"lever": "flipped"}.get(name, "used")
         return self._say(True, f"{verb} {name} at {p} at tick {t}")
 
     def _apply(self, states: dict[Pos, str]) -> None:
