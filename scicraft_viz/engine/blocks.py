@@ -31,6 +31,11 @@ IRON_DOOR, IRON_TRAPDOOR = 30, 31
 PLATE, LIGHT_PLATE, HEAVY_PLATE = 32, 33, 34  # PLATE: stone and wooden plates (15 while anything stands on them)
 DAYLIGHT = 35
 FENCE_GATE = 36  # every wood's (blocks.OPENERS): opened and closed by power as a trapdoor, and by hand
+# Powered and activator rails: one id, the variant (RAILS) kept in FACE and the shape (RAIL_SHAPES) in DELAY. Power
+# passes along a line of them (kernels.rail_chain); docs/redstone.md section 50.
+RAIL = 39
+RAILS = ("powered_rail", "activator_rail")
+RAIL_SHAPES = ("north_south", "east_west", "ascending_east", "ascending_west", "ascending_north", "ascending_south")
 CONTAINERS = (BARREL, CHEST, HOPPER, DROPPER, DISPENSER, FURNACE)
 PLATES = (PLATE, LIGHT_PLATE, HEAVY_PLATE)
 WOODS = ("oak", "spruce", "birch", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "bamboo", "crimson", "warped")
@@ -43,6 +48,7 @@ WOODEN_BUTTON = 2  # BUTTON_OF of the first wooden button: every index from it i
 WOOD_BUTTON_TICKS = 30
 VARIANTS = {
     FURNACE: ("furnace", "blast_furnace", "smoker"),
+    RAIL: RAILS,
     PLATE: ("stone_pressure_plate", "polished_blackstone_pressure_plate", *(f"{w}_pressure_plate" for w in WOODS)),
 }
 # The engine's id for slabs and stairs that are not full (ids 11-39 are the mechanisms above). Vanilla's
@@ -124,6 +130,9 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
         {"facing": "north", "half": "bottom", "open": "false", "powered": "false", "waterlogged": "false"},
     ),
     **{n: (PLATE, {"powered": _BOOL}, {"powered": "false"}) for n in VARIANTS[PLATE]},
+    # not waterlogged: water is outside the engine
+    **{n: (RAIL, {"powered": _BOOL, "shape": RAIL_SHAPES, "waterlogged": ("false",)},
+           {"powered": "false", "shape": "north_south", "waterlogged": "false"}) for n in RAILS},
     "light_weighted_pressure_plate": (LIGHT_PLATE, {"power": _POWER}, {"power": "0"}),
     "heavy_weighted_pressure_plate": (HEAVY_PLATE, {"power": _POWER}, {"power": "0"}),
     "daylight_detector": (DAYLIGHT, {"inverted": _BOOL, "power": _POWER}, {"inverted": "false", "power": "0"}),
@@ -595,7 +604,7 @@ def known_properties(state: str) -> tuple[str, list[str]]:
 # Blocks that hang on another block (they need a support): placed after every free-standing block.
 ATTACHED = ("redstone_wire", "redstone_repeater", "redstone_torch", "redstone_wall_torch", *BUTTONS, "lever",
             "comparator", *OPENERS[IRON_DOOR], *VARIANTS[PLATE], "light_weighted_pressure_plate",
-            "heavy_weighted_pressure_plate")
+            "heavy_weighted_pressure_plate", *RAILS)
 ATTACHED_IDS = tuple(dict.fromkeys(PALETTE[n][0] for n in ATTACHED))
 
 

@@ -896,6 +896,7 @@ def _trapdoor_refusal(s: _Structure, reach: dict, p: Pos) -> str | None:
 _NOT_COMPILED = {
     **dict.fromkeys((B.OBSERVER, B.PISTON, B.STICKY_PISTON, B.PISTON_HEAD, B.MOVING_PISTON),
                     "the compiled graph has no blocks that watch or move (observers, pistons)"),
+    B.RAIL: "powered and activator rails pass power along their line, which the compiled graph does not follow",
     B.HOPPER: _hopper_refusal, B.DROPPER: _dispenser_refusal, B.DISPENSER: _dispenser_refusal,
     IRON_TRAPDOOR: _trapdoor_refusal, FENCE_GATE: _trapdoor_refusal,  # a torch stands on a closed fence gate
 }

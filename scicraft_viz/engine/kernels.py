@@ -60,6 +60,7 @@ from scicraft_viz.engine.blocks import (
     PUSH_NORMAL,
     PUSH_ONLY,
     PUSH_REACTION,
+    RAIL,
     REPEATER,
     SIGNAL_SOURCE,
     SLIME,
@@ -384,7 +385,7 @@ def is_diode(b):
 def is_component(b):
     """A block with scheduled ticks or a lamp: what a power change near it must reach."""
     return ((b >= REPEATER and b <= LAMP) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or b == OBSERVER
-            or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b))
+            or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b) or b == RAIL)
 
 
 @jit
@@ -409,7 +410,7 @@ def is_notified(b, structural):
         return False
     if structural:
         return ((b >= WIRE and b <= LEVER) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or is_plate(b)
-                or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b))
+                or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b) or b == RAIL)
     return is_component(b)
 
 
@@ -470,7 +471,8 @@ def opp(k):
 def attach_dir(b, face, facing):
     """Direction from a block to what it stands on or hangs from, or -1 if it needs nothing. (A vanilla block keeps
     its state number in FACING and FACE: a decorative one's need is blocks.NEED of it.)"""
-    if b == WIRE or b == REPEATER or b == TORCH or b == COMPARATOR or is_plate(b) or (b == IRON_DOOR and face == 0):
+    if (b == WIRE or b == REPEATER or b == TORCH or b == COMPARATOR or is_plate(b) or (b == IRON_DOOR and face == 0)
+            or b == RAIL):
         return DOWN
     if b == WALL_TORCH:
         return opp(facing)
@@ -490,7 +492,7 @@ def attach_dir(b, face, facing):
 def attachment(U, N, c):
     """The cell a block stands on or hangs from (support and torch input), or -1."""
     b = U[c, BT]
-    if b == WIRE or b == REPEATER or b == TORCH or b == COMPARATOR or is_plate(b):
+    if b == WIRE or b == REPEATER or b == TORCH or b == COMPARATOR or is_plate(b) or b == RAIL:
         return N[c, FC[DOWN]]
     if b == WALL_TORCH:
         return N[c, FC[opp(U[c, FACING])]]
@@ -509,10 +511,11 @@ def attachment(U, N, c):
 
 @jit
 def holds(sf, b, k):
-    """Does a block with sturdy faces sf hold block b on its face k? (A hopper's top holds only dust.)"""
+    """Does a block with sturdy faces sf hold block b on its face k? (A hopper's top holds only dust and rails: its
+    rim is vanilla's rigid support.)"""
     if (sf >> k) & 1 == 0:
         return False
-    return b == WIRE or not (sf & HOPPER_TOP)
+    return b == WIRE or b == RAIL or not (sf & HOPPER_TOP)
 
 
 @jit
@@ -550,7 +553,7 @@ def solid_bit(b, number):
     if b == PARTIAL:
         return SOLID[number] != 0
     return not (b == AIR or b == WIRE or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER
-                or b == REPEATER or b == COMPARATOR)
+                or b == REPEATER or b == COMPARATOR or b == RAIL)
 
 
 @jit
@@ -582,6 +585,10 @@ def supports(U, s, b, number, k):
 def is_supported(U, N, c):
     b = U[c, BT]
     k = attach_dir(b, U[c, FACE], U[c, FACING])
+    if b == RAIL and U[c, DELAY] >= 2:  # an ascending rail also needs the block it climbs toward to hold it on top
+        a = RAIL_RISE[U[c, DELAY]]
+        if not holds(sturdy_faces(U, N[c, FC[a]]), RAIL, UP):
+            return False
     return k < 0 or supports(U, N[c, FC[k]], b, state_number(U, c), k)
 
 
@@ -1266,6 +1273,13 @@ def check(g, c, exempt):
             if (U[c, ON] != 0) != p:
                 set_on(g, c, 1 if p else 0)
                 trapdoor_moved(g, c)
+    elif b == RAIL:
+        # vanilla PoweredRailBlock.updateState: powered by a neighbour signal or along the line of rails; the new
+        # state updates its neighbours and those of the block below (and above, on a slope): within two steps
+        p = lamp_powered(U, N, c) or rail_chain(g, c, True) or rail_chain(g, c, False)
+        if (U[c, ON] != 0) != p:
+            set_on(g, c, 1 if p else 0)
+            push_changed(g, c, K_COMP)
     elif b == PISTON or b == STICKY_PISTON:
         check_extend(g, c)
     elif b == HOPPER:
@@ -1293,6 +1307,51 @@ def check(g, c, exempt):
         base = N[c, FC[opp(U[c, FACING])]]
         if is_piston(U[base, BT]):
             check_extend(g, base)
+    return False
+
+
+# Rails (blocks.RAIL_SHAPES, kept in DELAY): the direction an ascending rail climbs toward (its high end), by shape;
+# RAIL_STEP[shape, forward] is (dx, dy, dz) to the next rail vanilla's findPoweredRailSignal looks at, and RAIL_AXIS
+# the shape it passes on (0 north-south, 1 east-west).
+RAIL_RISE = np.array([-1, -1, 1, 3, 0, 2], dtype=np.int64)
+RAIL_STEP = np.array([[[0, 0, -1], [0, 0, 1]], [[1, 0, 0], [-1, 0, 0]], [[1, 1, 0], [-1, 0, 0]],
+                      [[1, 0, 0], [-1, 1, 0]], [[0, 1, -1], [0, 0, 1]], [[0, 0, -1], [0, 1, 1]]], dtype=np.int64)
+RAIL_AXIS = np.array([0, 1, 1, 1, 0, 0], dtype=np.int64)
+RAIL_REACH = 8  # powered rails a signal passes along after the first
+
+
+@jit
+def same_rail(g, x, y, z, c, axis):
+    """The cell of a powered rail of c's kind at (x, y, z) that lines up with `axis` (vanilla
+    isSameRailWithPower, without its recursion), or 0."""
+    n = cell_at(g, x, y, z)
+    U = g.U
+    if n <= 0 or U[n, BT] != RAIL or U[n, FACE] != U[c, FACE] or not U[n, ON]:
+        return 0
+    return n if RAIL_AXIS[U[n, DELAY]] == axis else 0
+
+
+@jit
+def rail_chain(g, c, forward):
+    """Is rail c powered along its line, one way (vanilla findPoweredRailSignal): up to RAIL_REACH powered rails of
+    its kind in a row, level or one up or down, the last of them with a neighbour signal."""
+    U = g.U
+    N = g.N
+    x, y, z = g.P[c, 0], g.P[c, 1], g.P[c, 2]
+    r = c
+    for _ in range(RAIL_REACH):
+        sh = U[r, DELAY]
+        d = RAIL_STEP[sh, 1 if forward else 0]
+        x, y, z = x + d[0], y + d[1], z + d[2]
+        n = same_rail(g, x, y, z, c, RAIL_AXIS[sh])
+        if n == 0 and d[1] == 0:  # a step down: the rail below the next position
+            n = same_rail(g, x, y - 1, z, c, RAIL_AXIS[sh])
+            y -= 1
+        if n == 0:
+            return False
+        if lamp_powered(U, N, n):
+            return True
+        r = n
     return False
 
 

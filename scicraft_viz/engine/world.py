@@ -140,8 +140,8 @@ def _support_of(st: BlockState, p: Pos) -> tuple[Pos, str] | None:
     """Where a block needs a solid block, and a phrase for messages; None if it needs none."""
     x, y, z = p
     name = st.name
-    if name in ("redstone_wire", "redstone_repeater", "redstone_torch", "comparator") or st.id in B.PLATES or (
-            name == "iron_door" and st.get("half") == "lower"):
+    if name in ("redstone_wire", "redstone_repeater", "redstone_torch", "comparator", *B.RAILS) or (
+            st.id in B.PLATES or name == "iron_door" and st.get("half") == "lower"):
         return (x, y - 1, z), "a solid block below"
     if name == "redstone_wall_torch" or (st.id in (B.BUTTON, B.LEVER) and st.get("face") == "wall"):
         dx, dy, dz = B.OFFSETS[B.DIRECTIONS.index(st.get("facing"))]
@@ -246,6 +246,9 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
         cmp |= sim.CMP_FACE
     elif b == B.BUTTON:  # which button (blocks.BUTTONS), kept in DELAY
         delay = B.BUTTON_OF[st.name]
+        cmp |= sim.CMP_DELAY
+    if b == B.RAIL:  # its shape, kept in DELAY; powered is worked out when it is placed (vanilla onPlace)
+        delay = B.RAIL_SHAPES.index(props["shape"])
         cmp |= sim.CMP_DELAY
     if b in (B.IRON_DOOR, B.IRON_TRAPDOOR, B.FENCE_GATE):
         # FACE: a door's or trapdoor's half (1 upper, top), a fence gate's in_wall
@@ -650,6 +653,9 @@ class World:
             props = f"powered={tf[u[sim.POWER] > 0]}"
         elif b in (B.LIGHT_PLATE, B.HEAVY_PLATE):
             props = f"power={u[sim.POWER]}"
+        elif b == B.RAIL:
+            name = B.RAILS[u[sim.FACE]]
+            props = f"powered={tf[u[sim.ON]]},shape={B.RAIL_SHAPES[u[sim.DELAY]]},waterlogged=false"
         elif b == B.DAYLIGHT:
             props = f"inverted={tf[u[sim.ON]]},power={u[sim.POWER]}"
         elif b in _VANILLA_IDS and (u[sim.FACING] or u[sim.FACE]):

@@ -104,6 +104,9 @@ def describe_block(frame: Frame, pos: Pos) -> str:
     elif int(lay.kind[i]) in G.B.PLATES:
         level = max(int(frame.power[i]), 15 if frame.on[i] else 0)
         power = f"pressed, output {level}" if level else "released"
+    elif name in G.B.RAILS:
+        shape = split_state(state)[1].get("shape", "north_south").replace("_", " ")
+        power = f"{shape}, " + ("powered" if frame.on[i] else "unpowered")
     elif name == "daylight_detector":
         power = f"output {int(frame.power[i])}" + (", inverted" if "inverted=true" in state else "")
     elif name == "hopper":

@@ -101,6 +101,7 @@ _COLORS = {
     "iron": (0.80, 0.80, 0.84),
     "stone_plate": (0.62, 0.62, 0.62),
     "gold_plate": (0.96, 0.80, 0.24),
+    "activator_rail": (0.55, 0.30, 0.24),  # a powered rail is gold (gold_plate)
     "iron_plate": (0.85, 0.85, 0.85),
     "daylight": (0.82, 0.74, 0.56),
     "daylight_inverted": (0.35, 0.45, 0.72),
@@ -546,12 +547,15 @@ def _more_boxes(bx: _Boxes, lay: Layout, rows_of, org: np.ndarray) -> None:
             bx.add(r, P_OPEN, oriented(r, box, d), org[r])
     r = rows_of(*B.PLATES)
     bx.add(r, P_PLATE, (1, 0, 1, 15, 1, 15), org[r])
+    r = rows_of(B.RAIL)  # a rail lies flat (a slope too; hover text names its shape), coloured as a plate is
+    bx.add(r, P_PLATE, (0, 0, 0, 16, 2, 16), org[r])
     r = rows_of(B.DAYLIGHT)
     bx.add(r, P_DAYLIGHT, (0, 0, 0, 16, 6, 16), org[r])
 
 
 def _plate_colors(lay: Layout, rows: np.ndarray, c: dict) -> np.ndarray:
-    """A plate's own colour: stone grey, its wood's, gold (light weighted) or iron (heavy weighted)."""
+    """A plate's own colour: stone grey, its wood's, gold (light weighted) or iron (heavy weighted); a rail's: gold
+    (powered rail) or dark red (activator rail)."""
     out = np.empty((len(rows), 3), np.float32)
     for j, i in enumerate(rows.tolist()):
         k = int(lay.kind[i])
@@ -559,6 +563,8 @@ def _plate_colors(lay: Layout, rows: np.ndarray, c: dict) -> np.ndarray:
             out[j] = c["gold_plate"]
         elif k == B.HEAVY_PLATE:
             out[j] = c["iron_plate"]
+        elif k == B.RAIL:
+            out[j] = c["gold_plate"] if lay.name(i) == "powered_rail" else c["activator_rail"]
         else:
             out[j] = block_color(lay.name(i)) or c["stone_plate"]
     return out
