@@ -59,6 +59,8 @@ CAPTURES = {
     "dropper_into_barrel": ("dropper_into_barrel", [place(0, (1, 1, 0), RB), place(2, (1, 1, 0), AIR)]),
     # an oak and an iron trapdoor beside one redstone block open and shut with it
     "trapdoor_toggle": ("trapdoor_rig", [place(2, (1, 0, 0), RB), place(8, (1, 0, 0), AIR)]),
+    # a redstone block lights nine powered rails in a line and no more, and takes them all back at once
+    "rails_chain": ("rails_chain", [place(0, (0, 1, 1), RB), place(2, (0, 1, 1), AIR)]),
 }
 
 

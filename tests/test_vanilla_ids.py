@@ -52,6 +52,7 @@ def test_every_palette_state_is_written_as_a_vanilla_state(vanilla):
                            + 12 * (4 * 2 * 2 * 2 * 2 + 4 * 2 * 2 * 2)  # doors, trapdoors (never waterlogged)
                            + 11 * 4 * 2 * 2 * 2  # fence gates
                            + 13 * 2 + 2 * 16 + 2 * 16  # stone and wooden plates, weighted plates, daylight sensor
+                           + 2 * 2 * 6  # powered and activator rails (never waterlogged)
                            + 6 * 2 + 2 * 2 * 6 + 6 * 2 * 2 + 6 * 2)  # observer, pistons, piston head, moving piston
     for s in states:
         check_vanilla(vanilla_state(s), vanilla)
