@@ -6,7 +6,7 @@ ones at the same ticks."""
 import json
 
 import pytest
-from vanilla_capture import NUCLEATION, Action, differences
+from vanilla_capture import NUCLEATION, Action, differences, placement_order
 
 from scicraft_viz import World
 from scicraft_viz.engine.compiled import CompileRefused, compile_world
@@ -23,7 +23,9 @@ def place(tick, pos, state):
     return Action(tick, "place", pos, state)
 
 
-# capture -> (structure, the actions Nucleation's conformance test makes, as the capture was made)
+# capture -> (structure, the actions Nucleation's conformance test makes, as the capture was made). Each structure was
+# placed with vanilla's update pass (World.structure_updates) but those in QUIET, placed without it.
+QUIET = ("lever_lamp",)
 CAPTURES = {
     # a lever on a block's side lights the lamp beyond the block on the click's own tick
     "lever_lamp": ("lever_lamp", [use(5, (0, 1, 1))]),
@@ -36,6 +38,8 @@ CAPTURES = {
     "button_wood": ("button_wood", [use(2, (0, 1, 0))]),
     # a comparator behind a barrel of 3 stacks turns on; 6 stacks read 4, and the dust after it shows 4, 3, 2
     "comparator_barrel": ("comparator_barrel", []),
+    # a comparator saved lit behind an empty barrel hears the placement's updates and goes out 2 gt later
+    "comparator_barrel_off": ("comparator_barrel_off", []),
     "comparator_dust": ("comparator_dust", []),
     # a hopper drains the barrel a comparator reads: on at tick 1, off 2 gt after the last item leaves (tick 18)
     "comparator_drain": ("comparator_drain", []),
@@ -50,6 +54,9 @@ CAPTURES = {
     "wire_corner_pull": ("wire_corner_pull", [use(10, (0, 2, 1))]),
     # a note block's `powered` follows a redstone block placed beside it and taken away, with no delay
     "note_powered": ("note_powered", [place(0, (1, 0, 0), RB), place(2, (1, 0, 0), AIR)]),
+    # the observer watching a note block pulses once from the placement (ticks 1-3), and again when a click at
+    # tick 6 changes the note (ticks 7-9)
+    "note_click": ("note_click", [use(6, (0, 0, 0))]),
     # a hopper pulls one item every 8 gt from tick 0; two hoppers in a row hand on at ticks 7 and 15
     "hopper_pull": ("hopper_pull", []),
     "hopper_race": ("hopper_race", []),
@@ -68,7 +75,8 @@ CAPTURES = {
 @pytest.mark.parametrize("capture", CAPTURES)
 def test_the_engine_makes_vanillas_block_and_slot_changes_at_every_tick(capture):
     structure, actions = CAPTURES[capture]
-    assert differences(f"{structure}.snbt", f"{capture}.json", actions, inventories=True) == []
+    assert differences(f"{structure}.snbt", f"{capture}.json", actions, inventories=True,
+                       placement=capture not in QUIET) == []
 
 
 def test_the_captures_compared_are_not_empty():
@@ -149,6 +157,8 @@ def test_the_compiled_engine_agrees_with_the_reference_on_the_capture(capture):
     structure, actions = CAPTURES[capture]
     assert all(a.kind == "use" for a in actions)
     ref = World.from_build_file(NUCLEATION / f"{structure}.snbt")
+    if capture not in QUIET:
+        ref.structure_updates(placement_order(NUCLEATION / f"{structure}.snbt"))
     cw = compile_world(ref)
     n = max(t["tick"] for t in json.loads((NUCLEATION / f"{capture}.json").read_text())["ticks"]) + 1
     seen = set()

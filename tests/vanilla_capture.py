@@ -78,14 +78,46 @@ def engine_changes(world: World, actions: list[Action], ticks: int,
     return out
 
 
+_ENTITY_BLOCKS = ("barrel", "chest", "hopper", "dropper", "dispenser", "furnace", "blast_furnace", "smoker",
+                  "comparator", "daylight_detector", "moving_piston")
+
+
+def placement_order(path: Path) -> list[tuple[int, int, int]]:
+    """The order vanilla places a structure file's blocks in (StructureTemplate's block list): full blocks, then
+    the others, then those with a block entity, each group by y, then x, then z. Air is left out."""
+    from scicraft_viz.engine.blocks import split_state
+    from scicraft_viz.engine.formats import decode_build
+
+    def group(state: str) -> int:
+        name = split_state(state)[0]
+        if name in _ENTITY_BLOCKS:
+            return 2
+        return 0 if _full(state) else 1
+
+    blocks = [(p, s) for p, s in decode_build(path.read_bytes(), None, str(path)) if s != "minecraft:air"]
+    return [p for _, _, p in sorted((group(s), (p[1], p[0], p[2]), p) for p, s in blocks)]
+
+
+def _full(state: str) -> bool:
+    from scicraft_viz.engine import blocks as B
+
+    st = B.parse_state(state)
+    return st.id in (B.STONE, B.GLASS, B.REDSTONE_BLOCK, B.LAMP, B.TARGET, B.NOTE_BLOCK, B.OBSERVER) or (
+        st.id in (B.PISTON, B.STICKY_PISTON) and st.get("extended") == "false")
+
+
 def differences(structure: str | Path, capture: str | Path, actions: list[Action] = (), ticks: int | None = None,
-                world: World | None = None, inventories: bool = False) -> list[tuple[int, dict, dict]]:
+                world: World | None = None, inventories: bool = False,
+                placement: bool = False) -> list[tuple[int, dict, dict]]:
     """(tick, vanilla's changes, the engine's changes) for each tick where they differ, up to `ticks` (by
     default one past the capture's last tick). Files are named relative to tests/data/nucleation/; with
-    `inventories` the containers' slot changes count as well."""
+    `inventories` the containers' slot changes count as well; with `placement` the structure is placed as the
+    game placed it for the capture, its update pass made (`World.structure_updates`, in vanilla's order)."""
     cap = json.loads((NUCLEATION / capture).read_text())
     want = vanilla_changes(cap, inventories)
     n = ticks if ticks is not None else max(want, default=0) + 1
     w = world if world is not None else World.from_build_file(NUCLEATION / structure)
+    if placement:
+        w.structure_updates(placement_order(NUCLEATION / structure))
     got = engine_changes(w, list(actions), n, inventories)
     return [(k, want.get(k, {}), got.get(k, {})) for k in range(n) if want.get(k, {}) != got.get(k, {})]

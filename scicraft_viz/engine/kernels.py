@@ -2734,6 +2734,24 @@ def set_output(g, c, level, inverted):
     return 1
 
 
+@jit
+def structure_update(g, c):
+    """Vanilla's last pass over a structure it has placed (StructureTemplate.placeInWorld, unless the shapes are
+    known): the block at c takes its shape from its neighbours, so an unpowered observer starts a pulse whatever it
+    watches (ObserverBlock.updateShape from its facing side), and its neighbours hear of it (blockUpdated).
+    Returns as `use` does."""
+    if needs_room(g):
+        return 2
+    U = g.U
+    if U[c, BT] == OBSERVER and not U[c, ON] and not has_pending(g, c):
+        schedule(g, c, 2, P_NORMAL)
+    push_changed(g, c, K_BLOCK)
+    propagate(g, -1)
+    if g.meta[M_OVERFLOW]:
+        return 3
+    return 1
+
+
 def python_kernels():
     """This module loaded again without numba: slow, but steppable in a debugger."""
     spec = importlib.util.spec_from_file_location("scicraft_viz._sim_python", __file__)

@@ -1604,6 +1604,18 @@ class World:
         w._load_outputs(items.outputs)
         return w
 
+    def structure_updates(self, positions: Iterable) -> None:
+        """The update pass vanilla makes after placing a structure with updates (a structure block's load, /place
+        template): for each position in order, the block there takes its shape from its neighbours (an unpowered
+        observer starts a pulse, whatever it watches) and its neighbours hear of it, so a comparator or torch
+        loaded in a state its inputs contradict schedules its change and an unsupported block pops.
+        `from_build_file` loads as a paste and makes no such pass; call this right after it for a structure
+        placed so. Positions without a block are skipped. docs/redstone.md section 51."""
+        for pos in positions:
+            c = self._find(check_pos(pos))
+            if c > 0 and int(self.g.U[c, sim.BT]) != B.AIR:
+                self._call(self._k.structure_update, c)
+
     def _load_outputs(self, outputs: dict) -> None:
         """Comparators' recorded outputs (block-entity OutputSignal, 0-15): one that agrees with its comparator's
         `powered` (powered exactly when above 0) is taken, as vanilla loads it; any other is replaced by the
