@@ -1,12 +1,14 @@
 """Powered and activator rails (docs/redstone.md section 50): a neighbour signal powers a rail and up to 8 more
 powered rails of its kind in a line, level or on slopes, all in the same tick."""
 
+import numpy as np
 import pytest
 from vanilla_capture import Action, differences
 
 from scicraft_viz import World
 from scicraft_viz.engine.compiled import CompileRefused, compile_world
 from scicraft_viz.errors import PlacementError
+from scicraft_viz.views import geometry
 from scicraft_viz.views.canvas import describe_block
 from scicraft_viz.views.frame import frame_from_world
 
@@ -99,7 +101,16 @@ def test_the_compiled_engine_refuses_rails_naming_why():
 
 def test_the_views_draw_a_rail_and_name_its_shape_and_power():
     w = line(n=2)
+    w.set_block((3, 1, 0), "activator_rail[shape=east_west]")
     w.set_block((0, 1, 0), "redstone_block")
     f = frame_from_world(w)
     assert describe_block(f, (1, 1, 0)).endswith("east west, powered")
+    assert describe_block(f, (3, 1, 0)).endswith("east west, unpowered")
     assert f.describe((2, 1, 0)) == "powered_rail[powered=true,shape=east_west,waterlogged=false]"
+    g = geometry.build(f.layout)
+    boxes = geometry._boxes(f.layout, np.ones(len(f.layout), bool))[2]
+    col = geometry.box_colors(g, f)
+    by_pos = {f.layout.positions[b]: (box, c) for b, box, c in zip(g.block.tolist(), boxes.tolist(), col.tolist())}
+    assert by_pos[(3, 1, 0)][0] == [3, 1, 0, 4, 1.125, 1]  # a thin plate over the whole cell
+    assert by_pos[(3, 1, 0)][1] == list(np.float32(geometry._COLORS["activator_rail"]))  # unpowered: its own colour
+    assert by_pos[(2, 1, 0)][1] != list(np.float32(geometry._COLORS["gold_plate"]))  # powered: redder
