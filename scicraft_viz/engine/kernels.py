@@ -439,7 +439,9 @@ def sturdy_faces(U, c):
     directions): every face of a full block, the whole faces of a slab or stair (kept in DELAY)."""
     b = U[c, BT]
     if is_piston(b) and U[c, ON]:
-        return 63 & ~(1 << U[c, FACING])  # an extended base is open where its head stands
+        # an extended base is a 12/16 box against its back: only the back face is whole (a lever on top of a
+        # sideways piston falls when it extends)
+        return 1 << opp(U[c, FACING])
     if is_full(b):
         return 63
     if b == PISTON_HEAD:
@@ -1438,10 +1440,16 @@ def propagate(g, exempt):
 @jit
 def propagate_in(g, exempt, vanilla):
     """propagate; with `vanilla`, the changes queued so far (a piston's places) reach their neighbours in
-    vanilla's order (VANILLA_COLS) rather than the table's; what follows from them goes in table order."""
+    vanilla's order (VANILLA_COLS) rather than the table's; what follows from them goes in table order.
+    An `exempt` of -2 - c: the changes queued so far do not update cell c itself (a piston base turning
+    extended tells only its neighbours); what follows from them reaches it as usual."""
     U = g.U
     N = g.N
     start = 0
+    quiet = -1
+    if exempt < -1:
+        quiet = -2 - exempt
+        exempt = -1
     while True:
         end = g.meta[M_NCHG]
         if start >= end:
@@ -1476,6 +1484,8 @@ def propagate_in(g, exempt, vanilla):
             for jj in range(NNEAR):
                 j = VANILLA_COLS[jj] if vanilla else jj
                 x = N[c, j]
+                if j == 0 and x == quiet:
+                    continue
                 if door and U[x, BT] == IRON_DOOR:
                     continue  # vanilla: a door ignores the neighbour updates a door sends
                 if (is_notified(U[x, BT], structural) or (structural and needs_support(U, x))) and not U[x, MARK]:
@@ -1493,6 +1503,7 @@ def propagate_in(g, exempt, vanilla):
         # a /setblock placement spares only the placed block from its own updates; what follows
         # from blocks popping reaches it like any other neighbour update
         exempt = -1
+        quiet = -1
         vanilla = False
     g.meta[M_NCHG] = 0
 
@@ -1790,7 +1801,8 @@ def push_reaction(U, x):
     b = U[x, BT]
     if is_vanilla(b):
         return PUSH_REACTION[state_number(U, x)]
-    if b == WIRE or b == REPEATER or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == COMPARATOR:
+    if (b == WIRE or b == REPEATER or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == COMPARATOR
+            or b == IRON_DOOR):  # doors of every wood and iron: PushReaction.DESTROY
         return PUSH_DESTROY
     if is_container(b) or b == PISTON_HEAD or b == MOVING_PISTON:
         return PUSH_BLOCK  # a block entity, or part of a piston
@@ -2272,13 +2284,16 @@ def trigger(g, c, typ):
     if typ == BE_EXTEND:
         if not move_blocks(g, c, f, True):
             return
-        # the base turns extended as vanilla's setBlock does it: neighbour updates (after the move's), then
-        # shape updates
+        # the move's neighbour updates run to the end while the base is still retracted (vanilla moveBlocks
+        # returns before triggerEvent sets extended): a piston whose own push took its power away hears of
+        # it now, finds itself unpowered and retracted, and so stays out until a later update
+        propagate_in(g, -1, True)
+        # then the base turns extended as vanilla's setBlock does it: neighbour updates, then shape updates
         put_event(g, c, EV_STATE, 0, 1, U[c, BT])
         U[c, ON] = 1
         reshape_near(g, c)
         push_changed(g, c, K_BLOCK)
-        propagate_in(g, -1, True)
+        propagate_in(g, -2 - c, True)  # not itself: vanilla's onPlace checks nothing when only `extended` changes
         notify_observers(g, c)
         return
     sticky = U[c, BT] == STICKY_PISTON
@@ -2582,6 +2597,8 @@ def click(g, c):
         log_event(g, c, EV_TUNED, U[c, NOTE], nn)
         U[c, NOTE] = nn
         play_note(g, c)
+        push_changed(g, c, K_BLOCK)  # vanilla sets the new note with neighbour updates (a QC piston hears them)
+        propagate(g, -1)
         return 1
     if b == COMPARATOR:
         nm = 1 - U[c, MODE]
