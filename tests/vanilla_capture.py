@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scicraft_viz import World
+from scicraft_viz.engine import blocks as B
 
 NUCLEATION = Path(__file__).parent / "data" / "nucleation"
 
@@ -26,9 +27,16 @@ class Action:
     state: str = ""
 
 
+def spelled(state: str) -> str:
+    """A vanilla state as the engine spells it (`minecraft:repeater` is `minecraft:redstone_repeater` here)."""
+    name, bracket, props = state.partition("[")
+    short = name.removeprefix("minecraft:")
+    return f"minecraft:{B.ALIASES.get(short, short)}{bracket}{props}"
+
+
 def vanilla_changes(capture: dict) -> dict[int, dict[tuple[int, int, int], str]]:
-    """The capture's block changes: tick -> {position: state after}."""
-    return {t["tick"]: {tuple(e["pos"]): e["to"] for e in t["events"] if e["kind"] == "block_changed"}
+    """The capture's block changes: tick -> {position: state after}, spelled as the engine spells them."""
+    return {t["tick"]: {tuple(e["pos"]): spelled(e["to"]) for e in t["events"] if e["kind"] == "block_changed"}
             for t in capture["ticks"]}
 
 

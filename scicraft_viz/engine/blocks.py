@@ -422,6 +422,30 @@ def _states(name: str):
         yield lo + i, vals
 
 
+def _leaf_tables():
+    """By state number: LEAF_DISTANCE, a leaves block's `distance` (1-7; 0 for any other block); LEAF_STRIDE,
+    how far apart two of its states one distance apart are numbered; LOG, 1 for a block of vanilla's #logs tag
+    (logs, wood, stems and hyphae, stripped or not), from which leaves count their distance."""
+    import numpy as np
+
+    top = len(PUSH_REACTION)
+    distance, stride, log = np.zeros(top, np.uint8), np.zeros(top, np.uint8), np.zeros(top, np.uint8)
+    for name, (lo, allowed, _, codes, order) in _VANILLA.items():
+        if name.endswith("_leaves") and "distance" in allowed:
+            step = 1
+            for k in order[order.index("distance") + 1:]:
+                step *= len(allowed[k])
+            for number, vals in _states(name):
+                distance[number] = int(vals["distance"])
+                stride[number] = step
+        elif name.endswith(("_log", "_wood", "_stem", "_hyphae")) and name != "mushroom_stem":
+            log[lo : lo + len(codes)] = 1
+    return distance, stride, log
+
+
+LEAF_DISTANCE, LEAF_STRIDE, LOG = _leaf_tables()
+
+
 def _analog_outputs():
     """By state number: the comparator output of a block ANALOG_STATE names (-1: none; a refused state keeps
     -1, it is never placed), and 1 for a state of a block in SIGNAL_SOURCES."""

@@ -60,6 +60,9 @@ from scicraft_viz.engine.blocks import (
     PUSH_NORMAL,
     PUSH_ONLY,
     PUSH_REACTION,
+    LEAF_DISTANCE,
+    LEAF_STRIDE,
+    LOG,
     REPEATER,
     SIGNAL_SOURCE,
     SLIME,
@@ -949,6 +952,49 @@ def notify_observers(g, c):
         n = N[c, FC[k]]
         if U[n, BT] == OBSERVER and U[n, FACING] == opp(k) and not U[n, ON]:
             schedule(g, n, 2, P_NORMAL)
+        elif is_vanilla(U[n, BT]) and LEAF_DISTANCE[state_number(U, n)]:
+            # vanilla LeavesBlock.updateShape: a tick 1 gt on, unless c is a log and the leaves already say 1
+            d = leaf_distance_at(U, c) + 1
+            if d != 1 or LEAF_DISTANCE[state_number(U, n)] != 1:
+                schedule(g, n, 1, P_NORMAL)
+
+
+@jit
+def leaf_distance_at(U, x):
+    """What leaves count from the block at x: 0 from a log, a leaves block's own distance, else 7."""
+    b = U[x, BT]
+    if not is_vanilla(b):
+        return 7
+    number = state_number(U, x)
+    if LOG[number]:
+        return 0
+    d = LEAF_DISTANCE[number]
+    return d if d else 7
+
+
+@jit
+def leaves_tick(g, c):
+    """Vanilla LeavesBlock.tick: the distance becomes one more than the least of its six neighbours' (at most
+    7), set as setBlock does with neighbour updates and shape updates (which the leaves beside hear)."""
+    U = g.U
+    N = g.N
+    number = state_number(U, c)
+    d = LEAF_DISTANCE[number]
+    if d == 0:
+        return
+    least = 7
+    for k in range(6):
+        least = min(least, leaf_distance_at(U, N[c, FC[k]]) + 1)
+    if least == d:
+        return
+    new = number + (np.int64(least) - np.int64(d)) * np.int64(LEAF_STRIDE[number])
+    put_event(g, c, EV_REMOVED, 0, 0, U[c, BT])
+    U[c, FACING] = new & 255
+    U[c, FACE] = new >> 8
+    put_event(g, c, EV_PLACED, 0, 0, U[c, BT])
+    reshape_near(g, c)
+    push_changed(g, c, K_BLOCK)
+    notify_observers(g, c)
 
 
 @jit
@@ -1246,6 +1292,7 @@ def check(g, c, exempt):
             if p:
                 play_note(g, c)
             set_on(g, c, 1 if p else 0)
+            push_changed(g, c, K_BLOCK)  # set with neighbour updates: a QC piston beside it hears them
     elif b == COMPARATOR:
         if comparator_output(U, N, c) != U[c, POWER] or (U[c, ON] != 0) != comparator_should_on(U, N, c):
             schedule(g, c, COMPARATOR_DELAY, P_HIGH if diode_prioritized(U, N, c) else P_NORMAL)
@@ -1570,6 +1617,9 @@ def run_tick(g, c):
     N = g.N
     b = U[c, BT]
     t = g.meta[M_TICK]
+    if is_vanilla(b):
+        leaves_tick(g, c)
+        return
     if b == REPEATER:
         if g.meta[R_LOCKABLE] and repeater_locked(U, N, c):
             return
@@ -2374,7 +2424,7 @@ def place(g, c, old_type, exempt, player):
     U[c, GONE] = old_type if b != old_type else AIR
     reshape_near(g, c)
     notify_observers(g, c)  # a block placed or removed: a shape update to its neighbours
-    if b == OBSERVER:
+    if b == OBSERVER or (is_vanilla(b) and LEAF_DISTANCE[state_number(U, c)]):  # they hear shape updates
         g.meta[M_OBSERVERS] += 1
     if b == PISTON or b == STICKY_PISTON:
         g.meta[M_PISTONS] += 1
