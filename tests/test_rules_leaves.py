@@ -41,3 +41,21 @@ def test_leaves_beside_leaves_alone_and_stone_keep_what_they_say():
     w.set_block((1, 0, 0), "minecraft:stone")  # not a log: distance 7 from it, 8 is capped at 7
     w.step(1)
     assert w.get_block((0, 0, 0)) == leaves(7)
+
+
+def test_the_compiled_engine_refuses_leaves_whose_distance_would_change_and_runs_the_others():
+    import pytest
+
+    from scicraft_viz.engine.compiled import CompileRefused, compile_world
+
+    w = World(replay=True)
+    w.set_block((0, 0, 0), "minecraft:oak_log[axis=y]")
+    w.set_block((1, 0, 0), leaves(1))
+    w.set_block((2, 0, 0), leaves(2))
+    w.set_block((0, 1, 0), "minecraft:lever[face=floor,facing=north]")
+    w.step(2)  # the ticks placing them scheduled (they change nothing)
+    compile_world(w)  # the leaves say what their neighbours give
+    w.set_block((3, 0, 0), leaves(5))
+    w.step(2)
+    with pytest.raises(CompileRefused, match=r"leaves at \(3, 0, 0\) say distance=5 but the blocks around give 3"):
+        compile_world(w)
