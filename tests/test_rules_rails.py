@@ -1,4 +1,4 @@
-"""Powered and activator rails (docs/redstone.md section 50): a neighbour signal powers a rail and up to 8 more
+"""Powered and activator rails (docs/redstone.md section 48): a neighbour signal powers a rail and up to 8 more
 powered rails of its kind in a line, level or on slopes, all in the same tick."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""World.structure_updates: the update pass vanilla makes after placing a structure (docs/redstone.md section 51)."""
+"""World.structure_updates: the update pass vanilla makes after placing a structure (docs/redstone.md section 49)."""
 
 import pytest
 from redstone_helpers import on, run

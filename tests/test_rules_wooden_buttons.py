@@ -1,4 +1,4 @@
-"""Buttons of every kind (docs/redstone.md section 49): stone and polished blackstone stay pressed 20 gt, every
+"""Buttons of every kind (docs/redstone.md section 47): stone and polished blackstone stay pressed 20 gt, every
 wooden one 30 gt; otherwise they are the same block, on both engines and in build files."""
 
 import pytest

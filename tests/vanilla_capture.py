@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scicraft_viz import World
+from scicraft_viz.engine import blocks as B
 
 NUCLEATION = Path(__file__).parent / "data" / "nucleation"
 
@@ -28,12 +29,19 @@ class Action:
     state: str = ""
 
 
+def spelled(state: str) -> str:
+    """A vanilla state as the engine spells it (`minecraft:repeater` is `minecraft:redstone_repeater` here)."""
+    name, bracket, props = state.partition("[")
+    short = name.removeprefix("minecraft:")
+    return f"minecraft:{B.ALIASES.get(short, short)}{bracket}{props}"
+
+
 def vanilla_changes(capture: dict, inventories: bool = False) -> dict[int, dict[tuple, str]]:
-    """The capture's block changes: tick -> {position: state after} (and {("slot", position, slot): stack after}
-    with `inventories`); ticks with no such change are left out."""
+    """The capture's block changes, spelled as the engine spells them: tick -> {position: state after} (and
+    {("slot", position, slot): stack after} with `inventories`); ticks with no such change are left out."""
     out = {}
     for t in capture["ticks"]:
-        ch = {tuple(e["pos"]): e["to"] for e in t["events"] if e["kind"] == "block_changed"}
+        ch = {tuple(e["pos"]): spelled(e["to"]) for e in t["events"] if e["kind"] == "block_changed"}
         if inventories:
             ch.update({("slot", tuple(e["pos"]), e["slot"]): e["to"] for e in t["events"]
                        if e["kind"] == "inventory_changed"})

@@ -32,7 +32,7 @@ PLATE, LIGHT_PLATE, HEAVY_PLATE = 32, 33, 34  # PLATE: stone and wooden plates (
 DAYLIGHT = 35
 FENCE_GATE = 36  # every wood's (blocks.OPENERS): opened and closed by power as a trapdoor, and by hand
 # Powered and activator rails: one id, the variant (RAILS) kept in FACE and the shape (RAIL_SHAPES) in DELAY. Power
-# passes along a line of them (kernels.rail_chain); docs/redstone.md section 50.
+# passes along a line of them (kernels.rail_chain); docs/redstone.md section 48.
 RAIL = 39
 RAILS = ("powered_rail", "activator_rail")
 RAIL_SHAPES = ("north_south", "east_west", "ascending_east", "ascending_west", "ascending_north", "ascending_south")
@@ -41,7 +41,7 @@ PLATES = (PLATE, LIGHT_PLATE, HEAVY_PLATE)
 WOODS = ("oak", "spruce", "birch", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "bamboo", "crimson", "warped")
 # Buttons: stone, polished blackstone and every wood's share BUTTON's id and rules; the index here is kept in DELAY.
 # A stone or polished blackstone button stays pressed for the ruleset's button_ticks (20 gt in vanilla), a wooden
-# one for WOOD_BUTTON_TICKS (vanilla's BlockSetType: 30 gt). docs/redstone.md section 49.
+# one for WOOD_BUTTON_TICKS (vanilla's BlockSetType: 30 gt). docs/redstone.md section 47.
 BUTTONS = ("stone_button", "polished_blackstone_button", *(f"{w}_button" for w in WOODS))
 BUTTON_OF = {n: i for i, n in enumerate(BUTTONS)}
 WOODEN_BUTTON = 2  # BUTTON_OF of the first wooden button: every index from it is wooden
@@ -438,6 +438,30 @@ def _states(name: str):
             vals[k] = allowed[k][j % len(allowed[k])]
             j //= len(allowed[k])
         yield lo + i, vals
+
+
+def _leaf_tables():
+    """By state number: LEAF_DISTANCE, a leaves block's `distance` (1-7; 0 for any other block); LEAF_STRIDE,
+    how far apart two of its states one distance apart are numbered; LOG, 1 for a block of vanilla's #logs tag
+    (logs, wood, stems and hyphae, stripped or not), from which leaves count their distance."""
+    import numpy as np
+
+    top = len(PUSH_REACTION)
+    distance, stride, log = np.zeros(top, np.uint8), np.zeros(top, np.uint8), np.zeros(top, np.uint8)
+    for name, (lo, allowed, _, codes, order) in _VANILLA.items():
+        if name.endswith("_leaves") and "distance" in allowed:
+            step = 1
+            for k in order[order.index("distance") + 1:]:
+                step *= len(allowed[k])
+            for number, vals in _states(name):
+                distance[number] = int(vals["distance"])
+                stride[number] = step
+        elif name.endswith(("_log", "_wood", "_stem", "_hyphae")) and name != "mushroom_stem":
+            log[lo : lo + len(codes)] = 1
+    return distance, stride, log
+
+
+LEAF_DISTANCE, LEAF_STRIDE, LOG = _leaf_tables()
 
 
 def _analog_outputs():

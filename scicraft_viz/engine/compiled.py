@@ -889,6 +889,17 @@ def _trapdoor_refusal(s: _Structure, reach: dict, p: Pos) -> str | None:
     return None
 
 
+def _leaf_reading(s: _Structure, q: Pos) -> int:
+    """What leaves count from the block at q (kernels.leaf_distance_at): 0 from a log, a leaves block's distance,
+    else 7."""
+    blk = s.b.get(q)
+    if blk is None or blk.id not in (B.STONE, B.GLASS, B.PARTIAL):
+        return 7
+    if B.LOG[blk.number]:
+        return 0
+    return int(B.LEAF_DISTANCE[blk.number]) or 7
+
+
 # What the graph does not compile, in one table: a block id and why it is refused, always (a reason) or where
 # a test of the block in its surroundings gives a reason. A hopper, dropper or dispenser compiles as a container
 # at a fixed level only where it cannot act (move items, be locked, fire); a trapdoor or fence gate where its
@@ -942,6 +953,11 @@ class CompiledWorld:
                     raise CompileRefused(f"iron_door at {p} has no other half and would fall at the next change there")
                 if (o.on, o.power) != (blk.on, blk.power):
                     raise CompileRefused(f"the two halves of the iron_door at {p} disagree on open or powered")
+            if blk.id == B.GLASS and B.LEAF_DISTANCE[blk.number]:
+                d = min(7, 1 + min(_leaf_reading(s, _add(p, k)) for k in range(6)))
+                if d != B.LEAF_DISTANCE[blk.number]:
+                    raise CompileRefused(f"leaves at {p} say distance={B.LEAF_DISTANCE[blk.number]} but the blocks "
+                                         f"around give {d} (the next shape update beside them changes it)")
             if blk.id in (IRON_DOOR, IRON_TRAPDOOR, FENCE_GATE) and blk.on != bool(blk.power):
                 raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p} is {'open' if blk.on else 'closed'} but "
                                      f"{'' if blk.power else 'not '}powered (the graph moves them together)")

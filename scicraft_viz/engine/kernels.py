@@ -45,8 +45,11 @@ from scicraft_viz.engine.blocks import (
     IRON_DOOR,
     IRON_TRAPDOOR,
     LAMP,
+    LEAF_DISTANCE,
+    LEAF_STRIDE,
     LEVER,
     LIGHT_PLATE,
+    LOG,
     MOVING_PISTON,
     NEED,
     NOTE_BLOCK,
@@ -442,7 +445,9 @@ def sturdy_faces(U, c):
     directions): every face of a full block, the whole faces of a slab or stair (kept in DELAY)."""
     b = U[c, BT]
     if is_piston(b) and U[c, ON]:
-        return 63 & ~(1 << U[c, FACING])  # an extended base is open where its head stands
+        # an extended base is a 12/16 box against its back: only the back face is whole (a lever on top of a
+        # sideways piston falls when it extends)
+        return 1 << opp(U[c, FACING])
     if is_full(b):
         return 63
     if b == PISTON_HEAD:
@@ -956,6 +961,49 @@ def notify_observers(g, c):
         n = N[c, FC[k]]
         if U[n, BT] == OBSERVER and U[n, FACING] == opp(k) and not U[n, ON]:
             schedule(g, n, 2, P_NORMAL)
+        elif is_vanilla(U[n, BT]) and LEAF_DISTANCE[state_number(U, n)]:
+            # vanilla LeavesBlock.updateShape: a tick 1 gt on, unless c is a log and the leaves already say 1
+            d = leaf_distance_at(U, c) + 1
+            if d != 1 or LEAF_DISTANCE[state_number(U, n)] != 1:
+                schedule(g, n, 1, P_NORMAL)
+
+
+@jit
+def leaf_distance_at(U, x):
+    """What leaves count from the block at x: 0 from a log, a leaves block's own distance, else 7."""
+    b = U[x, BT]
+    if not is_vanilla(b):
+        return 7
+    number = state_number(U, x)
+    if LOG[number]:
+        return 0
+    d = LEAF_DISTANCE[number]
+    return d if d else 7
+
+
+@jit
+def leaves_tick(g, c):
+    """Vanilla LeavesBlock.tick: the distance becomes one more than the least of its six neighbours' (at most
+    7), set as setBlock does with neighbour updates and shape updates (which the leaves beside hear)."""
+    U = g.U
+    N = g.N
+    number = state_number(U, c)
+    d = LEAF_DISTANCE[number]
+    if d == 0:
+        return
+    least = 7
+    for k in range(6):
+        least = min(least, leaf_distance_at(U, N[c, FC[k]]) + 1)
+    if least == d:
+        return
+    new = number + (np.int64(least) - np.int64(d)) * np.int64(LEAF_STRIDE[number])
+    put_event(g, c, EV_REMOVED, 0, 0, U[c, BT])
+    U[c, FACING] = new & 255
+    U[c, FACE] = new >> 8
+    put_event(g, c, EV_PLACED, 0, 0, U[c, BT])
+    reshape_near(g, c)
+    push_changed(g, c, K_BLOCK)
+    notify_observers(g, c)
 
 
 @jit
@@ -1253,6 +1301,7 @@ def check(g, c, exempt):
             if p:
                 play_note(g, c)
             set_on(g, c, 1 if p else 0)
+            push_changed(g, c, K_BLOCK)  # set with neighbour updates: a QC piston beside it hears them
     elif b == COMPARATOR:
         if comparator_output(U, N, c) != U[c, POWER] or (U[c, ON] != 0) != comparator_should_on(U, N, c):
             schedule(g, c, COMPARATOR_DELAY, P_HIGH if diode_prioritized(U, N, c) else P_NORMAL)
@@ -1499,10 +1548,16 @@ def propagate(g, exempt):
 @jit
 def propagate_in(g, exempt, vanilla):
     """propagate; with `vanilla`, the changes queued so far (a piston's places) reach their neighbours in
-    vanilla's order (VANILLA_COLS) rather than the table's; what follows from them goes in table order."""
+    vanilla's order (VANILLA_COLS) rather than the table's; what follows from them goes in table order.
+    An `exempt` of -2 - c: the changes queued so far do not update cell c itself (a piston base turning
+    extended tells only its neighbours); what follows from them reaches it as usual."""
     U = g.U
     N = g.N
     start = 0
+    quiet = -1
+    if exempt < -1:
+        quiet = -2 - exempt
+        exempt = -1
     while True:
         end = g.meta[M_NCHG]
         if start >= end:
@@ -1537,6 +1592,8 @@ def propagate_in(g, exempt, vanilla):
             for jj in range(NNEAR):
                 j = VANILLA_COLS[jj] if vanilla else jj
                 x = N[c, j]
+                if j == 0 and x == quiet:
+                    continue
                 if door and U[x, BT] == IRON_DOOR:
                     continue  # vanilla: a door ignores the neighbour updates a door sends
                 if (is_notified(U[x, BT], structural) or (structural and needs_support(U, x))) and not U[x, MARK]:
@@ -1554,6 +1611,7 @@ def propagate_in(g, exempt, vanilla):
         # a /setblock placement spares only the placed block from its own updates; what follows
         # from blocks popping reaches it like any other neighbour update
         exempt = -1
+        quiet = -1
         vanilla = False
     g.meta[M_NCHG] = 0
 
@@ -1620,6 +1678,9 @@ def run_tick(g, c):
     N = g.N
     b = U[c, BT]
     t = g.meta[M_TICK]
+    if is_vanilla(b):
+        leaves_tick(g, c)
+        return
     if b == REPEATER:
         if g.meta[R_LOCKABLE] and repeater_locked(U, N, c):
             return
@@ -1851,7 +1912,8 @@ def push_reaction(U, x):
     b = U[x, BT]
     if is_vanilla(b):
         return PUSH_REACTION[state_number(U, x)]
-    if b == WIRE or b == REPEATER or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == COMPARATOR:
+    if (b == WIRE or b == REPEATER or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == COMPARATOR
+            or b == IRON_DOOR):  # doors of every wood and iron: PushReaction.DESTROY
         return PUSH_DESTROY
     if is_container(b) or b == PISTON_HEAD or b == MOVING_PISTON:
         return PUSH_BLOCK  # a block entity, or part of a piston
@@ -2333,13 +2395,16 @@ def trigger(g, c, typ):
     if typ == BE_EXTEND:
         if not move_blocks(g, c, f, True):
             return
-        # the base turns extended as vanilla's setBlock does it: neighbour updates (after the move's), then
-        # shape updates
+        # the move's neighbour updates run to the end while the base is still retracted (vanilla moveBlocks
+        # returns before triggerEvent sets extended): a piston whose own push took its power away hears of
+        # it now, finds itself unpowered and retracted, and so stays out until a later update
+        propagate_in(g, -1, True)
+        # then the base turns extended as vanilla's setBlock does it: neighbour updates, then shape updates
         put_event(g, c, EV_STATE, 0, 1, U[c, BT])
         U[c, ON] = 1
         reshape_near(g, c)
         push_changed(g, c, K_BLOCK)
-        propagate_in(g, -1, True)
+        propagate_in(g, -2 - c, True)  # not itself: vanilla's onPlace checks nothing when only `extended` changes
         notify_observers(g, c)
         return
     sticky = U[c, BT] == STICKY_PISTON
@@ -2420,7 +2485,7 @@ def place(g, c, old_type, exempt, player):
     U[c, GONE] = old_type if b != old_type else AIR
     reshape_near(g, c)
     notify_observers(g, c)  # a block placed or removed: a shape update to its neighbours
-    if b == OBSERVER:
+    if b == OBSERVER or (is_vanilla(b) and LEAF_DISTANCE[state_number(U, c)]):  # they hear shape updates
         g.meta[M_OBSERVERS] += 1
     if b == PISTON or b == STICKY_PISTON:
         g.meta[M_PISTONS] += 1
@@ -2644,6 +2709,8 @@ def click(g, c):
         log_event(g, c, EV_TUNED, U[c, NOTE], nn)
         U[c, NOTE] = nn
         play_note(g, c)
+        push_changed(g, c, K_BLOCK)  # vanilla sets the new note with neighbour updates (a QC piston hears them)
+        propagate(g, -1)
         return 1
     if b == COMPARATOR:
         nm = 1 - U[c, MODE]

@@ -1610,7 +1610,7 @@ class World:
         observer starts a pulse, whatever it watches) and its neighbours hear of it, so a comparator or torch
         loaded in a state its inputs contradict schedules its change and an unsupported block pops.
         `from_build_file` loads as a paste and makes no such pass; call this right after it for a structure
-        placed so. Positions without a block are skipped. docs/redstone.md section 51."""
+        placed so. Positions without a block are skipped. docs/redstone.md section 49."""
         for pos in positions:
             c = self._find(check_pos(pos))
             if c > 0 and int(self.g.U[c, sim.BT]) != B.AIR:

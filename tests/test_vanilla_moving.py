@@ -1,0 +1,68 @@
+"""Blocks that move and blocks that watch, against vanilla: each structure of tests/data/nucleation/ run with the
+actions its capture was made with, every block change of every tick compared with what vanilla 26.2 did
+(tests/data/nucleation/README.md says what each one is, and how its ticks are numbered)."""
+
+from __future__ import annotations
+
+import json
+
+from vanilla_capture import NUCLEATION, Action, differences, vanilla_changes
+
+RB, AIR = "minecraft:redstone_block", "minecraft:air"
+
+
+def case_actions(name: str) -> list[Action]:
+    """The actions of one of Nucleation's cases (`place`: a block state set at a tick)."""
+    case = json.loads((NUCLEATION / name).read_text())
+    return [Action(a["tick"], "place", tuple(a["place"]), a["state"]) for a in case["actions"]]
+
+
+def matches(capture: str, structure: str, actions: list[Action], ticks: list[int]) -> None:
+    """The capture is the one the README describes (vanilla changed blocks at exactly `ticks`), and the engine
+    makes the same changes at every tick."""
+    assert sorted(vanilla_changes(json.loads((NUCLEATION / capture).read_text()))) == ticks
+    assert differences(structure, capture, actions) == []
+
+
+def test_a_piston_breaks_a_door_it_reaches_both_halves_wood_and_iron():
+    matches("door_push.json", "door_push.snbt", case_actions("door_push.test.json"), [2, 4, 8, 10])
+
+
+def test_a_piston_pushes_a_trapdoor_and_it_arrives_whole():
+    matches("trapdoor_push.json", "trapdoor_rig.snbt",
+            [Action(2, "place", (0, 1, 2), RB), Action(8, "place", (0, 1, 2), AIR)], [2, 4, 8, 10])
+
+
+def test_sticky_pistons_losing_their_power_pull_their_blocks_back():
+    matches("piston_pull.json", "piston_pull.snbt", [Action(6, "place", (1, 1, z), AIR) for z in (1, 3, 5, 7)],
+            [6, 8])
+
+
+def test_of_two_powered_pistons_placed_facing_one_gap_the_lower_takes_it():
+    matches("piston_race_quiet.json", "piston_race_quiet.snbt", [], [0, 2])
+
+
+def test_a_zero_tick_hands_a_redstone_block_on_in_one_tick():
+    matches("piston_handoff.json", "piston_handoff.snbt", [Action(3, "use", (3, 1, 1))], [3, 5, 6, 8, 9, 11])
+
+
+def test_a_slime_block_drags_what_touches_it():
+    matches("slime_drag.json", "slime_drag.snbt", [], [0, 2])
+
+
+def test_a_lever_on_a_sideways_piston_falls_when_it_extends_and_the_slime_stays_out():
+    matches("slime_extender.json", "slime_extender.snbt", [Action(5, "use", (1, 2, 1))], [5, 7])
+
+
+def test_a_piston_pushes_the_piston_above_it():
+    matches("stacked_pistons.json", "stacked_pistons.snbt", [], [1, 3])
+
+
+def test_a_clicked_note_block_starts_the_flying_engine_and_it_runs_one_activation():
+    matches("manual_engine_quiet_click.json", "manual_engine_padded.snbt", [Action(10, "use", (15, 0, 2))],
+            [10, 12, 13, 14, 15, 16, 18, 19, *range(20, 30), 31, 33, 35])
+
+
+def test_the_4x4_sliding_door_closes_leaves_and_observers_included():
+    matches("door_4x4_sliding_quiet.json", "door_4x4_sliding.snbt", [Action(10, "use", (7, 3, 0))],
+            [0, 2, *range(10, 19)])
