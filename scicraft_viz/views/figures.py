@@ -15,6 +15,7 @@ drawn from it as soon as plotly's code is ready, whenever that is, and follows l
 
 from __future__ import annotations
 
+import secrets
 from copy import deepcopy
 from pathlib import Path
 
@@ -22,6 +23,7 @@ import anywidget
 import plotly
 import plotly.graph_objects as go
 import traitlets
+from plotly.serializers import custom_serializers
 
 PLOTLY_BUNDLE = Path(plotly.__file__).parent / "package_data" / "widgetbundle.js"
 
@@ -30,6 +32,21 @@ _SHARED = """const shared = globalThis.__scvPlotly ??= (() => {
   let resolve; const loaded = new Promise(r => { resolve = r; });
   return {loaded, resolve, started: false};
 })();
+shared.starting ??= new Map();  // token -> {answered, stalled, onStalled} of each model started in this page
+shared.figures ??= new Map();  // figure token -> that figure's `receive` (a relay model hands it the figure)
+
+// The kernel answers a model's start-up message on that model (see handshake), then opens a note naming it. The page
+// handles the two in the order sent, and the note is a new model, whose state needs no message: so a model that had
+// not had the answer when the note starts never will. anywidget drops every kernel message to a model whose module
+// was not running 2 s after the model was made (a busy page: plotly's code being parsed, other figures drawn).
+function handshake(model, onStalled) {
+  const token = model.get('_token');
+  const entry = {answered: false, stalled: false, onStalled};
+  shared.starting.set(token, entry);
+  model.on('msg:custom', m => { if (m && m.scv === 'answer') entry.answered = true; });
+  model.send({scv: 'started'});
+}
+
 """
 
 _LOADER_ESM = _SHARED + """
@@ -151,7 +168,7 @@ function viewClass(mod) {
     constructor(model, el, fig) {
       super({
         get: name => (name === '_widget_data' ? fig.data : name === '_widget_layout' ? fig.layout
-                      : fromKernel(model.get(name))),
+                      : fromKernel(name in fig.relayed ? fig.relayed[name] : model.get(name))),
         set: (name, value) => model.set(name, toKernel(value)),
         on: () => {},  // render wires the messages to this view (see receive)
         save_changes: () => model.save_changes(),
@@ -198,37 +215,39 @@ function viewClass(mod) {
 }
 
 export default () => {
-  const fig = {data: [], layout: {}};
+  const fig = {data: [], layout: {}, relayed: {}};  // relayed: the latest values sent through a relay model
+  const views = new Set();
+  // a message or a whole figure from the kernel, by either way: applied to the state, then shown by every view
+  const receive = (name, value, relayed = false) => {
+    if (relayed && !name.startsWith('_widget_')) fig.relayed[name] = value;  // what the views read of the model
+    if (name === '_widget_data' || name === '_widget_layout') {
+      fig[name === '_widget_data' ? 'data' : 'layout'] = fromKernel(value) || (name === '_widget_data' ? [] : {});
+      views.forEach(v => v.redraw());
+    } else if (MESSAGES.includes(name.slice(7)) && value !== null && value !== undefined) {
+      APPLY[name.slice(7)](fig, fromKernel(value));
+      if (VIEW_MESSAGES.includes(name.slice(7))) views.forEach(v => v.receive(name.slice(7)));
+    }
+  };
   return {
     initialize({model}) {
-      const data = () => { fig.data = fromKernel(model.get('_widget_data')) || []; };
-      const layout = () => { fig.layout = fromKernel(model.get('_widget_layout')) || {}; };
-      data(); layout();
-      model.on('change:_widget_data', data);
-      model.on('change:_widget_layout', layout);
-      for (const name of MESSAGES) {
-        model.on('change:_py2js_' + name, () => {
-          const m = model.get('_py2js_' + name);
-          if (m !== null && m !== undefined) APPLY[name](fig, fromKernel(m));
-        });
+      fig.data = fromKernel(model.get('_widget_data')) || [];
+      fig.layout = fromKernel(model.get('_widget_layout')) || {};
+      for (const name of ['_widget_data', '_widget_layout', ...MESSAGES.map(m => '_py2js_' + m)]) {
+        model.on('change:' + name, () => receive(name, model.get(name)));
       }
+      shared.figures.set(model.get('_token'), receive);
+      // missed: ask for the figure through a relay model (see _RELAY_ESM), whose messages go to `receive`
+      handshake(model, () => model.send({scv: 'stalled'}));
     },
     render({model, el}) {
       let view = null, gone = false;
-      // registered after the state's own listeners (initialize's), so the state has each message first
-      for (const name of VIEW_MESSAGES) {
-        model.on('change:_py2js_' + name, () => {
-          if (view && model.get('_py2js_' + name) != null) view.receive(name);
-        });
-      }
-      // the whole figure can also come after the view was drawn (a figure displayed as soon as it is made)
-      for (const name of ['_widget_data', '_widget_layout']) model.on('change:' + name, () => view && view.redraw());
       shared.loaded.then(mod => {
         if (gone) return;
         view = new (viewClass(mod))(model, el, fig);
+        views.add(view);
         view.perform_render();
       });
-      return () => { gone = true; if (view) view.remove(); };
+      return () => { gone = true; if (view) { views.delete(view); view.remove(); } };
     },
   };
 };
@@ -242,10 +261,100 @@ class PlotlyCode(anywidget.AnyWidget):
     source = traitlets.Unicode().tag(sync=True)
 
 
+class _Started(anywidget.AnyWidget):
+    """A model that says when it was made in the page, answering the kernel's reply to its start-up there, and
+    asks for help when it missed it (see `handshake` in the page code)."""
+
+    _token = traitlets.Unicode().tag(sync=True)
+
+    @traitlets.default("_token")
+    def _new_token(self) -> str:
+        return secrets.token_hex(8)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.on_msg(self._on_page)
+
+    def _on_page(self, _widget, content, _buffers) -> None:
+        if not isinstance(content, dict):
+            return
+        if content.get("scv") == "started":
+            self.send({"scv": "answer"})
+            _Note(about=self._token)  # opened after the answer was sent
+        elif content.get("scv") == "stalled":
+            self._stalled()
+
+    def _stalled(self) -> None:
+        """This model's messages do not reach a page."""
+
+
+class _Note(anywidget.AnyWidget):
+    """Opened after the answer to a model's start-up (see `handshake`); closed by the page once read."""
+
+    _esm = _SHARED + """
+export default { initialize({model}) {
+  const entry = shared.starting.get(model.get('about'));
+  if (entry && !entry.answered && !entry.stalled) {
+    entry.stalled = true;
+    console.warn('plotly figure: a model missed its start-up in the page; the kernel sends it another way');
+    entry.onStalled();
+  }
+  model.send({scv: 'read'});
+} };
+"""
+    about = traitlets.Unicode().tag(sync=True)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        _notes.add(self)  # kept until the page has read it
+        self.on_msg(lambda _w, content, _b: self._read())
+
+    def _read(self) -> None:
+        _notes.discard(self)
+        self.close()
+
+
+_notes: set[_Note] = set()
+
+# what a figure's page view reads from its model: the whole figure, the update messages, the edit counters
+_RELAYED = ("_widget_data", "_widget_layout", "_last_layout_edit_id", "_last_trace_edit_id",
+            *(f"_py2js_{m}" for m in ("addTraces", "deleteTraces", "moveTraces", "restyle", "relayout", "update",
+                                      "animate", "removeLayoutProps", "removeTraceProps")))
+
+
+class _Relay(_Started):
+    """A figure whose own model missed its start-up in a page (see `handshake`): this model carries the whole
+    figure in its state, then every message the figure's model gets, and is replaced when it misses its own."""
+
+    _esm = _SHARED + """
+export default { initialize({model}) {
+  const receive = shared.figures.get(model.get('figure_token'));
+  if (!receive) return;  // a page where that figure's model did not stall has no use for it
+  const whole = model.get('whole') || {};
+  for (const [name, value] of Object.entries(whole)) receive(name, value, true);
+  model.on('change:message', () => {
+    const m = model.get('message');
+    if (m) receive(m.name, m.value, true);
+  });
+  handshake(model, () => model.send({scv: 'stalled'}));
+} };
+"""
+    figure_token = traitlets.Unicode().tag(sync=True)
+    whole = traitlets.Dict().tag(sync=True, **custom_serializers)
+    message = traitlets.Dict(allow_none=True).tag(sync=True, **custom_serializers)
+
+    def __init__(self, figure: Figure):
+        super().__init__(figure_token=figure._token, whole=figure._whole())
+        self._figure = figure
+
+    def _stalled(self) -> None:
+        self._figure._relay()
+
+
 _code: PlotlyCode | None = None
 
 
-class Figure(go.FigureWidget):
+class Figure(_Started, go.FigureWidget):
     """A plotly FigureWidget whose page code comes from the kernel's one `PlotlyCode` model."""
 
     _esm = _FIGURE_ESM
@@ -255,6 +364,29 @@ class Figure(go.FigureWidget):
         if _code is None or _code.comm is None:  # created (its model opened) before the first figure's
             _code = PlotlyCode(source=PLOTLY_BUNDLE.read_text(encoding="utf-8"))
         super().__init__(*args, **kwargs)
+        self._relays: list[_Relay] = []
+
+    def _whole(self) -> dict:
+        return {"_widget_data": deepcopy(self._data), "_widget_layout": deepcopy(self._layout_obj._props or {}),
+                "_last_layout_edit_id": self._last_layout_edit_id, "_last_trace_edit_id": self._last_trace_edit_id}
+
+    def _stalled(self) -> None:
+        self._relay()
+
+    def _relay(self) -> None:
+        """A page gets nothing on this figure's model (or on its relay): a new relay model carries the figure."""
+        if not self._relays:
+            self.observe(self._forward, names=list(_RELAYED))
+        for old in self._relays:
+            old.close()
+        self._relays = [_Relay(self)]
+
+    def _forward(self, change) -> None:
+        if change["new"] is None:
+            return
+        for relay in self._relays:
+            relay.message = {"name": change["name"], "value": change["new"]}
+            relay.message = None
 
 
 def sync_for_display(fig) -> None:

@@ -634,11 +634,31 @@ for i, f in enumerate(figs):
     f.layout.title.text = f'after {i}'"""
 
 
+# One figure's start-up held past anywidget's limit, as on a page too busy to run its module in time (a figure created
+# just after plotly's code was parsed, while the page drew the figures before it): the page's `loadEsm` makes a Blob of
+# the figure's module code and imports it; the third such Blob blocks the page for 3 s, so anywidget's 2 s timer for
+# that model runs first and the model drops every later message from the kernel (anywidget says nothing of it).
+STALL_THIRD_FIGURE = """(() => {
+  const Plain = globalThis.Blob;
+  let figures = 0;
+  globalThis.Blob = class extends Plain {
+    constructor(parts, options) {
+      super(parts, options);
+      const code = parts && typeof parts[0] === 'string' ? parts[0] : '';
+      if (code.length < 100000 && code.includes('plotly could not draw the figure') && ++figures === 3) {
+        const end = performance.now() + 3000;
+        while (performance.now() < end) { /* the page is busy */ }
+      }
+    }
+  };
+})()"""
+
+
 def test_figures_follow_the_kernel_on_a_slow_page(browser, lab):
-    """On a page slowed down (Chromium's CPU throttling, as on a loaded machine), figures shown before plotly's
-    page code has loaded still get every later message from the kernel: a trace added and a title changed
-    after display are drawn. (plotly's own FigureWidget, whose 4.9 MB module anywidget must load within
-    2 s, kept such figures empty here.)"""
+    """A figure whose model missed anywidget's 2 s start-up limit (the page was busy: a CPU-throttled page showed it
+    for the third of three figures made together) still shows the figure the kernel holds and follows it: a trace
+    added and a title changed after display are drawn in all three. (Such a model gets no message from the kernel;
+    the page notices that it missed the kernel's reply and the kernel sends that figure through plotly's code model.)"""
     import json
 
     url, token, work = lab
@@ -647,23 +667,18 @@ def test_figures_follow_the_kernel_on_a_slow_page(browser, lab):
           "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
           "nbformat": 4, "nbformat_minor": 5}
     (work / "root" / "figures.ipynb").write_text(json.dumps(nb))
-    kept = Page(browser, "figures")
-    with kept as page:
+    with Page(browser, "figures") as page:
+        page.add_init_script(script=STALL_THIRD_FIGURE)
         open_notebook(page, url, token, "figures.ipynb")
-        cdp = page.context.new_cdp_session(page)
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 8})
         run_all(page)
+        page.wait_for_function(f"() => {{ const f = ({FIGURES_JS})(); return f.length === 3 && f.every(x => x.drawn"
+                               " && x.title === 'before'); }", timeout=SLOW_WAIT, polling=500)
         kernel(page, FIGURES_UPDATE)
-        try:
-            page.wait_for_function(
-                f"() => {{ const f = ({FIGURES_JS})(); return f.length === 3 && f.every(x => x.drawn && x.traces === 1"
-                " && x.title && x.title.startsWith('after')); }", timeout=SLOW_WAIT, polling=1000)
-        finally:
-            cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
-        titles = sorted(f["title"] for f in page.evaluate(FIGURES_JS))
+        page.wait_for_function(
+            f"() => {{ const f = ({FIGURES_JS})(); return f.length === 3 && f.every(x => x.drawn && x.traces === 1"
+            " && x.title && x.title.startsWith('after')); }", timeout=SLOW_WAIT, polling=500)
+        titles = [f["title"] for f in page.evaluate(FIGURES_JS)]
         assert titles == ["after 0", "after 1", "after 2"], titles
-        failed = [c for c in kept.console if "Failed to initialize model" in c]
-        assert not failed, failed
 
 
 # plotly's code held back by the page until the test lets it go, as on a page where its parse comes late: the
