@@ -17,11 +17,12 @@ def case_actions(name: str) -> list[Action]:
     return [Action(a["tick"], "place", tuple(a["place"]), a["state"]) for a in case["actions"]]
 
 
-def matches(capture: str, structure: str, actions: list[Action], ticks: list[int]) -> None:
+def matches(capture: str, structure: str, actions: list[Action], ticks: list[int], placement: bool = False) -> None:
     """The capture is the one the README describes (vanilla changed blocks at exactly `ticks`), and the engine
-    makes the same changes at every tick."""
+    makes the same changes at every tick; with `placement`, the structure is placed as a structure block places
+    it, with the update pass that follows (World.structure_updates), as the capture's structure was."""
     assert sorted(vanilla_changes(json.loads((NUCLEATION / capture).read_text()))) == ticks
-    assert differences(structure, capture, actions) == []
+    assert differences(structure, capture, actions, placement=placement) == []
 
 
 def test_a_piston_breaks_a_door_it_reaches_both_halves_wood_and_iron():
@@ -66,3 +67,21 @@ def test_a_clicked_note_block_starts_the_flying_engine_and_it_runs_one_activatio
 def test_the_4x4_sliding_door_closes_leaves_and_observers_included():
     matches("door_4x4_sliding_quiet.json", "door_4x4_sliding.snbt", [Action(10, "use", (7, 3, 0))],
             [0, 2, *range(10, 19)])
+
+
+def test_a_piston_placed_powered_only_through_quasi_connectivity_extends_on_the_placements_updates():
+    matches("piston_qc.json", "piston_qc.snbt", [], [0, 2], placement=True)
+
+
+def test_two_pistons_facing_across_a_gap_each_extend_when_their_observers_see_the_placement():
+    matches("observer_order.json", "observer_order.snbt", [], [1, 3, 5], placement=True)
+
+
+def test_the_4x4_sliding_door_placed_with_its_updates_settles_and_closes_as_in_the_game():
+    matches("door_4x4_sliding.json", "door_4x4_sliding.snbt", [Action(10, "use", (7, 3, 0))],
+            [0, 1, 2, 3, *range(10, 19)], placement=True)
+
+
+def test_the_flying_engine_placed_with_its_updates_runs_two_steps_then_a_click_runs_a_third():
+    matches("manual_engine_click.json", "manual_engine_padded.snbt", [Action(30, "use", (13, 0, 2))],
+            [*range(0, 7), *range(8, 20), 21, 23, 25, 30, *range(32, 37), *range(38, 50), 51, 53, 55], placement=True)
