@@ -15,6 +15,7 @@ drawn from it as soon as plotly's code is ready, whenever that is, and follows l
 
 from __future__ import annotations
 
+import json
 import secrets
 from copy import deepcopy
 from pathlib import Path
@@ -69,9 +70,10 @@ export default {
 # for it), then follows the messages with plotly's own view code, and a new whole figure with Plotly.react;
 # messages that arrive while plotly is drawing it are folded into one Plotly.react of the state once the draw
 # is over, since an update in the middle of plotly's first draw leaves the plot empty.
-_FIGURE_ESM = _SHARED + r"""
-const MESSAGES = ['addTraces', 'deleteTraces', 'moveTraces', 'restyle', 'relayout', 'update', 'animate',
-                  'removeLayoutProps', 'removeTraceProps'];
+# the '_py2js_*' messages a figure's model gets from the kernel (the page applies them; a relay model forwards them)
+_MESSAGES = ("addTraces", "deleteTraces", "moveTraces", "restyle", "relayout", "update", "animate",
+             "removeLayoutProps", "removeTraceProps")
+_FIGURE_ESM = _SHARED + f"const MESSAGES = {json.dumps(list(_MESSAGES))};\n" + r"""
 const VIEW_MESSAGES = ['addTraces', 'deleteTraces', 'moveTraces', 'restyle', 'relayout', 'update', 'animate'];
 const EVENTS = ['restyle', 'relayout', 'update', 'click', 'hover', 'unhover', 'selected', 'deselect', 'doubleclick'];
 const TYPED = {int8: Int8Array, int16: Int16Array, int32: Int32Array, uint8: Uint8Array, uint16: Uint16Array,
@@ -318,8 +320,7 @@ _notes: set[_Note] = set()
 
 # what a figure's page view reads from its model: the whole figure, the update messages, the edit counters
 _RELAYED = ("_widget_data", "_widget_layout", "_last_layout_edit_id", "_last_trace_edit_id",
-            *(f"_py2js_{m}" for m in ("addTraces", "deleteTraces", "moveTraces", "restyle", "relayout", "update",
-                                      "animate", "removeLayoutProps", "removeTraceProps")))
+            *(f"_py2js_{m}" for m in _MESSAGES))
 
 
 class _Relay(_Started):
