@@ -15,6 +15,7 @@ from pathlib import Path
 
 from scicraft_viz import World
 from scicraft_viz.engine import blocks as B
+from scicraft_viz.engine.formats import decode_build
 
 NUCLEATION = Path(__file__).parent / "data" / "nucleation"
 
@@ -93,11 +94,8 @@ _ENTITY_BLOCKS = ("barrel", "chest", "hopper", "dropper", "dispenser", "furnace"
 def placement_order(path: Path) -> list[tuple[int, int, int]]:
     """The order vanilla places a structure file's blocks in (StructureTemplate's block list): full blocks, then
     the others, then those with a block entity, each group by y, then x, then z. Air is left out."""
-    from scicraft_viz.engine.blocks import split_state
-    from scicraft_viz.engine.formats import decode_build
-
     def group(state: str) -> int:
-        name = split_state(state)[0]
+        name = B.split_state(state)[0]
         if name in _ENTITY_BLOCKS:
             return 2
         return 0 if _full(state) else 1
@@ -107,8 +105,6 @@ def placement_order(path: Path) -> list[tuple[int, int, int]]:
 
 
 def _full(state: str) -> bool:
-    from scicraft_viz.engine import blocks as B
-
     st = B.parse_state(state)
     return st.id in (B.STONE, B.GLASS, B.REDSTONE_BLOCK, B.LAMP, B.TARGET, B.NOTE_BLOCK, B.OBSERVER) or (
         st.id in (B.PISTON, B.STICKY_PISTON) and st.get("extended") == "false")
