@@ -72,3 +72,27 @@ def test_the_notice_is_for_the_projects_kernels_only():
         assert seen == []
     finally:
         jitcache._announced = True  # this process already has its listener from the engine's import
+
+
+def test_cached_kernels_built_on_other_block_tables_are_dropped_and_compiled_again(tmp_path):
+    """Numba keys a cached kernel on its own source file; the tables the kernels bake in come from other files.
+    A cache whose stamp names other tables is emptied of the engine's kernels before they load, so the next use
+    compiles them again (and says so), and a cache with today's stamp is kept."""
+    cache = tmp_path / "numba-cache"
+    assert run(cache).returncode == 0
+    stamps = list(cache.rglob(jitcache.STAMP))
+    assert len(stamps) == 1 and stamps[0].read_text() == jitcache.tables_fingerprint()
+    folder = stamps[0].parent
+    cached = sorted(p.name for p in folder.iterdir() if p.suffix == ".nbc")
+    assert cached and all(name.split(".")[0] in jitcache.KERNEL_FILES for name in cached)
+    stranger = folder / "unrelated.f-1.py311.nbi"  # not the engine's: kept
+    stranger.write_bytes(b"x")
+
+    stamps[0].write_text("tables of another checkout")
+    again = run(cache)
+    assert again.returncode == 0 and again.stdout.strip() == "minecraft:redstone_lamp[lit=false]", again.stderr
+    assert MARK in again.stderr  # compiled again, not loaded from the stale files
+    assert stamps[0].read_text() == jitcache.tables_fingerprint() and stranger.exists()
+
+    warm = run(cache)
+    assert MARK not in warm.stderr, warm.stderr

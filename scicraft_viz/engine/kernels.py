@@ -90,9 +90,14 @@ if globals().get("_FORCE_PYTHON") or os.environ.get("SCICRAFT_NOJIT") == "1":
 else:
     from numba import njit
 
-    from scicraft_viz.engine.jitcache import announce_compiles
+    from scicraft_viz.engine.jitcache import announce_compiles, drop_stale_kernels
 
     announce_compiles()  # one line on stderr if a kernel is not in numba's cache and must be compiled
+
+    def _cached_here() -> None:
+        """Never called: numba's cache object for it names the folder this file's kernels are cached in."""
+
+    drop_stale_kernels(_cached_here)  # kernels compiled against other block tables are dropped, not run
     JIT = True
     # No kernel allocates or returns arrays, so reference counting is switched off: with it, every call
     # between kernels paid atomic increments on its array arguments (half the run time).
