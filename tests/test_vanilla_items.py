@@ -25,7 +25,12 @@ CAPTURES = {
     # two items thrown at 0.25 a tick, over blue ice and over stone: slipperiness, then the one-tick-in-four moves
     # of an item too slow to count (its id decides which ticks)
     "item_ice": [],
+    # an item falls through a cobweb, each move scaled by (0.25, 0.05F, 0.25) and its velocity zeroed
+    "item_web": [],
+    # one item lands on soul sand at 14/16 of a block, its twin on stone at 1
+    "item_soulsand": [],
 }
+QUIET = ("item_ice", "item_web", "item_soulsand")  # placed without the structure update pass, as captured
 
 
 def _capture(name):
@@ -44,7 +49,8 @@ def test_item_entities_move_and_go_as_in_vanilla(name):
 
 @pytest.mark.parametrize("name", CAPTURES)
 def test_block_and_slot_changes_match_with_item_entities(name):
-    assert differences(f"{name}.snbt", f"{name}.json", CAPTURES[name], inventories=True, placement=True) == []
+    assert differences(f"{name}.snbt", f"{name}.json", CAPTURES[name], inventories=True,
+                       placement=name not in QUIET) == []
 
 
 DROPPER = [Action(0, "place", (0, 2, 0), RB), Action(2, "place", (0, 2, 0), AIR)]

@@ -185,8 +185,14 @@ def _touch_webs(e: ItemEntity, world: Surroundings) -> None:
             e.stuck = WEB
 
 
+ON_DEPTH = float(np.float32(0.2))  # Entity.getOnPosLegacy: the block an entity stands on
+# ItemEntity.getBlockPosBelowThatAffectsMyMovement: the block whose slipperiness and speed factor an item feels
+MOVE_DEPTH = float(np.float32(0.999999))
+
+
 def _below(e: ItemEntity, depth: float) -> tuple[int, int, int]:
-    """Entity.getOnPos(depth): the block `depth` below the item's feet."""
+    """Entity.getOnPos(depth): the block `depth` below the item's feet, under its centre (vanilla takes the
+    supporting block nearest the centre: the same block unless the item hangs over an edge)."""
     return math.floor(e.pos[0]), math.floor(e.pos[1] - depth), math.floor(e.pos[2])
 
 
@@ -206,7 +212,7 @@ def move(e: ItemEntity, movement: list[float], world: Surroundings) -> None:
     e.on_ground = hit_y and movement[1] < 0.0
     if hit_x or hit_z:
         e.vel = [0.0 if hit_x else e.vel[0], e.vel[1], 0.0 if hit_z else e.vel[2]]
-    on = _below(e, 0.2)
+    on = _below(e, ON_DEPTH)
     if hit_y:  # Block.updateEntityAfterFallOn: slime bounces a falling item back at 0.8 of its speed
         if world.name(*on) == "slime_block":
             if e.vel[1] < 0.0:
@@ -220,7 +226,7 @@ def move(e: ItemEntity, movement: list[float], world: Surroundings) -> None:
     # Entity.getBlockSpeedFactor: the block it is in, else the one below that affects its movement
     f = SPEED_FACTOR.get(world.name(*(math.floor(c) for c in e.pos)))
     if f is None:
-        f = SPEED_FACTOR.get(world.name(*_below(e, 0.500001)), 1.0)
+        f = SPEED_FACTOR.get(world.name(*_below(e, MOVE_DEPTH)), 1.0)
     if f != 1.0:
         e.vel = [e.vel[0] * f, e.vel[1], e.vel[2] * f]
 
@@ -236,7 +242,7 @@ def tick_item(e: ItemEntity, world: Surroundings) -> None:
         move(e, list(e.vel), world)
         f = DRAG
         if e.on_ground:
-            f = float(np.float32(friction(world.name(*_below(e, 0.500001))) * np.float32(DRAG)))
+            f = float(np.float32(friction(world.name(*_below(e, MOVE_DEPTH))) * np.float32(DRAG)))
         e.vel = [e.vel[0] * f, e.vel[1] * DRAG, e.vel[2] * f]
         if e.on_ground and e.vel[1] < 0.0:
             e.vel[1] *= -0.5
