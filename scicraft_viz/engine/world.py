@@ -1268,8 +1268,15 @@ class World:
     def _tick_entities(self) -> None:
         """The entity phase of the tick just run: each item entity moves (ItemEntity.tick), a hopper it is
         inside may take it, it may merge; then the pressure plates count the items on them."""
-        from scicraft_viz.engine.items import SUCK_BOX, Surroundings, intersects, merge_with_neighbours, \
-            merges_now, moved_box, tick_item
+        from scicraft_viz.engine.items import (
+            SUCK_BOX,
+            Surroundings,
+            intersects,
+            merge_with_neighbours,
+            merges_now,
+            moved_box,
+            tick_item,
+        )
 
         world = Surroundings(self._block_at)
         t = self.tick
@@ -1849,7 +1856,8 @@ def _real_triple(v: object, what: str) -> tuple[float, float, float]:
 def _counts_items(U, c: int) -> bool:
     """A wooden or weighted pressure plate at cell c (they count every entity; a stone one only mobs)."""
     b = int(U[c, sim.BT])
-    return b in (B.LIGHT_PLATE, B.HEAVY_PLATE) or (b == B.PLATE and int(U[c, sim.FACE]) >= B.VARIANT_OF["oak_pressure_plate"])
+    wooden = B.VARIANT_OF["oak_pressure_plate"]  # the first wooden plate: every variant from it is wooden
+    return b in (B.LIGHT_PLATE, B.HEAVY_PLATE) or (b == B.PLATE and int(U[c, sim.FACE]) >= wooden)
 
 
 def _ahead(p: Pos, k: int) -> Pos:
