@@ -218,3 +218,26 @@ def test_items_are_never_made_nor_lost(spawns, ticks, hopper):
     for name, n in w.items((1, 0, 1)) if hopper else ():
         have[name] = have.get(name, 0) + n
     assert have == want
+
+
+def test_a_recorded_trace_lists_the_item_entities_of_every_row():
+    w = floor()
+    assert w.record(3).items is None
+    w.spawn_item("redstone", 1, (1.5, 3.0, 1.5))
+    tr = w.record(10)
+    assert len(tr.items) == 11 and tr.items[0][0].pos == (1.5, 3.0, 1.5)
+    assert tr.items[1][0].pos == (1.5, 2.96, 1.5) and tr.items[10][0].pos == (1.5, 1.0, 1.5)
+    assert tr.items[10] == tuple(w.item_entities())
+
+
+@pytest.mark.parametrize("piston", [False, True])
+def test_a_trace_shows_a_thrown_item_from_the_tick_it_is_thrown(piston):
+    blocks = [((x, 0, 0), "stone") for x in range(6)] + [((0, 1, 0), "dropper[facing=east]")]
+    if piston:  # a world with a piston records one tick at a time
+        blocks.append(((5, 1, 0), "piston[facing=up]"))
+    w = World.from_blocks(blocks)
+    w.set_items((0, 1, 0), [("redstone", 1)])
+    w.set_block((0, 2, 0), "redstone_block")
+    tr = w.record(6)
+    assert [len(row) for row in tr.items] == [0, 0, 0, 0, 1, 1, 1]
+    assert tr.items[6] == tuple(w.item_entities())

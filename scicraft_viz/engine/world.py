@@ -1250,7 +1250,6 @@ class World:
                 raise InputError(f"spawn_item: {what} must be an integer from {lo} to {hi}, got {_short_repr(v)}")
             ints.append(int(v))
         self.g  # noqa: B018  leaves the compiled engine, which has no item entities
-        self._cg_refused = False
         return self._add_entity(name, n, at, vel, ints[0], ints[1])
 
     def item_entities(self) -> list[ItemInfo]:
@@ -1389,6 +1388,7 @@ class World:
         return int(self.g.U[c, sim.ENTITIES])
 
     # ------------------------------------------------------------------ daylight
+    _items_rec: dict | None = None  # set by record(): {tick: the item entities after it}
     _has_daylight = False  # set when a daylight sensor is placed (see _run)
     # The day time follows the game tick: day_time = tick + _day_offset (a new world starts at day time 0,
     # sunrise; vanilla's daylight cycle adds 1 a tick).
@@ -1555,6 +1555,8 @@ class World:
                 items = bool(self.g.meta[sim.M_NFIRE] or self._hoppers or self._entities or self._plate_items)
                 if items:
                     self._move_items()
+                    if self._items_rec is not None:  # record() keeps each tick's item entities
+                        self._items_rec[reached] = tuple(self.item_entities())
                 if len(sensors) and reached % 20 == 0:
                     self._update_daylight(sensors)
                 if (items or (len(sensors) and reached % 20 == 0)) and len(rec[2]) and row - 1 < len(rec[2]):
