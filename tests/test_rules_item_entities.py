@@ -241,3 +241,38 @@ def test_a_trace_shows_a_thrown_item_from_the_tick_it_is_thrown(piston):
     tr = w.record(6)
     assert [len(row) for row in tr.items] == [0, 0, 0, 0, 1, 1, 1]
     assert tr.items[6] == tuple(w.item_entities())
+
+
+def _structure(entity: str) -> bytes:
+    return ("{DataVersion: 4903, size: [1, 2, 1], palette: [{Name: \"minecraft:stone\"}], "
+            "blocks: [{pos: [0, 0, 0], state: 0}], entities: [" + entity + "]}").encode()
+
+
+def test_a_structures_item_entities_load_in_order_with_their_fields():
+    item = ('{{blockPos: [0, 1, 0], pos: [0.5d, {y}d, 0.5d], nbt: {{id: "minecraft:item", Item: {{id: '
+            '"minecraft:{name}", count: {n}}}, Motion: [0.0d, 0.5d, 0.0d], PickupDelay: 7s, Age: 12s}}}}')
+    w = World.from_build_file(_structure(item.format(y=1.0, name="stick", n=3) + ", "
+                                         + item.format(y=1.5, name="redstone", n=1)), fmt="snbt")
+    assert [(e.id, e.item, e.count, e.pos, e.velocity, e.pickup_delay, e.age) for e in w.item_entities()] == [
+        (1, "stick", 3, (0.5, 1.0, 0.5), (0.0, 0.5, 0.0), 7, 12),
+        (2, "redstone", 1, (0.5, 1.5, 0.5), (0.0, 0.5, 0.0), 7, 12)]
+
+
+@pytest.mark.parametrize("entity, message", [
+    ('{pos: [0.5d, 1.0d], nbt: {id: "minecraft:item", Item: {id: "minecraft:stick", count: 1}}}',
+     r"root.entities\[0\].pos is .*expected a list of 3 Doubles"),
+    ('{pos: [0.5d, 1.0d, 0.5d], nbt: {id: "minecraft:item", Item: {id: "minecraft:nope", count: 1}}}',
+     r"root.entities\[0\].nbt.Item.id: 'nope' is not a Minecraft 1.20 item"),
+    ('{pos: [0.5d, 1.0d, 0.5d], nbt: {id: "minecraft:item", Item: {id: "minecraft:stick", count: 99}}}',
+     "holds 1 to 64 stick, got 99"),
+    ('{pos: [0.5d, 1.0d, 0.5d], nbt: {id: "minecraft:item", Item: "stick"}}',
+     r"root.entities\[0\].nbt.Item is .*expected a compound"),
+    ('{pos: [0.5d, 1.0d, 0.5d], nbt: {id: "minecraft:item", Item: {id: "minecraft:stick", count: 1}, '
+     'Motion: [0.0d, 50.0d, 0.0d]}}', "within 10 blocks a tick"),
+    ('{pos: [0.5d, 1.0d, 0.5d], nbt: {id: "minecraft:pig"}}', "holds 1 entities \\(minecraft:pig x1\\)"),
+])
+def test_a_structures_bad_item_entity_is_refused_naming_the_field(entity, message):
+    from scicraft_viz.errors import BuildFileError
+
+    with pytest.raises(BuildFileError, match=message):
+        World.from_build_file(_structure(entity), fmt="snbt")

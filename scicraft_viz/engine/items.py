@@ -125,12 +125,12 @@ class Surroundings:
         return self.state(x, y, z).partition("[")[0].removeprefix("minecraft:")
 
     def boxes_near(self, box) -> list[tuple[float, ...]]:
-        """Every block collision box (in world coordinates) of the cells around `box` (one cell further down,
-        for blocks taller than a cube)."""
+        """Every block collision box (in world coordinates) of the cells `box` reaches into, and of those one
+        below (a fence or wall stands 1.5 high; no shape reaches sideways out of its cell)."""
         out = []
-        for x in range(math.floor(box[0] - EPS) - 1, math.floor(box[3] + EPS) + 2):
-            for y in range(math.floor(box[1] - EPS) - 1, math.floor(box[4] + EPS) + 2):
-                for z in range(math.floor(box[2] - EPS) - 1, math.floor(box[5] + EPS) + 2):
+        for x in range(math.floor(box[0] - EPS), math.floor(box[3] + EPS) + 1):
+            for y in range(math.floor(box[1] - EPS) - 1, math.floor(box[4] + EPS) + 1):
+                for z in range(math.floor(box[2] - EPS), math.floor(box[5] + EPS) + 1):
                     for b in collision_boxes(self.state(x, y, z)):
                         out.append((b[0] + x, b[1] + y, b[2] + z, b[3] + x, b[4] + y, b[5] + z))
         return out

@@ -1243,7 +1243,8 @@ class World:
         vel = _real_triple(velocity, "spawn_item: the velocity")
         if any(abs(v) > 3e7 for v in at) or any(abs(v) > 10.0 for v in vel):
             raise InputError(f"spawn_item: the position must lie within 30,000,000 blocks and each velocity "
-                             f"component within 10 blocks a tick (vanilla's bound), got {at} and {vel}")
+                             f"component within 10 blocks a tick (the bound vanilla gave loaded entities before "
+                             f"1.21.11, kept so that one move searches a bounded space), got {at} and {vel}")
         ints = []
         for v, what, lo, hi in ((pickup_delay, "pickup_delay", 0, 32767), (age, "age", -32768, 32767)):
             if not isinstance(v, Integral) or isinstance(v, bool) or not lo <= v <= hi:
@@ -1279,7 +1280,6 @@ class World:
 
         world = Surroundings(self._block_at)
         t = self.tick
-        U = self.g.U
         for e in self._entities:
             if e.removed:
                 continue
@@ -1291,9 +1291,10 @@ class World:
             for x in range(math.floor(b[0] + 1e-5), math.floor(b[3] - 1e-5) + 1):
                 for y in range(math.floor(b[1] + 1e-5), math.floor(b[4] - 1e-5) + 1):
                     for z in range(math.floor(b[2] + 1e-5), math.floor(b[5] - 1e-5) + 1):
+                        if world.name(x, y, z) != "hopper" or e.removed:
+                            continue
                         c = self._find((x, y, z))
-                        if (c > 0 and not e.removed and int(U[c, sim.BT]) == B.HOPPER and self._hoppers.get(c, t) < t
-                                and intersects(b, moved_box(SUCK_BOX, (x, y, z)))):
+                        if self._hoppers.get(c, t) < t and intersects(b, moved_box(SUCK_BOX, (x, y, z))):
                             self._hopper_tick(c, t, e)
             if not e.removed and merges_now(e, before):
                 merge_with_neighbours(e, self._entities)
@@ -1305,6 +1306,8 @@ class World:
         overlapping its touch box); stone plates count only mobs and players."""
         from scicraft_viz.engine.items import PLATE_BOX, intersects, moved_box
 
+        plates = set(self._positions(self.cells_of(*B.PLATES)))
+
         U = self.g.U
         counts: dict[Pos, int] = {}
         for e in self._entities:
@@ -1312,6 +1315,8 @@ class World:
             for x in range(math.floor(b[0]), math.floor(b[3]) + 1):
                 for y in range(math.floor(b[1]), math.floor(b[4]) + 1):
                     for z in range(math.floor(b[2]), math.floor(b[5]) + 1):
+                        if (x, y, z) not in plates:
+                            continue
                         c = self._find((x, y, z))
                         if c > 0 and _counts_items(U, c) and intersects(b, moved_box(PLATE_BOX, (x, y, z))):
                             counts[(x, y, z)] = counts.get((x, y, z), 0) + 1
