@@ -276,3 +276,24 @@ def test_a_structures_bad_item_entity_is_refused_naming_the_field(entity, messag
 
     with pytest.raises(BuildFileError, match=message):
         World.from_build_file(_structure(entity), fmt="snbt")
+
+
+def test_a_plate_placed_anew_under_a_resting_item_counts_it():
+    w = World.from_blocks([((0, 0, 0), "stone"), ((0, 1, 0), "oak_pressure_plate")])
+    w.spawn_item("redstone", 1, (0.5, 1.0, 0.5))
+    w.step(1)
+    w.set_block((0, 1, 0), "air")
+    w.set_block((0, 1, 0), "birch_pressure_plate")
+    assert w.entities((0, 1, 0)) == 0
+    w.step(1)
+    assert w.entities((0, 1, 0)) == 1 and w.get_block((0, 1, 0)) == "minecraft:birch_pressure_plate[powered=true]"
+
+
+def test_set_entities_counts_the_others_beside_the_items():
+    w = World.from_blocks([((0, 0, 0), "stone"), ((0, 1, 0), "light_weighted_pressure_plate")])
+    w.spawn_item("redstone", 1, (0.5, 1.0, 0.5))
+    w.step(1)
+    w.set_entities((0, 1, 0), 4)
+    assert w.entities((0, 1, 0)) == 5
+    w.step(10)
+    assert w.get_block((0, 1, 0)) == "minecraft:light_weighted_pressure_plate[power=5]"

@@ -1326,9 +1326,10 @@ class World:
             if c <= 0 or not _counts_items(U, c):
                 self._plate_items.pop(p, None)
                 continue
-            if n != old:
-                others = max(int(U[c, sim.ENTITIES]) - old, 0)
-                self._call(self._k.set_entities, c, min(others + n, 255))
+            have = int(U[c, sim.ENTITIES])
+            want = min(max(have - old, 0) + n, 255)  # the others (set_entities) and the items now
+            if have != want:  # (a plate placed anew where items lay starts from none)
+                self._call(self._k.set_entities, c, want)
                 U = self.g.U
             if n:
                 self._plate_items[p] = n
