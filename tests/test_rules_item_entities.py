@@ -297,3 +297,23 @@ def test_set_entities_counts_the_others_beside_the_items():
     assert w.entities((0, 1, 0)) == 5
     w.step(10)
     assert w.get_block((0, 1, 0)) == "minecraft:light_weighted_pressure_plate[power=5]"
+
+
+def test_a_thrown_item_lands_in_a_hopper_and_a_comparator_counts_it():
+    """A dropper facing down over a gap throws its item out (vanilla throws 0.2 upward whatever the facing); it falls
+    into the column above the hopper, which takes it whole and passes it to the chest a comparator reads."""
+    w = World.from_blocks([((1, -1, 0), "stone"), ((0, 0, 0), "chest"), ((0, 1, 0), "hopper[facing=down]"),
+                           ((0, 5, 0), "dropper[facing=down]"), ((1, 0, 0), "comparator[facing=west]"),
+                           ((2, 0, 0), "redstone_lamp")])
+    w.set_items((0, 5, 0), [("stone", 3)])
+    w.set_block((0, 6, 0), "redstone_block")  # fires 4 gt later: the item is thrown into the gap (upward 0.2)
+    w.step(4)
+    (e,) = w.item_entities()
+    assert e.pos[1] > 5.0 - 0.825 and w.items((0, 1, 0)) == []
+    got = []
+    for _ in range(40):
+        w.step(1)
+        got.append((len(w.item_entities()), sum(n for _, n in w.items((0, 1, 0))),
+                    sum(n for _, n in w.items((0, 0, 0)))))
+    assert (1, 0, 0) in got and (0, 1, 0) in got and got[-1] == (0, 0, 1)  # falls, taken, passed to the chest
+    assert w.get_block((2, 0, 0)) == "minecraft:redstone_lamp[lit=true]"
