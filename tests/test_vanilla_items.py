@@ -32,7 +32,8 @@ CAPTURES = {
     # items dropped on three light and three heavy weighted plates: each entity counts one, whatever its item
     "weighted_plates": [],
 }
-QUIET = ("item_ice", "item_web", "item_soulsand", "weighted_plates")  # placed without the structure update pass, as captured
+# placed without the structure update pass, as they were captured
+QUIET = ("item_ice", "item_web", "item_soulsand", "weighted_plates")
 
 
 def _capture(name):
