@@ -317,3 +317,14 @@ def test_a_thrown_item_lands_in_a_hopper_and_a_comparator_counts_it():
                     sum(n for _, n in w.items((0, 0, 0)))))
     assert (1, 0, 0) in got and (0, 1, 0) in got and got[-1] == (0, 0, 1)  # falls, taken, passed to the chest
     assert w.get_block((2, 0, 0)) == "minecraft:redstone_lamp[lit=true]"
+
+
+def test_soul_sand_conducts_and_a_piston_breaks_a_cobweb():
+    w = World.from_blocks([((0, 0, 0), "soul_sand"), ((1, 0, 0), "redstone_lamp"),
+                           ((0, 1, 0), "lever[face=floor,facing=north]")])
+    w.use((0, 1, 0))
+    w.step(1)
+    assert w.get_block((1, 0, 0)) == "minecraft:redstone_lamp[lit=true]"
+    w = World.from_blocks([((0, 0, 0), "piston[facing=east]"), ((1, 0, 0), "cobweb"), ((0, 0, 1), "redstone_block")])
+    w.step(3)
+    assert w.get_block((1, 0, 0)).startswith("minecraft:piston_head") and w.get_block((2, 0, 0)) == "minecraft:air"
