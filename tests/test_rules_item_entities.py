@@ -1,6 +1,7 @@
 """Item entities (docs/redstone.md sections 59-61): exact positions, velocities and ticks, and the invariant that
 items are neither made nor lost except by despawning."""
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -328,3 +329,14 @@ def test_soul_sand_conducts_and_a_piston_breaks_a_cobweb():
     w = World.from_blocks([((0, 0, 0), "piston[facing=east]"), ((1, 0, 0), "cobweb"), ((0, 0, 1), "redstone_block")])
     w.step(3)
     assert w.get_block((1, 0, 0)).startswith("minecraft:piston_head") and w.get_block((2, 0, 0)) == "minecraft:air"
+
+
+def test_an_item_over_an_edge_feels_the_block_that_holds_it_up():
+    """Its centre is over air, but it rests on the blue ice beside: the ice's slipperiness applies (vanilla's
+    supporting block), not the default under its centre."""
+    w = World.from_blocks([((0, 0, 0), "blue_ice")])
+    w.spawn_item("stick", 1, (1.1, 1.0, 0.5), (-0.05, 0.0, 0.0))
+    w.step(1)
+    (e,) = w.item_entities()
+    assert e.on_ground and e.pos == pytest.approx((1.05, 1.0, 0.5), abs=1e-15)
+    assert e.velocity[0] == -0.05 * float(np.float32(np.float32(0.989) * np.float32(0.98)))

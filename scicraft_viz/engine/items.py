@@ -53,6 +53,8 @@ class ItemEntity:
     tick_count: int = 0  # Entity.tickCount: the ticks it has lived (its merge and rest cadence)
     stuck: tuple[float, float, float] | None = field(default=None, repr=False)  # a cobweb's, for the next move
     removed: bool = False
+    support: tuple[int, int, int] | None = field(default=None, repr=False)  # Entity.mainSupportingBlockPos
+    ground_no_blocks: bool = field(default=False, repr=False)  # Entity.onGroundNoBlocks
 
     def box(self) -> tuple[float, float, float, float, float, float]:
         x, y, z = self.pos
@@ -190,10 +192,49 @@ ON_DEPTH = float(np.float32(0.2))  # Entity.getOnPosLegacy: the block an entity 
 MOVE_DEPTH = float(np.float32(0.999999))
 
 
-def _below(e: ItemEntity, depth: float) -> tuple[int, int, int]:
-    """Entity.getOnPos(depth): the block `depth` below the item's feet, under its centre (vanilla takes the
-    supporting block nearest the centre: the same block unless the item hangs over an edge)."""
-    return math.floor(e.pos[0]), math.floor(e.pos[1] - depth), math.floor(e.pos[2])
+def _below(e: ItemEntity, depth: float, world: Surroundings) -> tuple[int, int, int]:
+    """Entity.getOnPos(depth): the block `depth` below the item's feet, in the column of the block it stands on
+    (its supporting block: a fence, wall or gate itself), else under its centre."""
+    if e.support is None:
+        return math.floor(e.pos[0]), math.floor(e.pos[1] - depth), math.floor(e.pos[2])
+    name = world.name(*e.support)
+    if (depth <= 1.0e-5 or (depth <= 0.5 and name.endswith("_fence")) or name.endswith("_wall")
+            or name.endswith("_fence_gate")):
+        return e.support
+    return e.support[0], math.floor(e.pos[1] - depth), e.support[2]
+
+
+def _supporting_block(e: ItemEntity, box, world: Surroundings) -> tuple[int, int, int] | None:
+    """Level.findSupportingBlock: of the blocks whose collision boxes reach into `box`, the one whose centre is
+    nearest the item's position (the greatest by y, z, x among equals)."""
+    best, dist = None, math.inf
+    cells = ((x, y, z) for x in range(math.floor(box[0] - EPS), math.floor(box[3] + EPS) + 1)
+             for y in range(math.floor(box[1] - EPS) - 1, math.floor(box[4] + EPS) + 1)  # a fence reaches up
+             for z in range(math.floor(box[2] - EPS), math.floor(box[5] + EPS) + 1))
+    for x, y, z in cells:
+        boxes = [moved_box(b, (x, y, z)) for b in collision_boxes(world.state(x, y, z))]
+        if not any(intersects(b, box) for b in boxes):
+            continue
+        d = (x + 0.5 - e.pos[0]) ** 2 + (y + 0.5 - e.pos[1]) ** 2 + (z + 0.5 - e.pos[2]) ** 2
+        if d < dist or (d == dist and (best is None or (best[1], best[2], best[0]) < (y, z, x))):
+            best, dist = (x, y, z), d
+    return best
+
+
+def _check_support(e: ItemEntity, moved: list[float], world: Surroundings) -> None:
+    """Entity.checkSupportingBlock after a move: the block a grounded item stands on, looked for in a thin box
+    under its feet (and, when none is there, where it stood before this move's horizontal part)."""
+    if not e.on_ground:
+        e.ground_no_blocks = False
+        e.support = None
+        return
+    b = e.box()
+    thin = (b[0], b[1] - 1.0e-6, b[2], b[3], b[1], b[5])
+    found = _supporting_block(e, thin, world)
+    if found is None and not e.ground_no_blocks:
+        found = _supporting_block(e, moved_box(thin, (-moved[0], 0.0, -moved[2])), world)
+    e.support = found
+    e.ground_no_blocks = found is None
 
 
 def move(e: ItemEntity, movement: list[float], world: Surroundings) -> None:
@@ -210,9 +251,10 @@ def move(e: ItemEntity, movement: list[float], world: Surroundings) -> None:
     hit_z = abs(got[2] - movement[2]) >= 1.0e-5
     hit_y = got[1] != movement[1]
     e.on_ground = hit_y and movement[1] < 0.0
+    _check_support(e, got, world)
     if hit_x or hit_z:
         e.vel = [0.0 if hit_x else e.vel[0], e.vel[1], 0.0 if hit_z else e.vel[2]]
-    on = _below(e, ON_DEPTH)
+    on = _below(e, ON_DEPTH, world)
     if hit_y:  # Block.updateEntityAfterFallOn: slime bounces a falling item back at 0.8 of its speed
         if world.name(*on) == "slime_block":
             if e.vel[1] < 0.0:
@@ -226,7 +268,7 @@ def move(e: ItemEntity, movement: list[float], world: Surroundings) -> None:
     # Entity.getBlockSpeedFactor: the block it is in, else the one below that affects its movement
     f = SPEED_FACTOR.get(world.name(*(math.floor(c) for c in e.pos)))
     if f is None:
-        f = SPEED_FACTOR.get(world.name(*_below(e, MOVE_DEPTH)), 1.0)
+        f = SPEED_FACTOR.get(world.name(*_below(e, MOVE_DEPTH, world)), 1.0)
     if f != 1.0:
         e.vel = [e.vel[0] * f, e.vel[1], e.vel[2] * f]
 
@@ -242,7 +284,7 @@ def tick_item(e: ItemEntity, world: Surroundings) -> None:
         move(e, list(e.vel), world)
         f = DRAG
         if e.on_ground:
-            f = float(np.float32(friction(world.name(*_below(e, MOVE_DEPTH))) * np.float32(DRAG)))
+            f = float(np.float32(friction(world.name(*_below(e, MOVE_DEPTH, world))) * np.float32(DRAG)))
         e.vel = [e.vel[0] * f, e.vel[1] * DRAG, e.vel[2] * f]
         if e.on_ground and e.vel[1] < 0.0:
             e.vel[1] *= -0.5
