@@ -344,3 +344,13 @@ def test_an_item_over_an_edge_feels_the_block_that_holds_it_up():
     (e,) = w.item_entities()
     assert e.on_ground and e.pos == pytest.approx((1.05, 1.0, 0.5), abs=1e-15)
     assert e.velocity[0] == -0.05 * float(np.float32(np.float32(0.989) * np.float32(0.98)))
+
+
+@pytest.mark.parametrize("block, taken", [("glass", False), ("beehive", True)])
+def test_a_full_block_on_a_hopper_blocks_it_but_a_beehive_does_not(block, taken):
+    """An item inside the block on a hopper is in its column: glass keeps the hopper from taking it, a beehive
+    (vanilla's tag does_not_block_hoppers) does not."""
+    w = World.from_blocks([((0, 0, 0), "stone"), ((0, 1, 0), "hopper[facing=down]"), ((0, 2, 0), block)])
+    w.spawn_item("redstone", 1, (0.5, 2.5, 0.5))
+    w.step(1)
+    assert (w.items((0, 1, 0)) == [("redstone", 1)]) is taken and len(w.item_entities()) == 1 - taken

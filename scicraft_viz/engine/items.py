@@ -274,7 +274,7 @@ def move(e: ItemEntity, movement: list[float], world: Surroundings) -> None:
 
 
 def tick_item(e: ItemEntity, world: Surroundings) -> None:
-    """ItemEntity.tick without its merge (`merge_pass`), which the world runs right after it."""
+    """ItemEntity.tick without its merge (`merge_with_neighbours`), which the world runs right after it."""
     e.tick_count += 1
     if 0 < e.pickup_delay != NEVER_PICKUP:
         e.pickup_delay -= 1

@@ -1198,12 +1198,14 @@ class World:
     def _pick_up(self, p: Pos, c: int, entity: ItemEntity | None) -> bool:
         """Vanilla HopperBlockEntity.suckInItems without a container above: the item entities whose boxes
         reach into the column above the hopper (from 11/16 up to 2 blocks), in spawn order, unless a full
-        block sits on it; the first taken whole ends the search (a stack taken in part stays where it is,
-        smaller, and the search goes on). True when one was taken whole."""
+        block other than a beehive sits on it; the first taken whole ends the search (a stack taken in part
+        stays where it is, smaller, and the search goes on). True when one was taken whole."""
         from scicraft_viz.engine import containers
         from scicraft_viz.engine.items import SUCK_BOX, collision_boxes, intersects, moved_box
 
-        if entity is None and collision_boxes(self._block_at((p[0], p[1] + 1, p[2]))) == ((0, 0, 0, 1, 1, 1),):
+        above = self._block_at((p[0], p[1] + 1, p[2]))
+        if (entity is None and collision_boxes(above) == ((0, 0, 0, 1, 1, 1),)
+                and split_state(above)[0] not in ("beehive", "bee_nest")):  # vanilla's tag does_not_block_hoppers
             return False
         suck = moved_box(SUCK_BOX, p)
         for e in (entity,) if entity is not None else self._entities:
