@@ -1,7 +1,7 @@
 """Droppers and dispensers as components (Java Edition 1.20, vanilla DispenserBlock): a rising edge of power,
 quasi-connectivity included, marks one `triggered` and fires it 4 gt later. A dropper moves one item from its
-first filled slot into the container it faces (kept when that container cannot take it), or drops it out of the
-engine's world when none is there; a dispenser always drops it (its special items are not simulated)."""
+first filled slot into the container it faces (kept when that container cannot take it), or throws it out as an
+item entity when none is there; a dispenser always throws it (its special items are not simulated)."""
 
 import pytest
 from redstone_helpers import prop, run
@@ -87,14 +87,15 @@ def test_a_dropper_keeps_the_item_a_full_container_cannot_take():
 
 
 @pytest.mark.parametrize("kind, front, left, moved", [
-    ("dropper", None, 2, 0),  # nothing in front: the item is dropped, out of the engine's world
-    ("dispenser", "chest", 2, 0),  # a dispenser never fills a container: it drops the item
+    ("dropper", None, 2, 0),  # nothing in front: the item is thrown out as an item entity
+    ("dispenser", "chest", 2, 0),  # a dispenser never fills a container: it throws the item
 ])
-def test_items_dropped_into_the_world_leave_it(kind, front, left, moved):
+def test_items_fired_into_the_world_become_item_entities(kind, front, left, moved):
     w = dropper(kind, front)
     w.use(LEVER)
     w.step(4)
     assert count(w, D) == left
+    assert [(e.item, e.count) for e in w.item_entities()] == [("stone", 1)]
     if front:
         assert count(w, FRONT) == moved
 

@@ -125,3 +125,59 @@ def differences(structure: str | Path, capture: str | Path, actions: list[Action
         w.structure_updates(placement_order(NUCLEATION / structure))
     got = engine_changes(w, list(actions), n, inventories)
     return [(k, want.get(k, {}), got.get(k, {})) for k in range(n) if want.get(k, {}) != got.get(k, {})]
+
+
+def vanilla_entities(capture: dict) -> dict[int, dict[tuple, tuple]]:
+    """The capture's item entity events: tick -> {("entity", id): (position, velocity)} for a move (the state at
+    the tick's end) and {("entity", id): None} for a removal; ticks without such events are left out."""
+    out: dict[int, dict[tuple, tuple]] = {}
+    for t in capture["ticks"]:
+        for e in t["events"]:
+            if e["kind"] == "entity_moved":
+                out.setdefault(t["tick"], {})[("entity", e["id"])] = (tuple(e["pos"]), tuple(e["velocity"]))
+            elif e["kind"] == "entity_removed":
+                out.setdefault(t["tick"], {})[("entity", e["id"])] = None
+    return out
+
+
+def engine_entities(world: World, actions: list[Action], ticks: int) -> dict[int, dict[tuple, tuple]]:
+    """The engine's item entity changes over `ticks` capture ticks in the capture's terms: an entity is listed at a
+    tick when its position changed then (or it appeared), with its velocity, and None when it went (a resting item's
+    velocity changes unseen, as in the capture)."""
+    by_tick: dict[int, list[Action]] = {}
+    for a in actions:
+        by_tick.setdefault(a.tick, []).append(a)
+
+    def snapshot():
+        return {("entity", e.id): (e.pos, e.velocity) for e in world.item_entities()}
+
+    out: dict[int, dict[tuple, tuple]] = {}
+    before = snapshot()
+    for k in range(ticks):
+        for a in by_tick.get(k, ()):
+            world.use(a.pos) if a.kind == "use" else world.set_block(a.pos, a.state)
+        world.step(1)
+        now = snapshot()
+        changed = {i: now.get(i) for i in before.keys() | now.keys()
+                   if (before.get(i) or (None,))[0] != (now.get(i) or (None,))[0]}
+        if changed:
+            out[k] = changed
+        before = now
+    return out
+
+
+def entity_differences(want: dict, got: dict, tolerance: float = 1e-9) -> list[tuple[int, dict, dict]]:
+    """(tick, vanilla's, the engine's) for each tick whose entity events differ: the same entities moved or went,
+    each position and velocity component within `tolerance` (the capture's world stood away from the origin, so
+    its positions carry that offset's rounding, about 1e-14)."""
+    def close(a, b):
+        if a is None or b is None:
+            return a is b
+        return all(abs(x - y) <= tolerance for u, v in zip(a, b, strict=True) for x, y in zip(u, v, strict=True))
+
+    out = []
+    for k in sorted(want.keys() | got.keys()):
+        w, g = want.get(k, {}), got.get(k, {})
+        if w.keys() != g.keys() or not all(close(w[i], g[i]) for i in w):
+            out.append((k, w, g))
+    return out

@@ -59,6 +59,11 @@ KEEP = {"axis", "snowy", "distance", "persistent", "waterlogged"}
 # Blocks a piston's push treats apart (engine/kernels.py sticky_kind) that are not full cubes: partial blocks
 # whose sturdy faces come from their collision shape, which vanilla's default block support shape is.
 STICKY = {"honey_block"}
+# Blocks whose only behaviour here is what they do to item entities (engine/items.py): soul sand, which vanilla makes
+# a conductor with a full support shape though its collision shape is 14/16 high (a full block for redstone), and
+# the cobweb, which has no collision shape (a partial block holding nothing).
+ENTITY_FULL = {"soul_sand"}
+ENTITY_PARTIAL = {"cobweb"}
 SLAB = {"type", "waterlogged"}
 STAIRS = {"facing", "half", "shape", "waterlogged"}
 # The properties each decorative family has in 1.20 (checked, so that a family's rule in blocks.py fits each member).
@@ -134,7 +139,9 @@ def build_rows() -> dict:
             codes = "".join(chr(ord("a") + sturdy_mask(b)) for b in boxes)
         elif slab_or_stairs:
             codes = "".join("C" if b == full else chr(ord("a") + sturdy_mask(b)) for b in boxes)
-        elif name in STICKY:
+        elif name in ENTITY_FULL:
+            codes = "C" * n
+        elif name in STICKY or name in ENTITY_PARTIAL:
             codes = "".join(chr(ord("a") + sturdy_mask(b)) for b in boxes)
         elif name in ANALOG_STATE:
             whole = "C" if name not in NON_CONDUCTORS else "T"

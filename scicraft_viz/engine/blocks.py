@@ -399,11 +399,11 @@ _BY_STATE_ID = sorted((r[0], n) for n, r in _VANILLA.items())
 # 1 cannot move it (obsidian and its kin, unbreakable blocks, blocks with a block entity), 2 breaks it.
 PUSH_NORMAL, PUSH_BLOCK, PUSH_DESTROY, PUSH_ONLY = 0, 1, 2, 3  # PUSH_ONLY: pushed, never pulled nor dragged
 # Immovable: vanilla's named four (obsidian, crying obsidian, respawn anchor, reinforced deepslate), unbreakable
-# blocks (bedrock, barrier, end portal frame) and blocks with a block entity; a piston breaks pumpkins, melons
-# and cakes (PushReaction.DESTROY).
+# blocks (bedrock, barrier, end portal frame) and blocks with a block entity; a piston breaks pumpkins, melons,
+# cakes and cobwebs (PushReaction.DESTROY).
 _IMMOVABLE = ("obsidian", "crying_obsidian", "respawn_anchor", "bedrock", "reinforced_deepslate", "barrier",
               "end_portal_frame", "beacon", "spawner", "beehive", "bee_nest", "lectern", "jukebox")
-_BROKEN_BY_PISTON = ("pumpkin", "melon", "cake")
+_BROKEN_BY_PISTON = ("pumpkin", "melon", "cake", "cobweb")
 
 
 def _push_reactions():

@@ -1439,6 +1439,10 @@ class CompiledWorld:
 def compile_world(world) -> CompiledWorld:
     """Compile a World's current blocks and dynamic state. Raises CompileRefused with the reason when
     the graph could not follow the reference engine exactly."""
+    n = len(getattr(world, "_entities", ()))
+    if n:
+        raise CompileRefused(f"the world holds {n} item entities: their physics, the hoppers that take them and the "
+                             "plates they press run in the reference engine only")
     tick, pending, toggles, seq = world_dynamic_state(world)
     return CompiledWorld(world.blocks(), tick, pending, toggles, seq, world.rules, world_levels(world),
                          world_entities(world), world.time_of_day - tick)

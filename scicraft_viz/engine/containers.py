@@ -170,3 +170,22 @@ def take_one(slots: Slots, i: int) -> Slots:
 def can_take(block: int, slot: int, name: str, face: int) -> bool:
     """Vanilla canTakeItemThroughFace: from a furnace's fuel slot only buckets leave downward."""
     return not (block == B.FURNACE and face == DOWN and slot == 1 and name not in _BUCKETS)
+
+
+def add_stack(slots: Slots, block: int, name: str, n: int, face: int = -1) -> tuple[Slots, int]:
+    """(the slots after, the count left over) when a stack of n `name` goes in through `face` (vanilla addItem
+    with a whole stack, as a hopper takes an item entity): slot by slot in order, an empty slot takes all that
+    is left, a slot of the same item fills up to its stack size."""
+    out = list(slots)
+    for i in face_slots(block, face, len(slots)):
+        if n == 0:
+            break
+        if not _can_place(block, i, name):
+            continue
+        s = out[i]
+        if s is None:
+            out[i], n = (name, n), 0
+        elif s[0] == name and s[1] < _max_stack(name):
+            k = min(n, _max_stack(name) - s[1])
+            out[i], n = (name, s[1] + k), n - k
+    return tuple(out), n

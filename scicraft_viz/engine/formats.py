@@ -41,11 +41,14 @@ class Build(list):
     among them as the file's block entities give them ({pos: ((item id, count), ...)}, filled slots in slot
     order)."""
 
-    def __init__(self, items=(), contents: dict | None = None, outputs: dict | None = None):
+    def __init__(self, items=(), contents: dict | None = None, outputs: dict | None = None,
+                 entities: list | None = None):
         super().__init__(items)
         self.contents = dict(contents or {})
         # each comparator's OutputSignal as the file's block entities give it, {pos: 0-15}
         self.outputs = dict(outputs or {})
+        # a structure file's item entities: (item id, count, pos, motion, pickup delay, age), in the file's order
+        self.entities = list(entities or [])
 
 
 class _Collected(dict):
@@ -54,6 +57,7 @@ class _Collected(dict):
     def __init__(self):
         super().__init__()
         self.outputs: dict = {}
+        self.entities: list = []
 
 
 class UnsupportedBlocksWarning(UserWarning):
@@ -298,7 +302,7 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
 
         out = decode_region(data, source, box, omitted, contents)
         _warn_omitted(omitted, out, source)
-        return Build(out, contents, contents.outputs)
+        return Build(out, contents, contents.outputs, contents.entities)
     if text is not None:
         from scicraft_viz.engine.mcfunction import parse_mcfunction
 
@@ -307,13 +311,13 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
         if lines and omitted is not None:
             omitted.extend((word, len(ps), ps[:3]) for word, ps in lines.items())
             _warn_omitted(omitted, out, source)
-        return Build(out, contents, contents.outputs)
+        return Build(out, contents, contents.outputs, contents.entities)
     if fmt == "snbt":
         from scicraft_viz.engine.structure import decode_structure
 
         out = decode_structure(parse_snbt(data, source), source, omitted, contents)
         _warn_omitted(omitted, out, source)
-        return Build(out, contents, contents.outputs)
+        return Build(out, contents, contents.outputs, contents.entities)
     if data[:2] != GZIP_MAGIC:
         raise BuildFileError(f"{source}: not a {fmt or 'schematic'} file: expected gzip-compressed NBT "
                              f"(bytes 1f 8b), found {data[:8]!r}")
@@ -337,7 +341,7 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
     else:
         out = schematic.decode_sponge(root, source, omitted, contents)
     _warn_omitted(omitted, out, source)
-    return Build(out, contents, contents.outputs)
+    return Build(out, contents, contents.outputs, contents.entities)
 
 
 def _warn_omitted(omitted: list | None, loaded: Blocks, source: str) -> None:

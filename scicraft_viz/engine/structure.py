@@ -86,8 +86,16 @@ def decode_structure(root, source: str, omitted: list | None = None, contents: d
     key = "data" if "data" in root and "blocks" not in root else "blocks"
     cells = _get(root, key, List, source, w, default=List[Compound]())
     entities = _get(root, "entities", List, source, w, default=List[Compound]())
-    if len(entities):
-        _omit_or_refuse(omitted, source, entity_summary(entities, _block_pos))
+    wanted = getattr(contents, "entities", None)  # item entities are read where the caller keeps them
+    others = []
+    for j, e in enumerate(entities):
+        item = _item_entity(e, f"root.entities[{j}]", source) if wanted is not None else None
+        if item is not None:
+            wanted.append(item)
+        else:
+            others.append(e)
+    if others:
+        _omit_or_refuse(omitted, source, entity_summary(others, _block_pos))
     xyz = np.zeros((len(cells), 3), np.int64)
     idx = np.zeros(len(cells), np.int64)
     data_at: dict = {}
@@ -140,6 +148,46 @@ def decode_structure(root, source: str, omitted: list | None = None, contents: d
         contents.update(blockentity.collect(found.items(), data_at, source, omitted,
                                              getattr(contents, "outputs", None)))
     return sorted(found.items(), key=lambda it: _yzx(it[0]))
+
+
+def _item_entity(entity, where: str, source: str):
+    """(item id, count, pos, motion, pickup delay, age) of a structure's item entity (`nbt.id` minecraft:item),
+    or None for any other entity; an item entity with a field of the wrong kind is refused, naming it."""
+    from nbtlib import Compound, Double, List, String
+
+    from scicraft_viz.engine.containers import _item_name
+    from scicraft_viz.errors import InputError
+
+    nbt = entity.get("nbt") if isinstance(entity, Compound) else None
+    if not isinstance(nbt, Compound) or str(nbt.get("id", "")) != "minecraft:item":
+        return None
+
+    def triple(tag, what):
+        if not isinstance(tag, List) or len(tag) != 3 or not all(isinstance(v, Double) for v in tag):
+            raise _fail(source, f"{where}.{what} is {_tag_text(tag)}; expected a list of 3 Doubles")
+        return tuple(float(v) for v in tag)
+
+    pos = triple(entity.get("pos"), "pos")
+    motion = triple(nbt["Motion"], "nbt.Motion") if "Motion" in nbt else (0.0, 0.0, 0.0)
+    if not all(abs(v) < float("inf") for v in motion):  # vanilla (1.21.11 on) drops a non-finite Motion
+        motion = (0.0, 0.0, 0.0)
+    stack = nbt.get("Item")
+    if not isinstance(stack, Compound) or not isinstance(stack.get("id"), String):
+        raise _fail(source, f"{where}.nbt.Item is {_tag_text(stack)}; expected a compound with an id and a count")
+    count = stack.get("count", stack.get("Count", 1))
+    try:
+        name = _item_name(str(stack["id"]), f"{where}.nbt.Item.id")
+    except InputError as e:
+        raise _fail(source, str(e)) from None
+    numbers = []
+    for key, default in (("PickupDelay", 0), ("Age", 0)):
+        v = nbt.get(key, default)
+        if isinstance(v, String) or isinstance(v, (Compound, List)):
+            raise _fail(source, f"{where}.nbt.{key} is {_tag_text(v)}; expected a number")
+        numbers.append(int(v))
+    if isinstance(count, (String, Compound, List)) or int(count) < 1:
+        raise _fail(source, f"{where}.nbt.Item.count is {_tag_text(count)}; expected a positive number")
+    return name, int(count), pos, motion, numbers[0], numbers[1]
 
 
 def _block_pos(entity):

@@ -35,7 +35,8 @@ class Trace:
 
     `blocks` is recorded when the world holds a piston (None otherwise, and in traces made before it
     existed): a `BlockRow` for each tick at which a block changed or was in motion, none for the others.
-    With the blocks at the trace's start, it gives the arrangement at every tick (`blocks_at`)."""
+    With the blocks at the trace's start, it gives the arrangement at every tick (`blocks_at`). `items` lists the
+    item entities at each row (a tuple of `engine.world.ItemInfo`) when the world held any during the trace."""
 
     ticks: np.ndarray
     lamp_positions: list[Pos]
@@ -47,6 +48,8 @@ class Trace:
     component_on: np.ndarray
     events: list = field(default_factory=list)
     blocks: list[BlockRow] | None = None
+    # the item entities at each row (World.item_entities), when the world held any during the trace; else None
+    items: list[tuple] | None = None
 
     @property
     def start_tick(self) -> int:
@@ -210,10 +213,18 @@ def record(world, n: int, *, lamps_only: bool = False, dust=None) -> Trace:
     kinds = ["minecraft:" + B.NAME_OF_ID[int(b)] for b in U[comps, sim.BT]]
     positions = world._positions(on_cells)
     dust_pos = world._positions(dust)
-    if n and not lamps_only and int(world.g.meta[sim.M_PISTONS]):
-        return _record_moving(world, n, before, None if dust_given is None else set(dust_pos))
-    if n:
-        world._run(t0 + n, (on_cells, dust, rec_on, rec_pow))
+    start_items = tuple(world.item_entities())
+    world._items_rec = None if lamps_only else {}
+    try:
+        if n and not lamps_only and int(world.g.meta[sim.M_PISTONS]):
+            trace = _record_moving(world, n, before, None if dust_given is None else set(dust_pos))
+            trace.items = _item_rows(trace.ticks, start_items, world._items_rec)
+            return trace
+        if n:
+            world._run(t0 + n, (on_cells, dust, rec_on, rec_pow))
+        item_rows = None if lamps_only else _item_rows(np.arange(t0, t0 + n + 1), start_items, world._items_rec)
+    finally:
+        world._items_rec = None
     events = [] if lamps_only else world.events_since(before)
     nl = lamps.size
     lit = rec_on.view(bool)  # the engine writes 0 or 1
@@ -228,7 +239,16 @@ def record(world, n: int, *, lamps_only: bool = False, dust=None) -> Trace:
         component_on=lit[:, nl:],
         events=events,
         blocks=_at_rest(world) if not lamps_only and int(world.g.meta[sim.M_PISTONS]) else None,
+        items=item_rows,
     )
+
+
+def _item_rows(ticks, start: tuple, seen: dict) -> list[tuple] | None:
+    """`Trace.items`: the item entities at each row (none at a tick the world ran through without any), or None
+    when there were none at all."""
+    if not start and not any(seen.values()):
+        return None
+    return [start] + [seen.get(int(t), ()) for t in ticks[1:]]
 
 
 def _at_rest(world) -> list[BlockRow]:

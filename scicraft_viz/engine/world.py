@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import functools
+import math
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -15,6 +17,7 @@ import numpy as np
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine import kernels as sim
 from scicraft_viz.engine.blocks import BlockState, parse_state, split_state
+from scicraft_viz.engine.items import ItemEntity, JavaRandom
 from scicraft_viz.engine.rules import Ruleset, ruleset_from
 from scicraft_viz.errors import BlockStateError, BuildFileError, InputError, PlacementError, PositionError
 
@@ -322,7 +325,7 @@ class World:
     def _cg_engage(self, n: int) -> bool:
         """Count a use/step call; switch to the compiled engine when it pays. True if running on it."""
         self._cg_calls += 1
-        if self._log or not self.jit or self._cg_refused:
+        if self._log or not self.jit or self._cg_refused or self._entities:
             return False
         if self._cg_calls < self._cg_after_calls and n < self._cg_after_ticks:
             return False
@@ -351,6 +354,10 @@ class World:
         # the cells of hoppers in the order they were placed (vanilla ticks block entities in the order they were
         # added), each with the first game tick its cooldown lets it move an item
         self._hoppers: dict[int, int] = {}
+        self._entities: list[ItemEntity] = []  # item entities, in the order they tick (engine/items.py)
+        self._next_entity = 1  # the id the next item entity gets
+        self._rng = JavaRandom(0)  # the level's random source: droppers' eject velocities
+        self._plate_items: dict[Pos, int] = {}  # the item entities each pressure plate counted last
         self.g: sim.Grid = self._grid(64, 128)
         self.g.meta[sim.M_NCELL] = 1  # cell 0 is the shared air that stands for every position without a cell
         self.g.meta[sim.M_LOG] = 1 if log_events else 0
@@ -1088,17 +1095,22 @@ class World:
         for c in fired:
             if int(g.U[c, sim.BT]) in (B.DROPPER, B.DISPENSER):
                 self._dispense(c)
+        if self._entities:
+            self._tick_entities()
         t = self.tick
         for c in list(self._hoppers):
             if self._hoppers[c] <= t:  # read now: a hopper filled earlier in this tick may have been held back
                 self._hopper_tick(c, t)
+        if self._entities or self._plate_items:  # items the hoppers took leave the plates they lay on
+            self._entities = [e for e in self._entities if not e.removed]
+            self._count_on_plates()
         g.meta[sim.M_WAKE] = 0
 
     def _dispense(self, c: int) -> None:
         """A dropper or dispenser fires (vanilla dispenseFrom). It takes from its first filled slot (vanilla
         picks one at random; see docs/limits.md). A dropper facing a container puts the item in it, or keeps
-        it when that container cannot take it; otherwise, and always for a dispenser, the item leaves as a
-        dropped item, which is outside the engine."""
+        it when that container cannot take it; otherwise, and always for a dispenser, the item leaves as an
+        item entity thrown out of its front (engine/items.py eject)."""
         from scicraft_viz.engine import containers
 
         p = tuple(self.g.P[c].tolist())
@@ -1120,11 +1132,17 @@ class World:
             if bq == B.HOPPER and not any(was):
                 self._hoppers[cq] = self.tick + HOPPER_COOLDOWN - 1
         self._put_slots(p, c, b, containers.take_one(slots, i))
+        if cq <= 0:  # out into the world as an item entity (docs/redstone.md section 61)
+            from scicraft_viz.engine.items import eject
 
-    def _hopper_tick(self, c: int, t: int) -> None:
+            at, vel = eject(self._rng, p, B.OFFSETS[f])
+            self._add_entity(name, 1, at, vel, 0, 0)
+
+    def _hopper_tick(self, c: int, t: int, entity: ItemEntity | None = None) -> None:
         """Vanilla HopperBlockEntity.tryMoveItems for a hopper off cooldown: unless locked, push one item
-        into the container it faces, then, unless full, pull one from the container above; either restarts
-        its cooldown."""
+        into the container it faces, then, unless full, pull one from the container above, or with none there
+        take a whole item entity from the space above (`entity`: the one item entity inside it that set this
+        off, vanilla's entityInside); either restarts its cooldown."""
         from scicraft_viz.engine import containers
 
         U = self.g.U
@@ -1157,7 +1175,10 @@ class World:
         if not containers.is_full(mine, B.HOPPER, -1):
             a = (p[0], p[1] + 1, p[2])
             ca, ba = self._container_at(a)
-            if ca > 0:
+            if entity is not None or (ca <= 0 and self._entities):
+                if self._pick_up(p, c, entity):
+                    moved = True
+            elif ca > 0:
                 src = self._slots_at(a, ba)
                 for i in containers.face_slots(ba, containers.DOWN, len(src)):
                     s = src[i]
@@ -1170,7 +1191,152 @@ class World:
                         moved = True
                         break
         if moved:
-            self._hoppers[c] = t + HOPPER_COOLDOWN
+            # an item entity inside the hopper sets it going in the entity phase, before its own block-entity
+            # tick counts the cooldown down once more
+            self._hoppers[c] = t + HOPPER_COOLDOWN - (entity is not None)
+
+    def _pick_up(self, p: Pos, c: int, entity: ItemEntity | None) -> bool:
+        """Vanilla HopperBlockEntity.suckInItems without a container above: the item entities whose boxes
+        reach into the column above the hopper (from 11/16 up to 2 blocks), in spawn order, unless a full
+        block other than a beehive sits on it; the first taken whole ends the search (a stack taken in part
+        stays where it is, smaller, and the search goes on). True when one was taken whole."""
+        from scicraft_viz.engine import containers
+        from scicraft_viz.engine.items import SUCK_BOX, collision_boxes, intersects, moved_box
+
+        above = self._block_at((p[0], p[1] + 1, p[2]))
+        if (entity is None and collision_boxes(above) == ((0, 0, 0, 1, 1, 1),)
+                and split_state(above)[0] not in ("beehive", "bee_nest")):  # vanilla's tag does_not_block_hoppers
+            return False
+        suck = moved_box(SUCK_BOX, p)
+        for e in (entity,) if entity is not None else self._entities:
+            if e.removed or not intersects(e.box(), suck):
+                continue
+            slots, left = containers.add_stack(self._slots_at(p, B.HOPPER), B.HOPPER, e.item, e.count)
+            if left != e.count:
+                self._put_slots(p, c, B.HOPPER, slots)
+            e.count = left
+            if left == 0:
+                e.removed = True
+                return True
+        return False
+
+    # ------------------------------------------------------------------ item entities (engine/items.py)
+    def _add_entity(self, item: str, count: int, pos, vel, pickup_delay: int, age: int) -> int:
+        e = ItemEntity(self._next_entity, item, count, [float(v) for v in pos], [float(v) for v in vel], age,
+                       pickup_delay)
+        self._next_entity += 1
+        self._entities.append(e)
+        return e.id
+
+    def spawn_item(self, item: object, count: object, pos: object, velocity: object = (0.0, 0.0, 0.0), *,
+                   pickup_delay: object = 0, age: object = 0) -> int:
+        """Put an item entity into the world: `count` of `item` (an item id such as 'redstone', at most one
+        stack) with its box's bottom centre at `pos` (x, y, z in blocks, any real numbers) moving at `velocity`
+        (blocks per game tick). `pickup_delay` and `age` in game ticks as vanilla's PickupDelay and Age (32767
+        and -32768: never). It moves from the next step on, after the tick's scheduled ticks. Returns its id
+        (1, 2, ... in spawn order). docs/redstone.md section 59."""
+        from scicraft_viz.engine.containers import _count, _item_name, stack_sizes
+
+        name = _item_name(item, "spawn_item")
+        n = _count(count, "spawn_item")
+        if not 1 <= n <= stack_sizes()[name]:
+            raise InputError(f"spawn_item: an item entity holds 1 to {stack_sizes()[name]} {name}, got {n}")
+        at = _real_triple(pos, "spawn_item: the position")
+        vel = _real_triple(velocity, "spawn_item: the velocity")
+        if any(abs(v) > 3e7 for v in at) or any(abs(v) > 10.0 for v in vel):
+            raise InputError(f"spawn_item: the position must lie within 30,000,000 blocks and each velocity "
+                             f"component within 10 blocks a tick (the bound vanilla gave loaded entities before "
+                             f"1.21.11, kept so that one move searches a bounded space), got {at} and {vel}")
+        ints = []
+        for v, what, lo, hi in ((pickup_delay, "pickup_delay", 0, 32767), (age, "age", -32768, 32767)):
+            if not isinstance(v, Integral) or isinstance(v, bool) or not lo <= v <= hi:
+                raise InputError(f"spawn_item: {what} must be an integer from {lo} to {hi}, got {_short_repr(v)}")
+            ints.append(int(v))
+        self.g  # noqa: B018  leaves the compiled engine, which has no item entities
+        return self._add_entity(name, n, at, vel, ints[0], ints[1])
+
+    def item_entities(self) -> list[ItemInfo]:
+        """Every item entity in the world, in the order they tick (spawn order)."""
+        return [ItemInfo(e.id, e.item, e.count, tuple(e.pos), tuple(e.vel), e.on_ground, e.age, e.pickup_delay)
+                for e in self._entities]
+
+    def set_random_seed(self, seed: object) -> None:
+        """Seed the world's random source (vanilla's level random, java.util.Random's generator), from which a
+        dropper or dispenser draws the velocity of each item it throws out. A new world's seed is 0."""
+        if not isinstance(seed, Integral) or isinstance(seed, bool):
+            raise InputError(f"set_random_seed: the seed must be an integer, got {_short_repr(seed)}")
+        self._rng = JavaRandom(int(seed))
+
+    def _tick_entities(self) -> None:
+        """The entity phase of the tick just run: each item entity moves (ItemEntity.tick), a hopper it is
+        inside may take it, it may merge; then the pressure plates count the items on them."""
+        from scicraft_viz.engine.items import (
+            SUCK_BOX,
+            Surroundings,
+            intersects,
+            merge_with_neighbours,
+            merges_now,
+            moved_box,
+            tick_item,
+        )
+
+        world = Surroundings(self._block_at)
+        t = self.tick
+        for e in self._entities:
+            if e.removed:
+                continue
+            before = tuple(e.pos)
+            tick_item(e, world)
+            if e.removed:
+                continue
+            b = e.box()
+            for x in range(math.floor(b[0] + 1e-5), math.floor(b[3] - 1e-5) + 1):
+                for y in range(math.floor(b[1] + 1e-5), math.floor(b[4] - 1e-5) + 1):
+                    for z in range(math.floor(b[2] + 1e-5), math.floor(b[5] - 1e-5) + 1):
+                        if world.name(x, y, z) != "hopper" or e.removed:
+                            continue
+                        c = self._find((x, y, z))
+                        if self._hoppers.get(c, t) < t and intersects(b, moved_box(SUCK_BOX, (x, y, z))):
+                            self._hopper_tick(c, t, e)
+            if not e.removed and merges_now(e, before):
+                merge_with_neighbours(e, self._entities)
+        self._entities = [e for e in self._entities if not e.removed]
+        self._count_on_plates()
+
+    def _count_on_plates(self) -> None:
+        """Tell each wooden or weighted pressure plate how many item entities it now counts (their boxes
+        overlapping its touch box); stone plates count only mobs and players."""
+        from scicraft_viz.engine.items import PLATE_BOX, intersects, moved_box
+
+        plates = set(self._positions(self.cells_of(*B.PLATES)))
+
+        U = self.g.U
+        counts: dict[Pos, int] = {}
+        for e in self._entities:
+            b = e.box()
+            for x in range(math.floor(b[0]), math.floor(b[3]) + 1):
+                for y in range(math.floor(b[1]), math.floor(b[4]) + 1):
+                    for z in range(math.floor(b[2]), math.floor(b[5]) + 1):
+                        if (x, y, z) not in plates:
+                            continue
+                        c = self._find((x, y, z))
+                        if c > 0 and _counts_items(U, c) and intersects(b, moved_box(PLATE_BOX, (x, y, z))):
+                            counts[(x, y, z)] = counts.get((x, y, z), 0) + 1
+        for p in counts.keys() | self._plate_items.keys():
+            n, old = counts.get(p, 0), self._plate_items.get(p, 0)
+            c = self._find(p)
+            if c <= 0 or not _counts_items(U, c):
+                self._plate_items.pop(p, None)
+                continue
+            have = int(U[c, sim.ENTITIES])
+            want = min(max(have - old, 0) + n, 255)  # the others (set_entities) and the items now
+            if have != want:  # (a plate placed anew where items lay starts from none)
+                self._call(self._k.set_entities, c, want)
+                U = self.g.U
+            if n:
+                self._plate_items[p] = n
+            else:
+                self._plate_items.pop(p, None)
 
     def fill_level(self, pos: object) -> int:
         """The signal a comparator reads from the container at pos (0-15)."""
@@ -1221,14 +1387,16 @@ class World:
         if i is not None:
             self._cg.set_entities(i, int(min(n, 255)))
             return
-        self._call(self._k.set_entities, c, int(min(n, 255)))
+        self._call(self._k.set_entities, c, int(min(n + self._plate_items.get(p, 0), 255)))
 
     def entities(self, pos: object) -> int:
-        """The number of entities on the pressure plate at pos (set_entities; at most 255 are kept)."""
+        """The number of entities on the pressure plate at pos (set_entities, and the item entities it counts; at
+        most 255 are kept)."""
         _, c = self._plate(pos, "entities")
         return int(self.g.U[c, sim.ENTITIES])
 
     # ------------------------------------------------------------------ daylight
+    _items_rec: dict | None = None  # set by record(): {tick: the item entities after it}
     _has_daylight = False  # set when a daylight sensor is placed (see _run)
     # The day time follows the game tick: day_time = tick + _day_offset (a new world starts at day time 0,
     # sunrise; vanilla's daylight cycle adds 1 a tick).
@@ -1379,7 +1547,9 @@ class World:
             # first tick one may move an item (the kernels stop by themselves after a dropper fires or a
             # hopper is unlocked)
             stop = until if not len(sensors) else min(until, (self.tick // 20 + 1) * 20)
-            if self._hoppers:
+            if self._entities:  # item entities move every tick
+                stop = min(stop, self.tick + 1)
+            elif self._hoppers:
                 due = self._hoppers_due()
                 if due is not None:
                     stop = min(stop, max(self.tick + 1, due))
@@ -1390,9 +1560,11 @@ class World:
             row += reached - start
             moved, start = reached > start, reached
             if moved:
-                items = bool(self.g.meta[sim.M_NFIRE] or self._hoppers)
+                items = bool(self.g.meta[sim.M_NFIRE] or self._hoppers or self._entities or self._plate_items)
                 if items:
                     self._move_items()
+                    if self._items_rec is not None:  # record() keeps each tick's item entities
+                        self._items_rec[reached] = tuple(self.item_entities())
                 if len(sensors) and reached % 20 == 0:
                     self._update_daylight(sensors)
                 if (items or (len(sensors) and reached % 20 == 0)) and len(rec[2]) and row - 1 < len(rec[2]):
@@ -1464,6 +1636,9 @@ class World:
         w._ev_chunks = deque(self._ev_chunks)
         w._items = dict(self._items)
         w._hoppers = dict(self._hoppers)
+        w._entities = [copy.deepcopy(e) for e in self._entities]
+        w._rng = copy.deepcopy(self._rng)
+        w._plate_items = dict(self._plate_items)
         w.g = self._regrid(self.g.U.shape[0], self.g.HT.shape[0])
         return w
 
@@ -1490,6 +1665,9 @@ class World:
         self._ev_chunks = deque(src._ev_chunks)
         self._items = dict(src._items)
         self._hoppers = dict(src._hoppers)
+        self._entities = [copy.deepcopy(e) for e in src._entities]
+        self._rng = copy.deepcopy(src._rng)
+        self._plate_items = dict(src._plate_items)
         return True
 
     def record(self, n: int, *, lamps_only: bool = False, dust=None):
@@ -1602,6 +1780,11 @@ class World:
             except InputError as e:
                 raise BuildFileError(f"{source}: {e}") from None
         w._load_outputs(items.outputs)
+        for name, count, pos, motion, delay, age in items.entities:  # a structure's item entities, in its order
+            try:
+                w.spawn_item(name, count, pos, motion, pickup_delay=delay, age=age)
+            except InputError as e:
+                raise BuildFileError(f"{source}: {e}") from None
         return w
 
     def structure_updates(self, positions: Iterable) -> None:
@@ -1655,6 +1838,36 @@ class World:
 
 _PY_KERNELS = None
 _NO_CELLS = np.zeros(0, np.int64)
+
+
+class ItemInfo(NamedTuple):
+    """An item entity as `World.item_entities` lists it: `pos` is its box's bottom centre, `velocity` in blocks
+    per game tick; `age` and `pickup_delay` in game ticks as vanilla's Age and PickupDelay."""
+
+    id: int
+    item: str
+    count: int
+    pos: tuple[float, float, float]
+    velocity: tuple[float, float, float]
+    on_ground: bool
+    age: int
+    pickup_delay: int
+
+
+def _real_triple(v: object, what: str) -> tuple[float, float, float]:
+    from numbers import Real
+
+    if (not isinstance(v, (list, tuple)) or len(v) != 3
+            or not all(isinstance(x, Real) and not isinstance(x, bool) and math.isfinite(x) for x in v)):
+        raise InputError(f"{what} must be three finite numbers (x, y, z), got {_short_repr(v)}")
+    return (float(v[0]), float(v[1]), float(v[2]))
+
+
+def _counts_items(U, c: int) -> bool:
+    """A wooden or weighted pressure plate at cell c (they count every entity; a stone one only mobs)."""
+    b = int(U[c, sim.BT])
+    wooden = B.VARIANT_OF["oak_pressure_plate"]  # the first wooden plate: every variant from it is wooden
+    return b in (B.LIGHT_PLATE, B.HEAVY_PLATE) or (b == B.PLATE and int(U[c, sim.FACE]) >= wooden)
 
 
 def _ahead(p: Pos, k: int) -> Pos:

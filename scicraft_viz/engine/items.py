@@ -1,0 +1,359 @@
+"""Item entities: dropped stacks that fall, slide, merge, press plates and are picked up by hoppers (vanilla
+ItemEntity, Java 1.21 rules as in 26.2). docs/redstone.md sections 59-61.
+
+Positions and velocities are doubles, and every factor vanilla keeps as a 32-bit float (drag 0.98F, block
+friction) is widened from that float here, so trajectories agree with the game's to the last bits. The world
+(engine/world.py) owns the list and calls `tick_item` for each item in spawn order during the entity phase of a
+game tick: after the scheduled ticks and block events, before the hoppers' block-entity phase.
+
+Block collision shapes come from minecraft-data's published shapes (`blockCollisionShapes`); slipperiness and
+the speed factors (Block.getFriction, getSpeedFactor) from the Minecraft wiki's tables."""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+GRAVITY = 0.04  # ItemEntity.getDefaultGravity
+DRAG = float(np.float32(0.98))  # the air drag, a float in vanilla
+LIFETIME = 6000  # ItemEntity: an item is discarded at this age
+NEVER_PICKUP = 32767  # a pickup delay that never counts down (and an item that never merges)
+NEVER_DESPAWN = -32768  # an age that never counts up
+HALF_WIDTH, HEIGHT = 0.125, 0.25  # EntityType.ITEM's box: 0.25 x 0.25
+EPS = 1.0e-7  # vanilla's collision epsilon (Shapes.collide)
+REST_SPEED = float(np.float32(1.0e-5))  # a grounded item slower than this (squared) moves one tick in four
+# Block.getFriction (0.6 for every block not listed) and Block.getSpeedFactor (1.0 unless listed).
+FRICTION = {name: float(np.float32(f)) for name, f in
+            (("ice", 0.98), ("packed_ice", 0.98), ("frosted_ice", 0.98), ("blue_ice", 0.989), ("slime_block", 0.8))}
+DEFAULT_FRICTION = float(np.float32(0.6))
+SPEED_FACTOR = {"soul_sand": float(np.float32(0.4)), "honey_block": float(np.float32(0.4))}
+WEB = (0.25, float(np.float32(0.05)), 0.25)  # WebBlock.entityInside's stuck multiplier
+# HopperBlockEntity's suck box, relative to the hopper's block: the whole column from 11/16 up to 2 blocks high
+SUCK_BOX = (0.0, 11 / 16, 0.0, 1.0, 2.0, 1.0)
+# BasePressurePlateBlock.TOUCH_AABB: the entities a plate counts
+PLATE_BOX = (0.0625, 0.0, 0.0625, 0.9375, 0.25, 0.9375)
+
+
+@dataclass
+class ItemEntity:
+    """One item entity: `count` of `item` (an item id without `minecraft:`), its box's bottom centre `pos` and
+    `vel` in blocks per tick, as vanilla keeps them."""
+
+    id: int
+    item: str
+    count: int
+    pos: list[float]
+    vel: list[float]
+    age: int = 0
+    pickup_delay: int = 0
+    on_ground: bool = False
+    tick_count: int = 0  # Entity.tickCount: the ticks it has lived (its merge and rest cadence)
+    stuck: tuple[float, float, float] | None = field(default=None, repr=False)  # a cobweb's, for the next move
+    removed: bool = False
+    support: tuple[int, int, int] | None = field(default=None, repr=False)  # Entity.mainSupportingBlockPos
+    ground_no_blocks: bool = field(default=False, repr=False)  # Entity.onGroundNoBlocks
+
+    def box(self) -> tuple[float, float, float, float, float, float]:
+        x, y, z = self.pos
+        return (x - HALF_WIDTH, y, z - HALF_WIDTH, x + HALF_WIDTH, y + HEIGHT, z + HALF_WIDTH)
+
+    def mergeable(self) -> bool:
+        """ItemEntity.isMergable."""
+        from scicraft_viz.engine.containers import stack_sizes
+
+        return (not self.removed and self.pickup_delay != NEVER_PICKUP and self.age != NEVER_DESPAWN
+                and self.age < LIFETIME and self.count < stack_sizes()[self.item])
+
+
+def intersects(a, b) -> bool:
+    """AABB.intersects: the boxes overlap with some volume (touching faces do not)."""
+    return a[0] < b[3] and a[3] > b[0] and a[1] < b[4] and a[4] > b[1] and a[2] < b[5] and a[5] > b[2]
+
+
+def moved_box(box, p) -> tuple:
+    return (box[0] + p[0], box[1] + p[1], box[2] + p[2], box[3] + p[0], box[4] + p[1], box[5] + p[2])
+
+
+@functools.lru_cache(maxsize=1)
+def _shape_data():
+    import minecraft_data
+
+    return minecraft_data("1.20").blockCollisionShapes, minecraft_data("1.20").blocks_name
+
+
+@functools.lru_cache(maxsize=4096)
+def collision_boxes(state: str) -> tuple[tuple[float, ...], ...]:
+    """The collision boxes of a block state (`minecraft:name[props]`, vanilla or engine spelling) within its unit
+    cube, from minecraft-data's shapes for Java 1.20; none for air, plates, dust and anything without one."""
+    from scicraft_viz.engine import blocks as B
+
+    name, props = B.split_state(state)
+    name = B.VANILLA_NAME.get(name, name)
+    shapes, blocks = _shape_data()
+    ids = shapes["blocks"].get(name)
+    if ids is None or name == "moving_piston":  # a moving block collides as its block entity says: not modelled
+        return ()
+    if isinstance(ids, list):
+        index = 0
+        for s in blocks[name].get("states", []):
+            values = [str(v) for v in s["values"]] if "values" in s else ["true", "false"]
+            index = index * len(values) + values.index(props.get(s["name"], values[0]))
+        ids = ids[index]
+    return tuple(tuple(b) for b in shapes["shapes"][str(ids)])
+
+
+def friction(name: str) -> float:
+    return FRICTION.get(name, DEFAULT_FRICTION)
+
+
+class Surroundings:
+    """What item physics asks of the world, cached for one tick: a block's state name and collision boxes."""
+
+    def __init__(self, state_at):
+        self._state_at = state_at  # (x, y, z) -> canonical state string
+        self._cache: dict[tuple[int, int, int], str] = {}
+
+    def state(self, x: int, y: int, z: int) -> str:
+        p = (x, y, z)
+        s = self._cache.get(p)
+        if s is None:
+            s = self._cache[p] = self._state_at(p)
+        return s
+
+    def name(self, x: int, y: int, z: int) -> str:
+        return self.state(x, y, z).partition("[")[0].removeprefix("minecraft:")
+
+    def boxes_near(self, box) -> list[tuple[float, ...]]:
+        """Every block collision box (in world coordinates) of the cells `box` reaches into, and of those one
+        below (a fence or wall stands 1.5 high; no shape reaches sideways out of its cell)."""
+        out = []
+        for x in range(math.floor(box[0] - EPS), math.floor(box[3] + EPS) + 1):
+            for y in range(math.floor(box[1] - EPS) - 1, math.floor(box[4] + EPS) + 1):
+                for z in range(math.floor(box[2] - EPS), math.floor(box[5] + EPS) + 1):
+                    for b in collision_boxes(self.state(x, y, z)):
+                        out.append((b[0] + x, b[1] + y, b[2] + z, b[3] + x, b[4] + y, b[5] + z))
+        return out
+
+
+def _clip(axis: int, box, boxes, delta: float) -> float:
+    """Shapes.collide along one axis: how far `box` may go (up to `delta`) before it meets one of `boxes`; boxes it
+    already overlaps do not stop it."""
+    a, b = [i for i in range(3) if i != axis]
+    for o in boxes:
+        if abs(delta) < EPS:
+            return 0.0
+        if not (box[a + 3] > o[a] + EPS and box[a] < o[a + 3] - EPS and box[b + 3] > o[b] + EPS
+                and box[b] < o[b + 3] - EPS):
+            continue
+        if delta > 0.0 and o[axis] >= box[axis + 3] - EPS:
+            delta = min(delta, o[axis] - box[axis + 3])
+        elif delta < 0.0 and o[axis + 3] <= box[axis] + EPS:
+            delta = max(delta, o[axis + 3] - box[axis])
+    return delta
+
+
+def collide(box, movement: list[float], world: Surroundings) -> list[float]:
+    """Entity.collide against blocks: Y first, then the larger horizontal axis (vanilla's axisStepOrder)."""
+    swept = (min(box[0], box[0] + movement[0]), min(box[1], box[1] + movement[1]), min(box[2], box[2] + movement[2]),
+             max(box[3], box[3] + movement[0]), max(box[4], box[4] + movement[1]), max(box[5], box[5] + movement[2]))
+    boxes = world.boxes_near(swept)
+    out = [0.0, 0.0, 0.0]
+    order = (1, 2, 0) if abs(movement[0]) < abs(movement[2]) else (1, 0, 2)
+    for axis in order:
+        d = movement[axis]
+        if d != 0.0:
+            d = _clip(axis, moved_box(box, out), boxes, d)
+            out[axis] = d
+    return out
+
+
+def _cells(box, deflate: float):
+    """The cells a box (deflated by `deflate`) overlaps."""
+    lo = [math.floor(box[i] + deflate) for i in range(3)]
+    hi = [math.floor(box[i + 3] - deflate) for i in range(3)]
+    for x in range(lo[0], hi[0] + 1):
+        for y in range(lo[1], hi[1] + 1):
+            for z in range(lo[2], hi[2] + 1):
+                yield x, y, z
+
+
+def _touch_webs(e: ItemEntity, world: Surroundings) -> None:
+    """Entity.checkInsideBlocks for cobwebs: a box inside one is slowed on its next move."""
+    for x, y, z in _cells(e.box(), 1.0e-5):
+        if world.name(x, y, z) == "cobweb":
+            e.stuck = WEB
+
+
+ON_DEPTH = float(np.float32(0.2))  # Entity.getOnPosLegacy: the block an entity stands on
+# ItemEntity.getBlockPosBelowThatAffectsMyMovement: the block whose slipperiness and speed factor an item feels
+MOVE_DEPTH = float(np.float32(0.999999))
+
+
+def _below(e: ItemEntity, depth: float, world: Surroundings) -> tuple[int, int, int]:
+    """Entity.getOnPos(depth): the block `depth` below the item's feet, in the column of the block it stands on
+    (its supporting block: a fence, wall or gate itself), else under its centre."""
+    if e.support is None:
+        return math.floor(e.pos[0]), math.floor(e.pos[1] - depth), math.floor(e.pos[2])
+    name = world.name(*e.support)
+    if (depth <= 1.0e-5 or (depth <= 0.5 and name.endswith("_fence")) or name.endswith("_wall")
+            or name.endswith("_fence_gate")):
+        return e.support
+    return e.support[0], math.floor(e.pos[1] - depth), e.support[2]
+
+
+def _supporting_block(e: ItemEntity, box, world: Surroundings) -> tuple[int, int, int] | None:
+    """Level.findSupportingBlock: of the blocks whose collision boxes reach into `box`, the one whose centre is
+    nearest the item's position (the greatest by y, z, x among equals)."""
+    best, dist = None, math.inf
+    cells = ((x, y, z) for x in range(math.floor(box[0] - EPS), math.floor(box[3] + EPS) + 1)
+             for y in range(math.floor(box[1] - EPS) - 1, math.floor(box[4] + EPS) + 1)  # a fence reaches up
+             for z in range(math.floor(box[2] - EPS), math.floor(box[5] + EPS) + 1))
+    for x, y, z in cells:
+        boxes = [moved_box(b, (x, y, z)) for b in collision_boxes(world.state(x, y, z))]
+        if not any(intersects(b, box) for b in boxes):
+            continue
+        d = (x + 0.5 - e.pos[0]) ** 2 + (y + 0.5 - e.pos[1]) ** 2 + (z + 0.5 - e.pos[2]) ** 2
+        if d < dist or (d == dist and (best is None or (best[1], best[2], best[0]) < (y, z, x))):
+            best, dist = (x, y, z), d
+    return best
+
+
+def _check_support(e: ItemEntity, moved: list[float], world: Surroundings) -> None:
+    """Entity.checkSupportingBlock after a move: the block a grounded item stands on, looked for in a thin box
+    under its feet (and, when none is there, where it stood before this move's horizontal part)."""
+    if not e.on_ground:
+        e.ground_no_blocks = False
+        e.support = None
+        return
+    b = e.box()
+    thin = (b[0], b[1] - 1.0e-6, b[2], b[3], b[1], b[5])
+    found = _supporting_block(e, thin, world)
+    if found is None and not e.ground_no_blocks:
+        found = _supporting_block(e, moved_box(thin, (-moved[0], 0.0, -moved[2])), world)
+    e.support = found
+    e.ground_no_blocks = found is None
+
+
+def move(e: ItemEntity, movement: list[float], world: Surroundings) -> None:
+    """Entity.move for an item (MoverType.SELF)."""
+    if e.stuck is not None:  # a cobweb scales this move and stops the item
+        movement = [movement[i] * e.stuck[i] for i in range(3)]
+        e.stuck = None
+        e.vel = [0.0, 0.0, 0.0]
+    got = collide(e.box(), movement, world)
+    d = got[0] * got[0] + got[1] * got[1] + got[2] * got[2]
+    if d > EPS or movement[0] ** 2 + movement[1] ** 2 + movement[2] ** 2 - d < EPS:
+        e.pos = [e.pos[0] + got[0], e.pos[1] + got[1], e.pos[2] + got[2]]
+    hit_x = abs(got[0] - movement[0]) >= 1.0e-5  # Mth.equal's tolerance
+    hit_z = abs(got[2] - movement[2]) >= 1.0e-5
+    hit_y = got[1] != movement[1]
+    e.on_ground = hit_y and movement[1] < 0.0
+    _check_support(e, got, world)
+    if hit_x or hit_z:
+        e.vel = [0.0 if hit_x else e.vel[0], e.vel[1], 0.0 if hit_z else e.vel[2]]
+    on = _below(e, ON_DEPTH, world)
+    if hit_y:  # Block.updateEntityAfterFallOn: slime bounces a falling item back at 0.8 of its speed
+        if world.name(*on) == "slime_block":
+            if e.vel[1] < 0.0:
+                e.vel[1] = -e.vel[1] * 0.8
+        else:
+            e.vel[1] = 0.0
+    if e.on_ground and world.name(*on) == "slime_block" and abs(e.vel[1]) < 0.1:  # SlimeBlock.stepOn
+        k = 0.4 + abs(e.vel[1]) * 0.2
+        e.vel = [e.vel[0] * k, e.vel[1], e.vel[2] * k]
+    _touch_webs(e, world)
+    # Entity.getBlockSpeedFactor: the block it is in, else the one below that affects its movement
+    f = SPEED_FACTOR.get(world.name(*(math.floor(c) for c in e.pos)))
+    if f is None:
+        f = SPEED_FACTOR.get(world.name(*_below(e, MOVE_DEPTH, world)), 1.0)
+    if f != 1.0:
+        e.vel = [e.vel[0] * f, e.vel[1], e.vel[2] * f]
+
+
+def tick_item(e: ItemEntity, world: Surroundings) -> None:
+    """ItemEntity.tick without its merge (`merge_with_neighbours`), which the world runs right after it."""
+    e.tick_count += 1
+    if 0 < e.pickup_delay != NEVER_PICKUP:
+        e.pickup_delay -= 1
+    e.vel[1] -= GRAVITY
+    horizontal = e.vel[0] * e.vel[0] + e.vel[2] * e.vel[2]
+    if not e.on_ground or horizontal > REST_SPEED or (e.tick_count + e.id) % 4 == 0:
+        move(e, list(e.vel), world)
+        f = DRAG
+        if e.on_ground:
+            f = float(np.float32(friction(world.name(*_below(e, MOVE_DEPTH, world))) * np.float32(DRAG)))
+        e.vel = [e.vel[0] * f, e.vel[1] * DRAG, e.vel[2] * f]
+        if e.on_ground and e.vel[1] < 0.0:
+            e.vel[1] *= -0.5
+    else:
+        _touch_webs(e, world)  # the block effects of its last movement still apply
+    if e.age != NEVER_DESPAWN:
+        e.age += 1
+    if e.age >= LIFETIME:
+        e.removed = True
+
+
+def merges_now(e: ItemEntity, before: tuple[float, float, float]) -> bool:
+    """Whether the item looks for stacks to merge with this tick: every 2nd tick of its life when it crossed
+    into another block this tick, else every 40th."""
+    crossed = any(math.floor(before[i]) != math.floor(e.pos[i]) for i in range(3))
+    return e.tick_count % (2 if crossed else 40) == 0
+
+
+def merge_with_neighbours(e: ItemEntity, items: list[ItemEntity]) -> None:
+    """ItemEntity.mergeWithNeighbours: the stacks of the same item within half a block sideways (boxes
+    overlapping at the same height) join, the smaller into the larger (into the other item when equal),
+    unless the two would not fit in one stack."""
+    from scicraft_viz.engine.containers import stack_sizes
+
+    if not e.mergeable():
+        return
+    b = e.box()
+    near = (b[0] - 0.5, b[1], b[2] - 0.5, b[3] + 0.5, b[4], b[5] + 0.5)
+    for o in items:
+        if o is e or not o.mergeable() or not intersects(near, o.box()) or o.item != e.item:
+            continue
+        if o.count + e.count > stack_sizes()[e.item]:
+            continue
+        dest, src = (e, o) if o.count < e.count else (o, e)
+        dest.count += src.count
+        dest.pickup_delay = max(dest.pickup_delay, src.pickup_delay)
+        dest.age = min(dest.age, src.age)
+        src.count = 0
+        src.removed = True
+        if e.removed:
+            return
+
+
+class JavaRandom:
+    """java.util.Random (vanilla's LegacyRandomSource): the level's random source, which a dropper's ejected item
+    draws its velocity from."""
+
+    _MUL, _ADD, _MASK = 0x5DEECE66D, 0xB, (1 << 48) - 1
+
+    def __init__(self, seed: int) -> None:
+        self.seed = (seed ^ self._MUL) & self._MASK
+
+    def _next(self, bits: int) -> int:
+        self.seed = (self.seed * self._MUL + self._ADD) & self._MASK
+        return self.seed >> (48 - bits)
+
+    def next_double(self) -> float:
+        return ((self._next(26) << 27) + self._next(27)) * 2.0**-53
+
+    def triangle(self, mean: float, deviation: float) -> float:
+        return mean + deviation * (self.next_double() - self.next_double())
+
+
+def eject(rng: JavaRandom, p: tuple[int, int, int], step: tuple[int, int, int]) -> tuple[list[float], list[float]]:
+    """(position, velocity) of the item a dropper or dispenser at `p` facing `step` ejects: vanilla's
+    DefaultDispenseItemBehavior.spawnItem with speed 6, from 0.7 out of the block's centre."""
+    pos = [p[0] + 0.5 + 0.7 * step[0], p[1] + 0.5 + 0.7 * step[1], p[2] + 0.5 + 0.7 * step[2]]
+    pos[1] -= 0.125 if step[1] else 0.15625
+    speed = rng.next_double() * 0.1 + 0.2
+    spread = 0.0172275 * 6
+    vel = [rng.triangle(step[0] * speed, spread), rng.triangle(0.2, spread), rng.triangle(step[2] * speed, spread)]
+    return pos, vel
