@@ -2,6 +2,7 @@
 vanilla states from Minecraft's block data, with what a piston does to each, what conducts and what a
 comparator reads."""
 
+import numpy as np
 import pytest
 from redstone_helpers import name, new_world, on, power
 from test_compiled import _compare
@@ -152,3 +153,35 @@ def test_the_compiled_engine_runs_these_blocks_as_the_reference_does():
     w.use((0, 1, 0))
     w.step(6)
     assert on(w, (1, 1, 3))
+
+
+# ----------------------------------------------------------------------------------- the views
+def test_the_views_draw_each_by_its_shape_and_colour_and_hover_says_what_it_is():
+    from test_rules_decorative_views import _by_position
+
+    from scicraft_viz.views.block_colors import DYES, block_color
+    from scicraft_viz.views.canvas import describe_block
+    from scicraft_viz.views.frame import frame_from_world
+
+    w = World(replay=True)
+    w.set_blocks([((x, 0, 0), "stone") for x in range(6)] + [
+        ((0, 1, 0), "zombie_head"), ((1, 1, 1), "tripwire_hook[facing=north]"), ((1, 1, 2), "stone"),
+        ((2, 1, 0), "lightning_rod[facing=east]"), ((3, 1, 0), "lime_shulker_box"),
+        ((4, 1, 0), "player_wall_head[facing=south]")])
+    f = frame_from_world(w)
+    drawn = _by_position(f)
+    boxes = {p: [b for b, _, _ in v] for p, v in drawn.items()}
+    assert boxes[(0, 1, 0)] == [[0.25, 1, 0.25, 0.75, 1.5, 0.75]]  # a head: half a block on the floor
+    assert boxes[(4, 1, 0)] == [[4.25, 1.25, 0, 4.75, 1.75, 0.5]]  # a wall head against its wall (north)
+    assert boxes[(2, 1, 0)] == [[2, 1.4375, 0.4375, 3, 1.5625, 0.5625], [2.75, 1.375, 0.375, 3, 1.625, 0.625]]
+    assert len(boxes[(1, 1, 1)]) == 3 and all(b[5] > 1.75 for b in boxes[(1, 1, 1)][:1])  # against the stone south
+    assert boxes[(3, 1, 0)] == [[3, 1, 0, 4, 2, 1]]  # a shulker box is a whole block
+    assert {tuple(c) for _, c, _ in drawn[(3, 1, 0)]} == {tuple(np.float32(DYES["lime"]))}
+    assert {tuple(c) for _, c, _ in drawn[(0, 1, 0)]} == {tuple(np.float32(block_color("zombie_head")))}
+    assert len({block_color(n) for n in ("zombie_head", "creeper_head", "skeleton_skull", "wither_skeleton_skull",
+                                         "dragon_head", "piglin_head", "player_head", "lightning_rod",
+                                         "tripwire_hook", "shulker_box")}) == 10
+    assert "dust turns toward it" in describe_block(f, (1, 1, 1))
+    assert describe_block(f, (3, 1, 0)).endswith("a comparator reads 0; conducts; a piston breaks it")
+    assert "lightning strikes it" in describe_block(f, (2, 1, 0))
+    assert describe_block(f, (0, 1, 0)).endswith("· decorative, never powered; a piston breaks it")
