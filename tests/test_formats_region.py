@@ -141,18 +141,18 @@ def test_cli_convert_with_a_box(tmp_path):
 
 
 def test_unsupported_blocks_and_block_entities_named():
-    secs = [section(4, {(0, 0, 0): "minecraft:lightning_rod[facing=up]", (1, 0, 0): "minecraft:stone"})]
+    secs = [section(4, {(0, 0, 0): "minecraft:end_rod[facing=up]", (1, 0, 0): "minecraft:stone"})]
     be = List[Compound]([Compound({"id": String("minecraft:chest"), "x": Int(33), "y": Int(64), "z": Int(-16)})])
     data = region({(2, -1): chunk(2, -1, secs, block_entities=be)})
     with pytest.raises(BuildFileError) as e:
         decode_build(data, "mca", "r.mca", box=(32, 64, -16, 40, 64, -16))
-    assert str(e.value).startswith("r.mca: 1 block state(s) cannot be imported: minecraft:lightning_rod[facing=up] at "
+    assert str(e.value).startswith("r.mca: 1 block state(s) cannot be imported: minecraft:end_rod[facing=up] at "
                                    "(32, 64, -16): not in the palette (the palette: ")
     with pytest.warns(UnsupportedBlocksWarning) as rec:
         got = decode_build(data, "mca", "r.mca", box=(32, 64, -16, 40, 64, -16), skip_unsupported=True)
     assert got == [((33, 64, -16), "minecraft:stone")]
     assert str(rec[0].message) == ("r.mca: loaded 1 blocks; left out (not supported): "
-                                   "minecraft:lightning_rod[facing=up] x1 at (32, 64, -16); block entity data on 1 "
+                                   "minecraft:end_rod[facing=up] x1 at (32, 64, -16); block entity data on 1 "
                                    "blocks that are not containers")
 
 

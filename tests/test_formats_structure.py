@@ -112,12 +112,12 @@ def test_mcedit_schematic_is_read_by_extension_and_by_content():
 
 
 def test_unsupported_blocks_refuse_naming_count_positions_and_what_would_load():
-    data = structure([("minecraft:stone", {}), ("minecraft:lightning_rod", {"facing": "up"}), ("minecraft:tnt", {})],
+    data = structure([("minecraft:stone", {}), ("minecraft:end_rod", {"facing": "up"}), ("minecraft:tnt", {})],
                      [(0, (0, 0, 0)), (1, (1, 0, 0)), (1, (2, 0, 0)), (2, (0, 1, 0)), (0, (1, 1, 1))])
     with pytest.raises(BuildFileError) as e:
         decode_build(data, "nbt", "c.nbt")
     msg = str(e.value)
-    assert msg.startswith("c.nbt: 2 block state(s) cannot be imported: minecraft:lightning_rod[facing=up] at "
+    assert msg.startswith("c.nbt: 2 block state(s) cannot be imported: minecraft:end_rod[facing=up] at "
                           "(1, 0, 0), (2, 0, 0): not in the palette; minecraft:tnt at (0, 1, 0): not in the palette "
                           "(the palette: ")
     assert msg.endswith("; the other 2 blocks are supported (read with skip_unsupported=True, CLI --skip-unsupported, "
@@ -126,7 +126,7 @@ def test_unsupported_blocks_refuse_naming_count_positions_and_what_would_load():
         got = decode_build(data, "nbt", "c.nbt", skip_unsupported=True)
     assert got == [((0, 0, 0), "minecraft:stone"), ((1, 1, 1), "minecraft:stone")]
     assert str(rec[0].message) == ("c.nbt: loaded 2 blocks; left out (not supported): "
-                                   "minecraft:lightning_rod[facing=up] x2 at (1, 0, 0), (2, 0, 0); minecraft:tnt x1 at "
+                                   "minecraft:end_rod[facing=up] x2 at (1, 0, 0), (2, 0, 0); minecraft:tnt x1 at "
                                    "(0, 1, 0)")
 
 
@@ -171,13 +171,13 @@ def test_cli_convert_writes_structures_and_skips_on_request(tmp_path):
     from typer.testing import CliRunner
 
     src = tmp_path / "c.nbt"
-    src.write_bytes(structure([("minecraft:stone", {}), ("minecraft:lightning_rod", {})],
+    src.write_bytes(structure([("minecraft:stone", {}), ("minecraft:end_rod", {})],
                               [(0, (0, 0, 0)), (1, (1, 0, 0))]))
     r = CliRunner().invoke(app, ["convert", str(src), str(tmp_path / "o.snbt")])
-    assert r.exit_code == 2 and "1 block state(s) cannot be imported: minecraft:lightning_rod at (1, 0, 0)" in r.output
+    assert r.exit_code == 2 and "1 block state(s) cannot be imported: minecraft:end_rod at (1, 0, 0)" in r.output
     r = CliRunner().invoke(app, ["convert", str(src), str(tmp_path / "o.snbt"), "--skip-unsupported"])
     assert r.exit_code == 0, r.output
-    assert "left out (not supported): minecraft:lightning_rod x1 at (1, 0, 0)" in r.output
+    assert "left out (not supported): minecraft:end_rod x1 at (1, 0, 0)" in r.output
     assert read_build(tmp_path / "o.snbt") == [((0, 0, 0), "minecraft:stone")]
 
 
@@ -220,14 +220,14 @@ def test_placement_error_is_not_what_a_paste_raises():
 
 
 def test_setblock_text_skips_unknown_blocks_on_request():
-    text = b"setblock 0 0 0 stone\nsetblock 1 0 0 lightning_rod[facing=up]\nsetblock 2 0 0 lightning_rod[facing=up]\n"
-    with pytest.raises(BuildFileError, match=r"b\.mcfunction:2: unknown block 'lightning_rod'"):
+    text = b"setblock 0 0 0 stone\nsetblock 1 0 0 end_rod[facing=up]\nsetblock 2 0 0 end_rod[facing=up]\n"
+    with pytest.raises(BuildFileError, match=r"b\.mcfunction:2: unknown block 'end_rod'"):
         decode_build(text, "mcfunction", "b.mcfunction")
     with pytest.warns(UnsupportedBlocksWarning) as rec:
         assert decode_build(text, "mcfunction", "b.mcfunction", skip_unsupported=True) == [
             ((0, 0, 0), "minecraft:stone")]
     assert str(rec[0].message) == ("b.mcfunction: loaded 1 blocks; left out (not supported): "
-                                   "lightning_rod[facing=up] x2 at (1, 0, 0), (2, 0, 0)")
+                                   "end_rod[facing=up] x2 at (1, 0, 0), (2, 0, 0)")
     with pytest.raises(BuildFileError, match="redstone_repeater property 'delay' cannot be '9'"):  # not a skip
         decode_build(b"setblock 0 0 0 repeater[delay=9]\n", "mcfunction", "b.mcfunction", skip_unsupported=True)
 

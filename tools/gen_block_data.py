@@ -64,6 +64,9 @@ STICKY = {"honey_block"}
 # the cobweb, which has no collision shape (a partial block holding nothing).
 ENTITY_FULL = {"soul_sand"}
 ENTITY_PARTIAL = {"cobweb"}
+# Partial blocks with a redstone behaviour of their own that blocks.py keeps as data (sturdy faces from their shape):
+# a lightning rod (a signal source only while struck, blocks.REFUSED_STATES).
+SHAPED = {"lightning_rod"}
 SLAB = {"type", "waterlogged"}
 STAIRS = {"facing", "half", "shape", "waterlogged"}
 # The properties each decorative family has in 1.20 (checked, so that a family's rule in blocks.py fits each member).
@@ -72,7 +75,8 @@ DECORATIVE_PROPS = {"fence": _LINKS, "wall": _LINKS | {"up"}, "pane": _LINKS, "c
                     "carpet": set(), "sign": {"rotation", "waterlogged"}, "wall_sign": {"facing", "waterlogged"},
                     "banner": {"rotation"}, "wall_banner": {"facing"}, "lantern": {"hanging", "waterlogged"},
                     "flower_pot": set(), "ladder": {"facing", "waterlogged"},
-                    "candle": {"candles", "lit", "waterlogged"}, "torch": set(), "wall_torch": {"facing"}}
+                    "candle": {"candles", "lit", "waterlogged"}, "torch": set(), "wall_torch": {"facing"},
+                    "head": {"rotation"}, "wall_head": {"facing"}, "tripwire_hook": {"attached", "facing", "powered"}}
 DIRS = ("north", "east", "south", "west", "up", "down")
 GRID = 16
 
@@ -141,7 +145,7 @@ def build_rows() -> dict:
             codes = "".join("C" if b == full else chr(ord("a") + sturdy_mask(b)) for b in boxes)
         elif name in ENTITY_FULL:
             codes = "C" * n
-        elif name in STICKY or name in ENTITY_PARTIAL:
+        elif name in STICKY or name in ENTITY_PARTIAL or name in SHAPED:
             codes = "".join(chr(ord("a") + sturdy_mask(b)) for b in boxes)
         elif name in ANALOG_STATE:
             whole = "C" if name not in NON_CONDUCTORS else "T"

@@ -136,6 +136,14 @@ def collect(found, data: dict[Pos, tuple[object, str]], source: str, omitted: li
                 continue
         b = container_id(state) if state is not None else None
         if b is None:
+            if state is not None and B.split_state(state)[0] in B.SHULKER_BOXES and _holds_items(tag):
+                # the engine keeps a shulker box's block state only: an empty one reads 0 (docs/redstone.md 53)
+                why = (f"{where} (the shulker box at {fmt_pos(p)}) holds items: the engine keeps no shulker box's "
+                       "contents, so only an empty one is supported")
+                if omitted is None:
+                    raise BuildFileError(f"{source}: {why}")
+                omitted.append((f"the items of {why}", 0, []))
+                continue
             left += 1
             continue
         try:
@@ -150,6 +158,13 @@ def collect(found, data: dict[Pos, tuple[object, str]], source: str, omitted: li
     if left and omitted is not None:
         omitted.append((f"block entity data on {left} blocks that are not containers", 0, []))
     return out
+
+
+def _holds_items(tag) -> bool:
+    """Does block-entity data list an item stack (a non-empty `Items`)?"""
+    from nbtlib import Compound, List
+
+    return isinstance(tag, Compound) and isinstance(tag.get("Items"), List) and len(tag["Items"]) > 0
 
 
 def position(tag, keys, source: str, where: str) -> Pos:

@@ -184,7 +184,15 @@ DECORATIVE: dict[str, tuple[tuple[str, int] | None, str, bool]] = {
     "candle": (("down", SUPPORT_CENTRE), "break", False),
     "torch": (("down", SUPPORT_CENTRE), "break", False),  # torches and soul torches (no redstone)
     "wall_torch": (("behind", SUPPORT_FULL), "break", False),
+    # heads and skulls float (vanilla gives them no canSurvive); docs/redstone.md section 54
+    "head": (None, "break", False),
+    "wall_head": (None, "break", False),
+    # a tripwire hook hangs on the face behind it (isFaceSturdy); docs/redstone.md section 52
+    "tripwire_hook": (("behind", SUPPORT_FULL), "break", False),
 }
+HEADS = ("skeleton_skull", "wither_skeleton_skull", "zombie_head", "player_head", "creeper_head", "dragon_head",
+         "piglin_head")
+WALL_HEADS = tuple(n.replace("_skull", "_wall_skull").replace("_head", "_wall_head") for n in HEADS)
 
 
 def decorative_family(name: str) -> str | None:
@@ -197,6 +205,8 @@ def decorative_family(name: str) -> str | None:
         return "flower_pot"
     if name == "candle" or name.endswith("_candle"):
         return "candle"
+    if name in HEADS or name in WALL_HEADS or name == "tripwire_hook":
+        return "wall_head" if name in WALL_HEADS else "head" if name in HEADS else name
     if "hanging" in name:
         return None  # hanging signs attach in ways of their own
     for suffix in ("wall_sign", "wall_banner", "sign", "banner", "fence", "wall", "carpet"):
@@ -243,6 +253,12 @@ NAME_OF_ID[PARTIAL] = "partial_block"
 ALIASES = {"repeater": "redstone_repeater"}
 VANILLA_NAME = {v: k for k, v in ALIASES.items()}
 
+# The 16 dye colours in Minecraft's order, and the shulker boxes: the undyed one and one of each colour.
+DYE_COLOURS = ("white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray", "light_gray", "cyan",
+               "purple", "blue", "brown", "green", "red", "black")
+SHULKER_BOXES = ("shulker_box", *(f"{c}_shulker_box" for c in DYE_COLOURS))
+
+
 def _levels(*values: int) -> dict[str, int]:
     """A property whose comparator output is its own value."""
     return {str(v): v for v in values}
@@ -266,10 +282,13 @@ ANALOG_STATE: dict[str, tuple[str, dict[str, int]]] = {
     "bee_nest": ("honey_level", _levels(0, 1, 2, 3, 4, 5)),
     "lectern": ("has_book", {"false": 0}),
     "jukebox": ("has_record", {"false": 0}),
+    # a shulker box reads as the container it is; an empty one (the only kind a build may hold, see
+    # blockentity.collect) gives 0. docs/redstone.md section 53
+    **{n: ("", {"": 0}) for n in SHULKER_BOXES},
 }
 # Vanilla signal sources among them (isSignalSource): dust turns toward them as toward a lever. Their signal
 # here is 0: the states that would give one are refused below.
-SIGNAL_SOURCES = ("lectern", "jukebox")
+SIGNAL_SOURCES = ("lectern", "jukebox", "tripwire_hook", "lightning_rod")
 # States of those blocks whose behaviour hangs on what the block state does not say, refused with the reason:
 # (name, property, value) -> why.
 REFUSED_STATES: dict[tuple[str, str, str], str] = {
@@ -281,8 +300,15 @@ REFUSED_STATES: dict[tuple[str, str, str], str] = {
                                        "and whether it plays (block-entity data the engine does not keep)",
     ("composter", "level", "7"): "a composter at level 7 turns to level 8 20 game ticks after it is placed, a "
                                  "scheduled tick the engine does not run",
+    ("tripwire_hook", "attached", "true"): "an attached tripwire hook is strung to another by tripwire, which the "
+                                           "engine does not have",
+    ("tripwire_hook", "powered", "true"): "a tripwire hook is powered only while its tripwire is stepped on, which "
+                                          "the engine does not have",
+    ("lightning_rod", "powered", "true"): "a lightning rod is powered for the 8 game ticks after lightning strikes "
+                                          "it, whose end is a scheduled tick the state does not carry",
 }
 REFUSED_BLOCKS: dict[str, str] = {
+    "tripwire": "tripwire and what steps on it (entities) are not in the engine",
     "chiseled_bookshelf": "a chiseled bookshelf's comparator output is the last slot a player used (block-entity "
                           "data, not its block state)",
 }
@@ -391,7 +417,8 @@ _VANILLA = _load_vanilla()
 VANILLA: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
     n: ({"C": STONE, "T": GLASS}.get(r[3][0], PARTIAL), r[1], r[2]) for n, r in _VANILLA.items()}
 SUPPORTED_FAMILIES = ("e.g. concrete, wool, terracotta, planks, glass, stained glass, leaves, slabs, stairs, fences, "
-                      "walls, panes, carpets, signs, banners, lanterns, ladders, candles, torches")
+                      "walls, panes, carpets, signs, banners, lanterns, ladders, candles, torches, heads, shulker "
+                      "boxes, tripwire hooks, lightning rods")
 _BY_STATE_ID = sorted((r[0], n) for n, r in _VANILLA.items())
 
 
@@ -403,7 +430,7 @@ PUSH_NORMAL, PUSH_BLOCK, PUSH_DESTROY, PUSH_ONLY = 0, 1, 2, 3  # PUSH_ONLY: push
 # cakes and cobwebs (PushReaction.DESTROY).
 _IMMOVABLE = ("obsidian", "crying_obsidian", "respawn_anchor", "bedrock", "reinforced_deepslate", "barrier",
               "end_portal_frame", "beacon", "spawner", "beehive", "bee_nest", "lectern", "jukebox")
-_BROKEN_BY_PISTON = ("pumpkin", "melon", "cake", "cobweb")
+_BROKEN_BY_PISTON = ("pumpkin", "melon", "cake", "cobweb", *SHULKER_BOXES)  # a shulker box drops as an item
 
 
 def _push_reactions():
@@ -476,7 +503,10 @@ def _analog_outputs():
             continue
         for number, vals in _states(name):
             out[number] = outputs.get(vals.get(prop, ""), -1)
-            source[number] = name in SIGNAL_SOURCES
+    for name in SIGNAL_SOURCES:
+        if name in _VANILLA:
+            lo = _VANILLA[name][0]
+            source[lo : lo + len(_VANILLA[name][3])] = 1
     return out, source
 
 

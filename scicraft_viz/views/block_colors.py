@@ -42,6 +42,11 @@ MATERIALS = (
     ("lantern", (0.23, 0.24, 0.28)), ("chain", (0.25, 0.26, 0.30)), ("flower_pot", (0.49, 0.27, 0.20)),
     ("potted", (0.49, 0.27, 0.20)), ("ladder", (0.60, 0.47, 0.28)), ("candle", (0.90, 0.84, 0.68)),
     ("torch", (0.40, 0.29, 0.15)),
+    # docs/redstone.md sections 52-55: shulker shell purple, bone, the heads' own faces, copper, hook wood
+    ("shulker_box", (0.59, 0.41, 0.59)), ("wither_skeleton", (0.20, 0.20, 0.20)), ("skeleton", (0.80, 0.80, 0.76)),
+    ("zombie", (0.30, 0.48, 0.25)), ("creeper", (0.37, 0.72, 0.29)), ("player_", (0.60, 0.42, 0.30)),
+    ("dragon", (0.12, 0.10, 0.14)), ("piglin", (0.87, 0.58, 0.55)), ("lightning_rod", (0.75, 0.42, 0.31)),
+    ("tripwire", (0.55, 0.45, 0.32)),
 )
 
 

@@ -121,6 +121,13 @@ def describe_block(frame: Frame, pos: Pos) -> str:
             "triggered" if props.get("triggered") == "true" else "waiting for power")
     elif int(lay.kind[i]) in G.B.CONTAINERS:
         power = "a container: a comparator reads its fill level"
+    elif name == "tripwire_hook":  # docs/redstone.md section 52
+        power = ("unstrung (the engine has no tripwire): no signal, but dust turns toward it; needs a whole face "
+                 "behind; a piston breaks it")
+    elif name in G.B.SHULKER_BOXES:  # section 53
+        power = "a container, kept empty: a comparator reads 0; conducts; a piston breaks it"
+    elif name == "lightning_rod":  # section 55
+        power = "a signal only when lightning strikes it (none here); dust turns toward it; a piston moves it"
     elif G.B.decorative_family(name) is not None:
         power = _decorative_words(name, state)
     elif name in ("slime_block", "honey_block"):

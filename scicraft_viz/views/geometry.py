@@ -255,7 +255,13 @@ _PANE_ARM = ((7, 0, 8, 9, 16, 16),)
 _ON_WALL = {"wall_sign": ((0, 4.5, 14, 16, 12.5, 16),), "wall_banner": ((1, 0, 14.5, 15, 16, 15.5),),
             "ladder": ((1, 0, 14.5, 3, 16, 16), (13, 0, 14.5, 15, 16, 16), (3, 2, 15, 13, 3, 16), (3, 7, 15, 13, 8, 16),
                        (3, 12, 15, 13, 13, 16)),
-            "wall_torch": ((7, 3, 11, 9, 11, 13), (7, 3, 13, 9, 5, 16), (6.5, 11, 10.5, 9.5, 14, 13.5))}
+            "wall_torch": ((7, 3, 11, 9, 11, 13), (7, 3, 13, 9, 5, 16), (6.5, 11, 10.5, 9.5, 14, 13.5)),
+            "wall_head": ((4, 4, 8, 12, 12, 16),),
+            "tripwire_hook": ((6, 1, 14, 10, 9, 16), (7.5, 5, 9, 8.5, 6, 14), (6.5, 4, 7, 9.5, 7, 9))}
+# A lightning rod along its facing axis, its tip at the facing end (sixteenths), by facing.
+_ROD = {"up": ((7, 0, 7, 9, 16, 9), (6, 12, 6, 10, 16, 10)), "down": ((7, 0, 7, 9, 16, 9), (6, 0, 6, 10, 4, 10)),
+        "east": ((0, 7, 7, 16, 9, 9), (12, 6, 6, 16, 10, 10)), "west": ((0, 7, 7, 16, 9, 9), (0, 6, 6, 4, 10, 10)),
+        "south": ((7, 7, 0, 9, 9, 16), (6, 6, 12, 10, 10, 16)), "north": ((7, 7, 0, 9, 9, 16), (6, 6, 0, 10, 10, 4))}
 _CHAIN = {"y": (6.5, 0, 6.5, 9.5, 16, 9.5), "x": (0, 6.5, 6.5, 16, 9.5, 9.5), "z": (6.5, 6.5, 0, 9.5, 9.5, 16)}
 _D_OF_SIDE = {"south": 0, "north": 1, "east": 2, "west": 3}  # a side's _orient front code
 
@@ -314,6 +320,8 @@ def _decorative(bx, lay: Layout, rows: np.ndarray, org: np.ndarray) -> None:
             for k in range(int(props.get("candles", "1"))):
                 x, z = ((7, 7), (4, 7), (7, 4), (10, 10))[k]
                 put(P_STONE, i, (x, 0, z, x + 2, 6, z + 2))
+        elif family == "head":
+            put(P_STONE, i, (4, 0, 4, 12, 8, 12))
         elif family == "torch":  # no redstone: drawn in one colour, unlike a redstone torch's head
             put(P_STONE, i, (7, 0, 7, 9, 8, 9))
             put(P_STONE, i, (6.5, 8, 6.5, 9.5, 11, 9.5))
@@ -342,6 +350,11 @@ def _boxes(lay: Layout, visible: np.ndarray, numbers: bool = False):
     deco = np.array([B.decorative_family(_bare(lay.states[i])) is not None for i in r.tolist()], bool)
     _decorative(bx, lay, r[deco], org)
     r = r[~deco]
+    rod = np.array([_bare(lay.states[i]) == "lightning_rod" for i in r.tolist()], bool)
+    for i in r[rod].tolist():
+        for box in _ROD[B.split_state(lay.states[i])[1].get("facing", "up")]:
+            bx.add(np.array([i]), P_STONE, box, org[[i]])
+    r = r[~rod]
     honey = np.array([lay.states[i].split("[", 1)[0].endswith("honey_block") for i in r.tolist()], bool)
     bx.add(r[honey], P_STONE, HONEY_BOX, org[r[honey]])  # a partial block with no whole face: drawn as its shape
     r = r[~honey]
