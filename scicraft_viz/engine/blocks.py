@@ -19,7 +19,7 @@ NOTE_BLOCK = 15
 OBSERVER, PISTON, STICKY_PISTON, PISTON_HEAD, MOVING_PISTON = range(16, 21)
 PISTON_TYPES = ("normal", "sticky")
 # Note block instruments in Minecraft's order (tests/test_vanilla_ids.py checks it against Minecraft's data);
-# kernels.instrument_on says which the blocks of this palette give from below.
+# which block gives which is data (INSTRUMENT_OF below); kernels.instrument_on reads it.
 INSTRUMENTS = ("harp", "basedrum", "snare", "hat", "bass", "flute", "bell", "guitar", "chime", "xylophone",
                "iron_xylophone", "cow_bell", "didgeridoo", "bit", "banjo", "pling", "zombie", "skeleton", "creeper",
                "dragon", "wither_skeleton", "piglin", "custom_head")
@@ -513,6 +513,31 @@ def _decorative_tables():
 
 
 NEED, SOLID, CENTRE = _decorative_tables()
+
+# The instrument (an index into INSTRUMENTS) a note block plays above each block: tools/gen_block_data.py derives
+# it from minecraft-data (vanilla 1.20 gives every block one; docs/redstone.md section 56). Blocks not named play harp.
+INSTRUMENT_OF: dict[str, int] = {n: INSTRUMENTS.index(i) for i, names in _DATA.get("instruments", {}).items()
+                                 for n in names}
+
+
+def _instrument_table():
+    """By state number: the instrument of a vanilla full or partial block (0, harp, for state 0, which the palette's
+    own stone and glass carry: kernels.instrument_on gives them theirs)."""
+    import numpy as np
+
+    out = np.zeros(len(PUSH_REACTION), np.uint8)
+    for name, (lo, _, _, codes, _) in _VANILLA.items():
+        out[lo : lo + len(codes)] = INSTRUMENT_OF.get(name, 0)
+    return out
+
+
+INSTRUMENT_BY_STATE = _instrument_table()
+
+
+def instrument_under(state: str) -> int:
+    """The instrument (index into INSTRUMENTS) a note block plays above the block `state` (air: harp)."""
+    name = split_state(state)[0]
+    return INSTRUMENT_OF.get(VANILLA_NAME.get(ALIASES.get(name, name), name), 0)
 
 
 def support_need(name: str, props) -> tuple[int, int] | None:

@@ -958,6 +958,13 @@ class CompiledWorld:
                 if d != B.LEAF_DISTANCE[blk.number]:
                     raise CompileRefused(f"leaves at {p} say distance={B.LEAF_DISTANCE[blk.number]} but the blocks "
                                          f"around give {d} (the next shape update beside them changes it)")
+            if blk.id == NOTE_BLOCK:  # its instrument is worked out again at every shape update from below
+                below = states.get(_add(p, DOWN), "air")
+                given = B.INSTRUMENTS.index(split_state(states[p])[1].get("instrument", "harp"))
+                if s.id(_add(p, DOWN)) in (*_COMPONENTS, B.WIRE) and given != B.instrument_under(below):
+                    raise CompileRefused(f"note_block at {p} says instrument={B.INSTRUMENTS[given]} but the "
+                                         f"{split_state(below)[0]} below it gives "
+                                         f"{B.INSTRUMENTS[B.instrument_under(below)]}, and changes state")
             if blk.id in (IRON_DOOR, IRON_TRAPDOOR, FENCE_GATE) and blk.on != bool(blk.power):
                 raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p} is {'open' if blk.on else 'closed'} but "
                                      f"{'' if blk.power else 'not '}powered (the graph moves them together)")

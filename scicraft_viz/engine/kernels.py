@@ -42,6 +42,7 @@ from scicraft_viz.engine.blocks import (
     HEAVY_PLATE,
     HONEY,
     HOPPER,
+    INSTRUMENT_BY_STATE,
     IRON_DOOR,
     IRON_TRAPDOOR,
     LAMP,
@@ -419,12 +420,17 @@ def is_notified(b, structural):
 
 @jit
 def instrument_on(U, c):
-    """The instrument a note block plays on the block at c (vanilla: the block below decides)."""
+    """The instrument a note block plays on the block at c (vanilla: the block below decides; the data says which,
+    blocks.INSTRUMENT_OF). A vanilla block reads its state number; the palette's blocks are named here by id and
+    variant, as the data names them (tests/test_rules_instruments.py checks each against it)."""
     b = U[c, BT]
-    if b == STONE or b == DROPPER or b == DISPENSER or b == FURNACE or (b == PLATE and U[c, FACE] < 2):
+    if is_vanilla(b):
+        number = state_number(U, c)
+        if number == 0:  # the palette's own stone and glass
+            return INSTR_BASEDRUM if b == STONE else INSTR_HAT if b == GLASS else INSTR_HARP
+        return np.int64(INSTRUMENT_BY_STATE[number])
+    if b == DROPPER or b == DISPENSER or b == FURNACE or b == OBSERVER or (b == PLATE and U[c, FACE] < 2):
         return INSTR_BASEDRUM  # stone-like blocks, the stone and polished blackstone plates
-    if b == GLASS:
-        return INSTR_HAT
     if b == BARREL or b == CHEST or b == NOTE_BLOCK or b == PLATE or b == DAYLIGHT or b == FENCE_GATE:
         return INSTR_BASS  # wooden blocks (the wooden plates)
     if (b == IRON_DOOR and U[c, HINGE] >> 1) or (b == IRON_TRAPDOOR and U[c, DELAY]):
