@@ -514,6 +514,64 @@ def _decorative_tables():
 
 NEED, SOLID, CENTRE = _decorative_tables()
 
+# Fences, walls, glass panes and iron bars take their sides from their neighbours at every shape update, and a player's
+# from its neighbours when placed (vanilla CrossCollisionBlock and WallBlock; docs/redstone.md section 57). By state
+# number: LINK, what a block is to them (one of L_*: L_NEVER, vanilla's isExceptionForConnection, never joins even by
+# a whole face); LINK_LO, the first state number of a linking block's name, and LINK_STRIDE the step between two of its
+# states one value apart in its north, east, south, west and up properties (kernels.set_link); WALL_COVER, which of
+# a wall's test shapes the bottom face of a block covers (bit 0 the post's, then north, east, south, west; a full block
+# all), plus WALL_POST_OVERRIDE for a block of vanilla's #wall_post_override tag (torches, signs, banners: a wall
+# below them keeps its post).
+L_NONE, L_WOOD_FENCE, L_NETHER_FENCE, L_WALL, L_PANE, L_NEVER = range(6)
+WALL_POST_OVERRIDE = 32
+_NEVER_LINKS = ("barrier", "pumpkin", "carved_pumpkin", "jack_o_lantern", "melon")  # and leaves, shulker boxes
+
+
+def link_kind(name: str) -> int:
+    """The L_* kind of a vanilla block name."""
+    family = decorative_family(name)
+    if family == "fence":
+        return L_NETHER_FENCE if name == "nether_brick_fence" else L_WOOD_FENCE
+    if family == "wall":
+        return L_WALL
+    if family == "pane":
+        return L_PANE
+    if name in _NEVER_LINKS or name.endswith(("_leaves", "shulker_box")):
+        return L_NEVER
+    return L_NONE
+
+
+def _link_tables():
+    import numpy as np
+
+    top = len(PUSH_REACTION)
+    link, lo_of, stride = np.zeros(top, np.uint8), np.zeros(top, np.int32), np.zeros((top, 5), np.int32)
+    cover = np.zeros(top, np.uint8)
+    covers = _DATA.get("wall_cover", {})
+    for name, (lo, allowed, _, codes, order) in _VANILLA.items():
+        hi = lo + len(codes)
+        kind = link_kind(name)
+        link[lo:hi] = kind
+        if kind in (L_WOOD_FENCE, L_NETHER_FENCE, L_WALL, L_PANE):
+            lo_of[lo:hi] = lo
+            for j, prop in enumerate(("north", "east", "south", "west", "up")):
+                if prop in order:
+                    step = 1
+                    for k in order[order.index(prop) + 1:]:
+                        step *= len(allowed[k])
+                    stride[lo:hi, j] = step
+        if codes[0] in "CT":
+            cover[lo:hi] = 31
+        elif name in covers:
+            cover[lo:hi] = [ord(ch) - ord("0") for ch in covers[name]]
+        if decorative_family(name) in ("torch", "sign", "wall_sign", "banner", "wall_banner"):
+            cover[lo:hi] |= WALL_POST_OVERRIDE
+    return link, lo_of, stride, cover
+
+
+LINK, LINK_LO, LINK_STRIDE, WALL_COVER = _link_tables()
+
+
 # The instrument (an index into INSTRUMENTS) a note block plays above each block: tools/gen_block_data.py derives
 # it from minecraft-data (vanilla 1.20 gives every block one; docs/redstone.md section 56). Blocks not named play harp.
 INSTRUMENT_OF: dict[str, int] = {n: INSTRUMENTS.index(i) for i, names in _DATA.get("instruments", {}).items()

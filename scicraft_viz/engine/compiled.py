@@ -1447,8 +1447,37 @@ def compile_world(world) -> CompiledWorld:
     """Compile a World's current blocks and dynamic state. Raises CompileRefused with the reason when
     the graph could not follow the reference engine exactly."""
     tick, pending, toggles, seq = world_dynamic_state(world)
+    _check_links(world)
     return CompiledWorld(world.blocks(), tick, pending, toggles, seq, world.rules, world_levels(world),
                          world_entities(world), world.time_of_day - tick)
+
+
+def _check_links(world) -> None:
+    """Refuse a fence, wall, pane or iron bars that a shape update from a block the graph switches would change
+    (kernels.relink; the graph sends no shape updates): one whose side toward such a block, or a wall whose tall
+    sides and post under it, are not what they would be worked out again; and one beside an iron or wooden
+    trapdoor, or under a fence gate, whose faces move when power opens it. docs/redstone.md section 57."""
+    from scicraft_viz.engine import kernels as sim
+
+    g, k = world.g, world._k
+    U, N = g.U, g.N
+    switching = (*_COMPONENTS, B.WIRE)
+    for c in world.cells_of(B.PARTIAL).tolist():
+        if not k.is_linking(U, c):
+            continue
+        number = int(k.state_number(U, c))
+        wall = B.LINK[number] == B.L_WALL
+        p = tuple(g.P[c].tolist())
+        for d in (0, 1, 2, 3, UP):
+            n = int(N[c, sim.FC[d]])
+            b = int(U[n, sim.BT])
+            if b == IRON_TRAPDOOR or (b == FENCE_GATE and d == UP and wall):
+                raise CompileRefused(f"{B.vanilla_state_of(number)} at {p}: the {B.NAME_OF_ID[b]} beside it changes "
+                                     "its faces when power moves it, and the graph sends no shape updates")
+            if b in switching and (d < 4 or wall) and int(k.linked_number(U, N, c, number, d)) != number:
+                raise CompileRefused(f"{B.vanilla_state_of(number)} at {p}: its side toward the "
+                                     f"{B.NAME_OF_ID[b]} at {tuple(g.P[n].tolist())} is not what its neighbours give, "
+                                     "and the next shape update from there would change it")
 
 
 def world_levels(world) -> dict[Pos, int]:
