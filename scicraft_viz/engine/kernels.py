@@ -2521,6 +2521,10 @@ def finish_moving(g, m, cut_short):
     g.T[m, PTIME] = -1
     for j in range(TOG0, NT):
         g.T[m, j] = NEVER
+    if is_linking(U, m):  # vanilla updateFromNeighbourShapes: a fence, wall or pane lands joining its new neighbours
+        number = linked_number(U, N, m, state_number(U, m), -1)
+        U[m, FACING] = number & 255
+        U[m, FACE] = number >> 8
     if bt != AIR:
         put_event(g, m, EV_PLACED, 0, 0, bt)
     if bt == NOTE_BLOCK:
