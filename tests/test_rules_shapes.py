@@ -140,6 +140,11 @@ def test_the_compiled_engine_refuses_a_fence_a_shape_update_would_change():
     w.set_block((1, 1, 1), "iron_trapdoor[half=bottom]")
     with pytest.raises(CompileRefused, match=r"the iron_trapdoor beside it changes its faces"):
         compile_world(w)
+    w.set_block((1, 1, 1), "air")
+    w.set_block((1, 0, 2), "redstone_lamp")
+    w.set_block((1, 0, 1), "oak_stairs[facing=east,shape=outer_left]")  # /setblock: straight by what is around
+    with pytest.raises(CompileRefused, match=r"oak_stairs.* at \(1, 0, 1\): its shape is not what the stairs around"):
+        compile_world(w)
 
 
 def test_both_engines_agree_beside_a_fence():
@@ -154,6 +159,41 @@ def test_both_engines_agree_beside_a_fence():
     w.set_block((3, 1, 0), "oak_fence")
     assert sides(w, (2, 1, 0)) == fence(west=1, east=1)
     assert compare(w, compile_world(w), [((0, 1, 0), 5), ((0, 1, 0), 5)]) > 0
+
+
+def shape(w, pos):
+    return parse(w.get_block(pos))[1]["shape"]
+
+
+def test_stairs_turn_a_corner_with_the_stairs_in_front_or_behind_them():
+    w = World()
+    w.set_block((-1, 0, 0), "oak_stairs[facing=north]")  # behind stairs facing east, turned across
+    w.set_block((0, 0, 0), "stone_stairs[facing=east]")
+    assert shape(w, (0, 0, 0)) == "inner_left"  # north is east's left
+    w.remove_block((-1, 0, 0))
+    assert shape(w, (0, 0, 0)) == "straight"
+    w.set_block((1, 0, 0), "oak_stairs[facing=south]")  # in front of them
+    assert shape(w, (0, 0, 0)) == "outer_right"
+    w.set_block((1, 0, 0), "oak_stairs[facing=south,half=top]")  # the other half: no corner
+    assert shape(w, (0, 0, 0)) == "straight"
+    w.set_block((0, 0, 1), "oak_stairs[facing=east]")  # stairs beside, facing the same way: only a shape update
+    assert shape(w, (0, 0, 0)) == "straight" and shape(w, (0, 0, 1)) == "straight"
+
+
+def test_a_stairs_corner_changes_its_whole_faces_and_a_fence_beside_follows():
+    w = World()
+    w.set_block((0, 0, 0), "oak_stairs[facing=east,half=top]")
+    w.set_block((0, 0, 1), "oak_fence")
+    assert sides(w, (0, 0, 1))["north"] == "false"  # the south face of straight stairs facing east is not whole
+    w.set_block((-1, 0, 0), "oak_stairs[facing=south,half=top]")  # behind them: an inner corner, whole to the south
+    assert shape(w, (0, 0, 0)) == "inner_right"
+    assert sides(w, (0, 0, 1))["north"] == "true"
+
+
+def test_the_data_keeps_every_stairs_states_whole_faces():
+    for name in ("oak_stairs", "stone_stairs", "cut_copper_stairs"):
+        for number, props in B._states(name):
+            assert B.STURDY[number] == B.vanilla_kind(name, tuple(props.items()))[1]
 
 
 # ----------------------------------------------------------------------------- the property

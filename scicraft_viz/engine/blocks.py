@@ -572,6 +572,33 @@ def _link_tables():
 LINK, LINK_LO, LINK_STRIDE, WALL_COVER = _link_tables()
 
 
+# Stairs take their `shape` from the stairs in front of and behind them (vanilla StairBlock.getStairsShape; section
+# 57). Every stairs block numbers its states alike (facing north, south, west, east; half top, bottom; shape; then
+# waterlogged): by state number, STAIRS_LO is the first state number of a stairs block (0 for any other block), and
+# STURDY the whole faces of every vanilla state (63 for a full block), which a stair's shape decides.
+STAIR_SHAPES = ("straight", "inner_left", "inner_right", "outer_left", "outer_right")
+
+
+def _stairs_tables():
+    import numpy as np
+
+    top = len(PUSH_REACTION)
+    lo_of, sturdy = np.zeros(top, np.int32), np.full(top, 63, np.uint8)
+    for name, (lo, allowed, _, codes, order) in _VANILLA.items():
+        for i, ch in enumerate(codes):
+            if ch not in "CT":
+                sturdy[lo + i] = ord(ch) - ord("a")
+        if name.endswith("_stairs"):
+            if order != ["facing", "half", "shape", "waterlogged"] or allowed["shape"] != STAIR_SHAPES or allowed[
+                    "facing"] != ("north", "south", "west", "east"):
+                raise ValueError(f"{name}: its states are not numbered as every stairs block's")
+            lo_of[lo : lo + len(codes)] = lo
+    return lo_of, sturdy
+
+
+STAIRS_LO, STURDY = _stairs_tables()
+
+
 # The instrument (an index into INSTRUMENTS) a note block plays above each block: tools/gen_block_data.py derives
 # it from minecraft-data (vanilla 1.20 gives every block one; docs/redstone.md section 56). Blocks not named play harp.
 INSTRUMENT_OF: dict[str, int] = {n: INSTRUMENTS.index(i) for i, names in _DATA.get("instruments", {}).items()

@@ -1453,7 +1453,7 @@ def compile_world(world) -> CompiledWorld:
 
 
 def _check_links(world) -> None:
-    """Refuse a fence, wall, pane or iron bars that a shape update from a block the graph switches would change
+    """Refuse a fence, wall, pane, iron bars or stairs that a shape update from a block the graph switches would change
     (kernels.relink; the graph sends no shape updates): one whose side toward such a block, or a wall whose tall
     sides and post under it, are not what they would be worked out again; and one beside an iron or wooden
     trapdoor, or under a fence gate, whose faces move when power opens it. docs/redstone.md section 57."""
@@ -1463,6 +1463,14 @@ def _check_links(world) -> None:
     U, N = g.U, g.N
     switching = (*_COMPONENTS, B.WIRE)
     for c in world.cells_of(B.PARTIAL).tolist():
+        off = int(k.stairs_at(U, c))
+        if off >= 0:  # stairs: their shape, worked out again at a shape update from a side
+            near = [int(U[N[c, sim.FC[d]], sim.BT]) for d in range(4)]
+            if any(b in switching for b in near) and int(k.stairs_shape(U, N, c)) != (off // 2) % 5:
+                number = int(k.state_number(U, c))
+                raise CompileRefused(f"{B.vanilla_state_of(number)} at {tuple(g.P[c].tolist())}: its shape is not "
+                                     "what the stairs around give, and the next shape update beside it would change it")
+            continue
         if not k.is_linking(U, c):
             continue
         number = int(k.state_number(U, c))

@@ -76,8 +76,10 @@ from scicraft_viz.engine.blocks import (
     SIGNAL_SOURCE,
     SLIME,
     SOLID,
+    STAIRS_LO,
     STICKY_PISTON,
     STONE,
+    STURDY,
     SUPPORT_CENTRE,
     SUPPORT_FULL,
     SUPPORT_SOLID,
@@ -981,6 +983,8 @@ def notify_observers(g, c):
         n = N[c, FC[k]]
         if is_linking(U, n) and relink(g, n, opp(k)):
             relinked(g, n)
+        elif k < 4 and stairs_at(U, n) >= 0 and restair(g, n):
+            restaired(g, n)
 
 
 @jit
@@ -1142,6 +1146,97 @@ def relink(g, n, k):
     put_event(g, n, EV_PLACED, 0, 0, U[n, BT])
     reshape_near(g, n)
     return True
+
+
+# Stairs (blocks.STAIRS_LO): a state's offset from its block's first is ((facing * 2 + half) * 5 + shape) * 2 +
+# waterlogged, facing in vanilla's order north, south, west, east (STAIR_DIR: as a direction index).
+STAIR_DIR = np.array([0, 2, 3, 1], dtype=np.int64)
+
+
+@jit
+def stairs_at(U, x):
+    """The offset of the stairs state at x from its block's first state, or -1 for any other block."""
+    if U[x, BT] != PARTIAL:
+        return -1
+    number = state_number(U, x)
+    lo = np.int64(STAIRS_LO[number])
+    return number - lo if lo else -1
+
+
+@jit
+def can_take(U, N, c, d, half, k):
+    """Vanilla canTakeShape: the block toward k is not stairs facing d on the same half."""
+    o = stairs_at(U, N[c, FC[k]])
+    return o < 0 or STAIR_DIR[o // 20] != d or (o // 10) % 2 != half
+
+
+@jit
+def stairs_shape(U, N, c):
+    """The shape (an index into blocks.STAIR_SHAPES) of the stairs at c, from the stairs in front of them (an outer
+    corner) or behind them (an inner corner) on the same half, turned across (vanilla getStairsShape)."""
+    off = stairs_at(U, c)
+    d = STAIR_DIR[off // 20]
+    half = (off // 10) % 2
+    o = stairs_at(U, N[c, FC[d]])
+    if o >= 0 and (o // 10) % 2 == half:
+        d1 = STAIR_DIR[o // 20]
+        if d1 % 2 != d % 2 and can_take(U, N, c, d, half, opp(d1)):
+            return 3 if d1 == (d + 3) % 4 else 4
+    o = stairs_at(U, N[c, FC[opp(d)]])
+    if o >= 0 and (o // 10) % 2 == half:
+        d2 = STAIR_DIR[o // 20]
+        if d2 % 2 != d % 2 and can_take(U, N, c, d, half, d2):
+            return 1 if d2 == (d + 3) % 4 else 2
+    return 0
+
+
+@jit
+def restair(g, c):
+    """Vanilla updateShape of the stairs at c from a side: its shape anew, and with it its whole faces; set without
+    neighbour updates. Returns True if it changed."""
+    U = g.U
+    if g.meta[M_PASTE]:
+        return False
+    number = state_number(U, c)
+    new = number + (stairs_shape(U, g.N, c) - (stairs_at(U, c) // 2) % 5) * 2
+    if new == number:
+        return False
+    put_event(g, c, EV_REMOVED, 0, 0, PARTIAL)
+    U[c, FACING] = new & 255
+    U[c, FACE] = new >> 8
+    U[c, DELAY] = STURDY[new]
+    put_event(g, c, EV_PLACED, 0, 0, PARTIAL)
+    reshape_near(g, c)
+    return True
+
+
+@jit
+def restaired(g, n):
+    """The stairs at n changed shape: their shape updates reach the observers, leaves, fences, walls and panes
+    around them (whose faces toward them may have changed)."""
+    U = g.U
+    for k in SHAPE_ORDER:
+        watch_shape(g, n, k)
+        m = g.N[n, FC[k]]
+        if is_linking(U, m) and relink(g, m, opp(k)):
+            relinked(g, m)
+
+
+@jit
+def shape_from_neighbours(g, c):
+    """A fence, wall, pane or stairs at c takes every side, or its shape, from its neighbours (vanilla
+    getStateForPlacement and updateFromNeighbourShapes), without updates."""
+    U = g.U
+    if is_linking(U, c):
+        number = linked_number(U, g.N, c, state_number(U, c), -1)
+    elif stairs_at(U, c) >= 0:
+        number = state_number(U, c)
+        number += (stairs_shape(U, g.N, c) - (stairs_at(U, c) // 2) % 5) * 2
+        U[c, DELAY] = STURDY[number]
+    else:
+        return
+    U[c, FACING] = number & 255
+    U[c, FACE] = number >> 8
 
 
 @jit
@@ -2521,10 +2616,7 @@ def finish_moving(g, m, cut_short):
     g.T[m, PTIME] = -1
     for j in range(TOG0, NT):
         g.T[m, j] = NEVER
-    if is_linking(U, m):  # vanilla updateFromNeighbourShapes: a fence, wall or pane lands joining its new neighbours
-        number = linked_number(U, N, m, state_number(U, m), -1)
-        U[m, FACING] = number & 255
-        U[m, FACE] = number >> 8
+    shape_from_neighbours(g, m)  # vanilla updateFromNeighbourShapes: a fence lands joining its new neighbours
     if bt != AIR:
         put_event(g, m, EV_PLACED, 0, 0, bt)
     if bt == NOTE_BLOCK:
@@ -2683,12 +2775,11 @@ def place(g, c, old_type, exempt, player):
     if b != old_type:
         g.T[c, PTIME] = -1
     U[c, GONE] = old_type if b != old_type else AIR
-    if b == OBSERVER or (is_vanilla(b) and LEAF_DISTANCE[state_number(U, c)]) or is_linking(U, c):
+    if b == OBSERVER or (is_vanilla(b) and LEAF_DISTANCE[state_number(U, c)]) or is_linking(U, c) or (
+            stairs_at(U, c) >= 0):
         g.meta[M_OBSERVERS] += 1  # they hear shape updates
-    if player and is_linking(U, c):  # vanilla getStateForPlacement: every side from the neighbours
-        number = linked_number(U, N, c, state_number(U, c), -1)
-        U[c, FACING] = number & 255
-        U[c, FACE] = number >> 8
+    if player:  # vanilla getStateForPlacement: a fence's sides, a stair's shape from the neighbours
+        shape_from_neighbours(g, c)
     reshape_near(g, c)
     notify_observers(g, c)  # a block placed or removed: a shape update to its neighbours
     if b == PISTON or b == STICKY_PISTON:
@@ -3016,16 +3107,16 @@ def structure_update(g, c):
     U = g.U
     if U[c, BT] == OBSERVER and not U[c, ON] and not has_pending(g, c):
         schedule(g, c, 2, P_NORMAL)
-    if is_linking(U, c):  # a fence, wall or pane takes every side from its neighbours (section 57)
-        number = state_number(U, c)
-        new = linked_number(U, g.N, c, number, -1)
-        if new != number:
-            put_event(g, c, EV_REMOVED, 0, 0, U[c, BT])
-            U[c, FACING] = new & 255
-            U[c, FACE] = new >> 8
-            put_event(g, c, EV_PLACED, 0, 0, U[c, BT])
-            reshape_near(g, c)
+    number = state_number(U, c) if is_vanilla(U[c, BT]) else 0
+    shape_from_neighbours(g, c)  # a fence, wall or pane takes every side, stairs their shape (section 57)
+    if number and state_number(U, c) != number:
+        put_event(g, c, EV_REMOVED, 0, 0, U[c, BT])
+        put_event(g, c, EV_PLACED, 0, 0, U[c, BT])
+        reshape_near(g, c)
+        if is_linking(U, c):
             relinked(g, c)
+        else:
+            restaired(g, c)
     push_changed(g, c, K_BLOCK)
     propagate(g, -1)
     if g.meta[M_OVERFLOW]:
