@@ -1132,7 +1132,9 @@ def linked_number(U, N, c, number, k):
 def relink(g, n, k):
     """Vanilla updateShape of the fence, wall or pane at n from its neighbour toward k: a fence or pane takes that
     side anew (not from above or below), a wall that side and, from above, its tall sides and post; set without
-    neighbour updates. Returns True if its state changed."""
+    neighbour updates. Returns True if its state changed. (Its faces and kind stay, so nothing cached around it
+    changes: no reshape_near, which would also make the shape-update kernels call themselves, which numba's cache
+    cannot keep.)"""
     U = g.U
     number = state_number(U, n)
     if g.meta[M_PASTE] or k == DOWN or (k == UP and LINK[number] != L_WALL):
@@ -1144,7 +1146,6 @@ def relink(g, n, k):
     U[n, FACING] = new & 255
     U[n, FACE] = new >> 8
     put_event(g, n, EV_PLACED, 0, 0, U[n, BT])
-    reshape_near(g, n)
     return True
 
 
@@ -1206,7 +1207,10 @@ def restair(g, c):
     U[c, FACE] = new >> 8
     U[c, DELAY] = STURDY[new]
     put_event(g, c, EV_PLACED, 0, 0, PARTIAL)
-    reshape_near(g, c)
+    for j in range(NNEAR):  # the masks of the blocks that read its faces (not reshape_near: no updates from here)
+        x = g.N[c, j]
+        if REACH[j] == 1 and U[x, BT] != AIR:
+            refresh(U, g.N, x)
     return True
 
 
