@@ -32,8 +32,10 @@ def test_data_file_is_what_the_generator_makes_from_minecraft_data():
     spec = importlib.util.spec_from_file_location("gen_block_data", ROOT / "tools" / "gen_block_data.py")
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
-    stored = json.loads((ROOT / "scicraft_viz" / "engine" / "data" / "vanilla_blocks.json").read_text())["blocks"]
-    assert gen.build_rows() == stored
+    stored = json.loads((ROOT / "scicraft_viz" / "engine" / "data" / "vanilla_blocks.json").read_text())
+    assert gen.build_rows() == stored["blocks"]
+    assert gen.WALL_COVER == stored["wall_cover"]  # filled by build_rows
+    assert gen.build_instruments() == stored["instruments"]
 
 
 @pytest.mark.parametrize("name", ["white_concrete", "black_wool", "terracotta", "red_terracotta", "stone_bricks",

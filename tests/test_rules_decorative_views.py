@@ -40,8 +40,12 @@ def test_each_decorative_block_is_drawn_by_its_shape():
     assert boxes[(3, 1, 0)][1] == [3, 1.5625, 0.453125, 4, 2, 0.546875]
     assert boxes[(4, 1, 0)] == [[4.3125, 1, 0.3125, 4.6875, 1.4375, 0.6875],  # a lantern and its lid
                                 [4.375, 1.4375, 0.375, 4.625, 1.5625, 0.625]]
-    assert boxes[(5, 1, 0)] == [[5.4375, 1, 0.4375, 5.5625, 2, 0.5625], [5.4375, 1, 0, 5.5625, 2, 0.5]]
-    assert boxes[(6, 1, 0)] == [[6.3125, 1, 0, 6.6875, 2, 0.5], [6.3125, 1, 0.5, 6.6875, 1.875, 1]]  # no post
+    # a pane: its post, its north arm, and an east arm, joined to the wall placed beside it after it (section 57)
+    assert boxes[(5, 1, 0)] == [[5.4375, 1, 0.4375, 5.5625, 2, 0.5625], [5.4375, 1, 0, 5.5625, 2, 0.5],
+                                [5.5, 1, 0.4375, 6, 2, 0.5625]]
+    # a wall with no post, both arms low: the candle placed beside it after it made it work its heights out again,
+    # and nothing above covers it (given north=tall; section 57)
+    assert boxes[(6, 1, 0)] == [[6.3125, 1, 0, 6.6875, 1.875, 0.5], [6.3125, 1, 0.5, 6.6875, 1.875, 1]]
     assert len(boxes[(7, 1, 0)]) == 2  # one box per candle
     assert boxes[(4, 0, 1)][0] == [4.8125, 0, 1.0, 4.9375, 1, 1.09375]  # a ladder's rail against its wall (north)
 

@@ -112,6 +112,18 @@ def centre_code(boxes: list[list[float]]) -> str:
     return str((CENTRE <= _face_cover(boxes, "up")) + 2 * (CENTRE <= _face_cover(boxes, "down")))
 
 
+# vanilla WallBlock's test shapes, as the 1/16 cells of the bottom face of the block above a wall they cover: the
+# post's, then the side toward north, east, south and west (x from west, z from north)
+WALL_TESTS = [{(x, z) for x in range(x0, x1) for z in range(z0, z1)}
+              for x0, z0, x1, z1 in ((7, 7, 9, 9), (7, 0, 9, 9), (7, 7, 16, 9), (7, 7, 9, 16), (0, 7, 9, 9))]
+
+
+def wall_cover_code(boxes: list[list[float]]) -> str:
+    """'0' + a 5-bit mask of the WALL_TESTS the bottom face of this shape covers (vanilla WallBlock.isCovered)."""
+    bottom = _face_cover(boxes, "down")
+    return chr(ord("0") + sum(1 << i for i, t in enumerate(WALL_TESTS) if t <= bottom))
+
+
 def values(state: dict) -> list[str]:
     return [str(v) for v in state["values"]] if "values" in state else ["true", "false"]
 
@@ -161,7 +173,16 @@ def build_rows() -> dict:
         centres = "".join(centre_code(b) for b in boxes) if codes[0] not in "CT" else ""
         rows[name] = [block["minStateId"], [[s["name"], values(s)] for s in states], block["defaultState"], codes,
                       centres]
+        if codes[0] not in "CT":
+            cover = "".join(wall_cover_code(b) for b in boxes)
+            if cover.strip("0"):
+                WALL_COVER[name] = cover
     return rows
+
+
+# name -> one wall_cover_code per state, for the partial blocks whose bottom face covers any of WALL_TESTS (a full
+# block covers them all): what makes a wall's side below them tall (docs/redstone.md section 57)
+WALL_COVER: dict[str, str] = {}
 
 
 # Families of blocks that power opens and closes, with the properties each member must have (engine/blocks.py
@@ -186,10 +207,66 @@ def build_openable() -> dict:
     return out
 
 
+# Note block instruments. Java 1.20 gives each block an instrument in its block properties, chosen so that every
+# block keeps the one 1.19 gave it: a few blocks by name, then by material (stone-like: basedrum; sand: snare;
+# glass: hat; wood: bass; anything else: harp), as the Minecraft wiki's Note Block page lists them. minecraft-data
+# publishes no instrument and no material, but it does publish the tool that mines each block, which stands for the
+# material: wood is what an axe mines, stone-like blocks what a pickaxe mines; the names below are the blocks
+# where the tool and the material part ways (metals, ice and amethyst mined by a pickaxe, decorations by an axe).
+NAMED_INSTRUMENT = {"clay": "flute", "gold_block": "bell", "packed_ice": "chime", "bone_block": "xylophone",
+                    "iron_block": "iron_xylophone", "soul_sand": "cow_bell", "pumpkin": "didgeridoo",
+                    "emerald_block": "bit", "hay_block": "banjo", "glowstone": "pling"}
+GLASS_MATERIAL = {"glass", "tinted_glass", "glass_pane", "sea_lantern", "beacon", "conduit"}
+SAND_MATERIAL = {"sand", "red_sand", "gravel", "suspicious_sand", "suspicious_gravel"}
+STONE_WITHOUT_TOOL = {"bedrock", "end_portal_frame", "reinforced_deepslate"}
+# mined by a pickaxe, not stone-like: metal, heavy metal, ice, amethyst, piston, clay (infested blocks), dirt
+# (packed mud), shulker shell and decoration (rails, buttons) materials
+PICKAXE_NOT_STONE = {"ancient_debris", "anvil", "chipped_anvil", "damaged_anvil", "bell", "blue_ice", "ice",
+                     "brewing_stand", "chain", "diamond_block", "lapis_block", "netherite_block", "lodestone",
+                     "grindstone", "heavy_weighted_pressure_plate", "light_weighted_pressure_plate", "hopper",
+                     "iron_bars", "iron_door", "iron_trapdoor", "lantern", "soul_lantern", "lightning_rod",
+                     "redstone_block", "packed_mud", "piston", "sticky_piston", "piston_head", "rail",
+                     "powered_rail", "detector_rail", "activator_rail"}
+PICKAXE_NOT_STONE_PARTS = ("amethyst", "cauldron", "infested_", "shulker_box", "_button")
+AXE_NOT_WOOD = {"ladder", "bamboo", "scaffolding"}  # decoration and bamboo materials; wooden buttons are decoration
+
+
+def instrument(name: str, tool: str) -> str:
+    """The instrument a note block plays above the block `name`, mined by `tool` (minecraft-data's material)."""
+    if name in NAMED_INSTRUMENT:
+        return NAMED_INSTRUMENT[name]
+    if name.endswith("_wool"):
+        return "guitar"
+    if name in GLASS_MATERIAL or name.endswith(("_stained_glass", "_stained_glass_pane")):
+        return "hat"
+    if name in SAND_MATERIAL or name.endswith("_concrete_powder"):
+        return "snare"
+    if tool == "mineable/axe" and name not in AXE_NOT_WOOD and not name.endswith("_button"):
+        return "bass"
+    copper_metal = "copper" in name and not name.endswith("_ore") and name != "raw_copper_block"
+    if tool == "mineable/pickaxe" and name not in PICKAXE_NOT_STONE and not copper_metal and not any(
+            p in name for p in PICKAXE_NOT_STONE_PARTS):
+        return "basedrum"
+    if name in STONE_WITHOUT_TOOL or name.startswith("dead_") and "coral" in name:
+        return "basedrum"
+    return "harp"
+
+
+def build_instruments() -> dict:
+    """{instrument: the names of the blocks that give it} for every block of minecraft-data but harp's."""
+    out: dict[str, list[str]] = {}
+    for name, block in sorted(minecraft_data(VERSION).blocks_name.items()):
+        got = instrument(name, block["material"])
+        if got != "harp":
+            out.setdefault(got, []).append(name)
+    return out
+
+
 def main() -> int:
     rows = build_rows()
     doc = {"source": f"minecraft-data {VERSION} (PrismarineJS), generated by tools/gen_block_data.py",
-           "blocks": rows, "openable": build_openable()}
+           "blocks": rows, "openable": build_openable(), "instruments": build_instruments(),
+           "wall_cover": WALL_COVER}
     OUT.write_text(json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n")
     kinds: dict[str, int] = {}
     for row in rows.values():

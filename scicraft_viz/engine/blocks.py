@@ -19,7 +19,7 @@ NOTE_BLOCK = 15
 OBSERVER, PISTON, STICKY_PISTON, PISTON_HEAD, MOVING_PISTON = range(16, 21)
 PISTON_TYPES = ("normal", "sticky")
 # Note block instruments in Minecraft's order (tests/test_vanilla_ids.py checks it against Minecraft's data);
-# kernels.instrument_on says which the blocks of this palette give from below.
+# which block gives which is data (INSTRUMENT_OF below); kernels.instrument_on reads it.
 INSTRUMENTS = ("harp", "basedrum", "snare", "hat", "bass", "flute", "bell", "guitar", "chime", "xylophone",
                "iron_xylophone", "cow_bell", "didgeridoo", "bit", "banjo", "pling", "zombie", "skeleton", "creeper",
                "dragon", "wither_skeleton", "piglin", "custom_head")
@@ -543,6 +543,116 @@ def _decorative_tables():
 
 
 NEED, SOLID, CENTRE = _decorative_tables()
+
+# Fences, walls, glass panes and iron bars take their sides from their neighbours at every shape update, and a player's
+# from its neighbours when placed (vanilla CrossCollisionBlock and WallBlock; docs/redstone.md section 57). By state
+# number: LINK, what a block is to them (one of L_*: L_NEVER, vanilla's isExceptionForConnection, never joins even by
+# a whole face); LINK_LO, the first state number of a linking block's name, and LINK_STRIDE the step between two of its
+# states one value apart in its north, east, south, west and up properties (kernels.set_link); WALL_COVER, which of
+# a wall's test shapes the bottom face of a block covers (bit 0 the post's, then north, east, south, west; a full block
+# all), plus WALL_POST_OVERRIDE for a block of vanilla's #wall_post_override tag (torches, signs, banners: a wall
+# below them keeps its post).
+L_NONE, L_WOOD_FENCE, L_NETHER_FENCE, L_WALL, L_PANE, L_NEVER = range(6)
+WALL_POST_OVERRIDE = 32
+_NEVER_LINKS = ("barrier", "pumpkin", "carved_pumpkin", "jack_o_lantern", "melon")  # and leaves, shulker boxes
+
+
+def link_kind(name: str) -> int:
+    """The L_* kind of a vanilla block name."""
+    family = decorative_family(name)
+    if family == "fence":
+        return L_NETHER_FENCE if name == "nether_brick_fence" else L_WOOD_FENCE
+    if family == "wall":
+        return L_WALL
+    if family == "pane":
+        return L_PANE
+    if name in _NEVER_LINKS or name.endswith(("_leaves", "shulker_box")):
+        return L_NEVER
+    return L_NONE
+
+
+def _link_tables():
+    import numpy as np
+
+    top = len(PUSH_REACTION)
+    link, lo_of, stride = np.zeros(top, np.uint8), np.zeros(top, np.int32), np.zeros((top, 5), np.int32)
+    cover = np.zeros(top, np.uint8)
+    covers = _DATA.get("wall_cover", {})
+    for name, (lo, allowed, _, codes, order) in _VANILLA.items():
+        hi = lo + len(codes)
+        kind = link_kind(name)
+        link[lo:hi] = kind
+        if kind in (L_WOOD_FENCE, L_NETHER_FENCE, L_WALL, L_PANE):
+            lo_of[lo:hi] = lo
+            for j, prop in enumerate(("north", "east", "south", "west", "up")):
+                if prop in order:
+                    step = 1
+                    for k in order[order.index(prop) + 1:]:
+                        step *= len(allowed[k])
+                    stride[lo:hi, j] = step
+        if codes[0] in "CT":
+            cover[lo:hi] = 31
+        elif name in covers:
+            cover[lo:hi] = [ord(ch) - ord("0") for ch in covers[name]]
+        if decorative_family(name) in ("torch", "sign", "wall_sign", "banner", "wall_banner"):
+            cover[lo:hi] |= WALL_POST_OVERRIDE
+    return link, lo_of, stride, cover
+
+
+LINK, LINK_LO, LINK_STRIDE, WALL_COVER = _link_tables()
+
+
+# Stairs take their `shape` from the stairs in front of and behind them (vanilla StairBlock.getStairsShape; section
+# 57). Every stairs block numbers its states alike (facing north, south, west, east; half top, bottom; shape; then
+# waterlogged): by state number, STAIRS_LO is the first state number of a stairs block (0 for any other block), and
+# STURDY the whole faces of every vanilla state (63 for a full block), which a stair's shape decides.
+STAIR_SHAPES = ("straight", "inner_left", "inner_right", "outer_left", "outer_right")
+
+
+def _stairs_tables():
+    import numpy as np
+
+    top = len(PUSH_REACTION)
+    lo_of, sturdy = np.zeros(top, np.int32), np.full(top, 63, np.uint8)
+    for name, (lo, allowed, _, codes, order) in _VANILLA.items():
+        for i, ch in enumerate(codes):
+            if ch not in "CT":
+                sturdy[lo + i] = ord(ch) - ord("a")
+        if name.endswith("_stairs"):
+            if order != ["facing", "half", "shape", "waterlogged"] or allowed["shape"] != STAIR_SHAPES or allowed[
+                    "facing"] != ("north", "south", "west", "east"):
+                raise ValueError(f"{name}: its states are not numbered as every stairs block's")
+            lo_of[lo : lo + len(codes)] = lo
+    return lo_of, sturdy
+
+
+STAIRS_LO, STURDY = _stairs_tables()
+
+
+# The instrument (an index into INSTRUMENTS) a note block plays above each block: tools/gen_block_data.py derives
+# it from minecraft-data (vanilla 1.20 gives every block one; docs/redstone.md section 56). Blocks not named play harp.
+INSTRUMENT_OF: dict[str, int] = {n: INSTRUMENTS.index(i) for i, names in _DATA.get("instruments", {}).items()
+                                 for n in names}
+
+
+def _instrument_table():
+    """By state number: the instrument of a vanilla full or partial block (0, harp, for state 0, which the palette's
+    own stone and glass carry: kernels.instrument_on gives them theirs)."""
+    import numpy as np
+
+    out = np.zeros(len(PUSH_REACTION), np.uint8)
+    for name, (lo, _, _, codes, _) in _VANILLA.items():
+        out[lo : lo + len(codes)] = INSTRUMENT_OF.get(name, 0)
+    return out
+
+
+INSTRUMENT_BY_STATE = _instrument_table()
+
+
+def instrument_under(state: str) -> int:
+    """The instrument (index into INSTRUMENTS) a note block plays above the block `state` (air: harp)."""
+    name = split_state(state)[0]
+    return INSTRUMENT_OF.get(VANILLA_NAME.get(ALIASES.get(name, name), name), 0)
 
 
 def support_need(name: str, props) -> tuple[int, int] | None:

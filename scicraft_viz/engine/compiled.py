@@ -958,6 +958,13 @@ class CompiledWorld:
                 if d != B.LEAF_DISTANCE[blk.number]:
                     raise CompileRefused(f"leaves at {p} say distance={B.LEAF_DISTANCE[blk.number]} but the blocks "
                                          f"around give {d} (the next shape update beside them changes it)")
+            if blk.id == NOTE_BLOCK:  # its instrument is worked out again at every shape update from below
+                below = states.get(_add(p, DOWN), "air")
+                given = B.INSTRUMENTS.index(split_state(states[p])[1].get("instrument", "harp"))
+                if s.id(_add(p, DOWN)) in (*_COMPONENTS, B.WIRE) and given != B.instrument_under(below):
+                    raise CompileRefused(f"note_block at {p} says instrument={B.INSTRUMENTS[given]} but the "
+                                         f"{split_state(below)[0]} below it gives "
+                                         f"{B.INSTRUMENTS[B.instrument_under(below)]}, and changes state")
             if blk.id in (IRON_DOOR, IRON_TRAPDOOR, FENCE_GATE) and blk.on != bool(blk.power):
                 raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p} is {'open' if blk.on else 'closed'} but "
                                      f"{'' if blk.power else 'not '}powered (the graph moves them together)")
@@ -1444,8 +1451,45 @@ def compile_world(world) -> CompiledWorld:
         raise CompileRefused(f"the world holds {n} item entities: their physics, the hoppers that take them and the "
                              "plates they press run in the reference engine only")
     tick, pending, toggles, seq = world_dynamic_state(world)
+    _check_links(world)
     return CompiledWorld(world.blocks(), tick, pending, toggles, seq, world.rules, world_levels(world),
                          world_entities(world), world.time_of_day - tick)
+
+
+def _check_links(world) -> None:
+    """Refuse a fence, wall, pane, iron bars or stairs that a shape update from a block the graph switches would change
+    (kernels.relink; the graph sends no shape updates): one whose side toward such a block, or a wall whose tall
+    sides and post under it, are not what they would be worked out again; and one beside an iron or wooden
+    trapdoor, or under a fence gate, whose faces move when power opens it. docs/redstone.md section 57."""
+    from scicraft_viz.engine import kernels as sim
+
+    g, k = world.g, world._k
+    U, N = g.U, g.N
+    switching = (*_COMPONENTS, B.WIRE)
+    for c in world.cells_of(B.PARTIAL).tolist():
+        off = int(k.stairs_at(U, c))
+        if off >= 0:  # stairs: their shape, worked out again at a shape update from a side
+            near = [int(U[N[c, sim.FC[d]], sim.BT]) for d in range(4)]
+            if any(b in switching for b in near) and int(k.stairs_shape(U, N, c)) != (off // 2) % 5:
+                number = int(k.state_number(U, c))
+                raise CompileRefused(f"{B.vanilla_state_of(number)} at {tuple(g.P[c].tolist())}: its shape is not "
+                                     "what the stairs around give, and the next shape update beside it would change it")
+            continue
+        if not k.is_linking(U, c):
+            continue
+        number = int(k.state_number(U, c))
+        wall = B.LINK[number] == B.L_WALL
+        p = tuple(g.P[c].tolist())
+        for d in (0, 1, 2, 3, UP):
+            n = int(N[c, sim.FC[d]])
+            b = int(U[n, sim.BT])
+            if b == IRON_TRAPDOOR or (b == FENCE_GATE and d == UP and wall):
+                raise CompileRefused(f"{B.vanilla_state_of(number)} at {p}: the {B.NAME_OF_ID[b]} beside it changes "
+                                     "its faces when power moves it, and the graph sends no shape updates")
+            if b in switching and (d < 4 or wall) and int(k.linked_number(U, N, c, number, d)) != number:
+                raise CompileRefused(f"{B.vanilla_state_of(number)} at {p}: its side toward the "
+                                     f"{B.NAME_OF_ID[b]} at {tuple(g.P[n].tolist())} is not what its neighbours give, "
+                                     "and the next shape update from there would change it")
 
 
 def world_levels(world) -> dict[Pos, int]:

@@ -42,13 +42,21 @@ from scicraft_viz.engine.blocks import (
     HEAVY_PLATE,
     HONEY,
     HOPPER,
+    INSTRUMENT_BY_STATE,
     IRON_DOOR,
     IRON_TRAPDOOR,
+    L_NEVER,
+    L_PANE,
+    L_WALL,
+    L_WOOD_FENCE,
     LAMP,
     LEAF_DISTANCE,
     LEAF_STRIDE,
     LEVER,
     LIGHT_PLATE,
+    LINK,
+    LINK_LO,
+    LINK_STRIDE,
     LOG,
     MOVING_PISTON,
     NEED,
@@ -68,13 +76,17 @@ from scicraft_viz.engine.blocks import (
     SIGNAL_SOURCE,
     SLIME,
     SOLID,
+    STAIRS_LO,
     STICKY_PISTON,
     STONE,
+    STURDY,
     SUPPORT_CENTRE,
     SUPPORT_FULL,
     SUPPORT_SOLID,
     TARGET,
     TORCH,
+    WALL_COVER,
+    WALL_POST_OVERRIDE,
     WALL_TORCH,
     WIRE,
     WOOD_BUTTON_TICKS,
@@ -128,7 +140,10 @@ M_NBEV, M_BEVH, M_NMOV, M_PHASE, M_PISTONS, M_DESTROY, M_OBSERVERS = range(16, 2
 # a dropper or dispenser whose scheduled tick came is listed in `fire` (M_NFIRE of them), and M_WAKE is set
 # when a hopper is unlocked; `run` then stops at the end of that tick for the world to move the items.
 M_NFIRE, M_WAKE = 23, 24
-NMETA = 25
+# M_PASTE is set while a build file loads as a paste: the fences, walls and panes beside what it places keep the
+# sides saved with them (no shape updates reach them, see relink).
+M_PASTE = 25
+NMETA = 26
 DISPENSE_DELAY = 4  # game ticks from a dropper's or dispenser's rising edge to its firing
 PH_ACTION, PH_TICKS, PH_EVENTS, PH_MOVING = 0, 1, 2, 3
 # Block event types (vanilla PistonBaseBlock): extend, retract, retract leaving the pushed block behind.
@@ -424,12 +439,17 @@ def is_notified(b, structural):
 
 @jit
 def instrument_on(U, c):
-    """The instrument a note block plays on the block at c (vanilla: the block below decides)."""
+    """The instrument a note block plays on the block at c (vanilla: the block below decides; the data says which,
+    blocks.INSTRUMENT_OF). A vanilla block reads its state number; the palette's blocks are named here by id and
+    variant, as the data names them (tests/test_rules_instruments.py checks each against it)."""
     b = U[c, BT]
-    if b == STONE or b == DROPPER or b == DISPENSER or b == FURNACE or (b == PLATE and U[c, FACE] < 2):
+    if is_vanilla(b):
+        number = state_number(U, c)
+        if number == 0:  # the palette's own stone and glass
+            return INSTR_BASEDRUM if b == STONE else INSTR_HAT if b == GLASS else INSTR_HARP
+        return np.int64(INSTRUMENT_BY_STATE[number])
+    if b == DROPPER or b == DISPENSER or b == FURNACE or b == OBSERVER or (b == PLATE and U[c, FACE] < 2):
         return INSTR_BASEDRUM  # stone-like blocks, the stone and polished blackstone plates
-    if b == GLASS:
-        return INSTR_HAT
     if b == BARREL or b == CHEST or b == NOTE_BLOCK or b == PLATE or b == DAYLIGHT or b == FENCE_GATE:
         return INSTR_BASS  # wooden blocks (the wooden plates)
     if (b == IRON_DOOR and U[c, HINGE] >> 1) or (b == IRON_TRAPDOOR and U[c, DELAY]):
@@ -955,22 +975,297 @@ def log_event(g, c, kind, old, new):
 
 @jit
 def notify_observers(g, c):
-    """A shape update from c reaches the observers that face c: an unpowered one without a tick pending
-    schedules one, 2 game ticks on (vanilla ObserverBlock.updateShape). The neighbours hear it west, east,
-    north, south, down, up (vanilla's shape-update order), which orders the ticks of observers due together."""
+    """A shape update from c reaches its six neighbours west, east, north, south, down, up (vanilla's shape-update
+    order, which orders the ticks of observers due together): an observer facing c, leaves (see watch_shape), and a
+    fence, wall, pane or iron bars beside c, which takes its side toward c anew (relink) and, if that changed it,
+    sends shape updates of its own (relinked)."""
     if g.meta[M_OBSERVERS] == 0:
         return
     U = g.U
     N = g.N
     for k in SHAPE_ORDER:
+        watch_shape(g, c, k)
         n = N[c, FC[k]]
-        if U[n, BT] == OBSERVER and U[n, FACING] == opp(k) and not U[n, ON]:
-            schedule(g, n, 2, P_NORMAL)
-        elif is_vanilla(U[n, BT]) and LEAF_DISTANCE[state_number(U, n)]:
-            # vanilla LeavesBlock.updateShape: a tick 1 gt on, unless c is a log and the leaves already say 1
-            d = leaf_distance_at(U, c) + 1
-            if d != 1 or LEAF_DISTANCE[state_number(U, n)] != 1:
-                schedule(g, n, 1, P_NORMAL)
+        if is_linking(U, n) and relink(g, n, opp(k)):
+            relinked(g, n)
+        elif k < 4 and stairs_at(U, n) >= 0 and restair(g, n):
+            restaired(g, n)
+
+
+@jit
+def watch_shape(g, c, k):
+    """The neighbour of c toward k hears c's shape update: an unpowered observer facing c without a tick pending
+    schedules one, 2 game ticks on (vanilla ObserverBlock.updateShape); leaves schedule their distance tick."""
+    U = g.U
+    n = g.N[c, FC[k]]
+    if U[n, BT] == OBSERVER and U[n, FACING] == opp(k) and not U[n, ON]:
+        schedule(g, n, 2, P_NORMAL)
+    elif is_vanilla(U[n, BT]) and LEAF_DISTANCE[state_number(U, n)]:
+        # vanilla LeavesBlock.updateShape: a tick 1 gt on, unless c is a log and the leaves already say 1
+        d = leaf_distance_at(U, c) + 1
+        if d != 1 or LEAF_DISTANCE[state_number(U, n)] != 1:
+            schedule(g, n, 1, P_NORMAL)
+
+
+# ----------------------------------------------------------------------------- fences, walls, panes
+# docs/redstone.md section 57. A fence, wall, pane or iron bars (blocks.LINK) keeps its sides in its state number;
+# blocks.LINK_STRIDE says how to step one of them.
+@jit
+def is_linking(U, x):
+    if not is_vanilla(U[x, BT]):
+        return False
+    kind = LINK[state_number(U, x)]
+    return kind >= L_WOOD_FENCE and kind <= L_PANE
+
+
+@jit
+def link_value(number, j, nv):
+    """The index of the value of property j (north, east, south, west, up) in a linking block's state number."""
+    return ((number - np.int64(LINK_LO[number])) // np.int64(LINK_STRIDE[number, j])) % nv
+
+
+@jit
+def with_value(number, j, v, nv):
+    return number + (v - link_value(number, j, nv)) * np.int64(LINK_STRIDE[number, j])
+
+
+@jit
+def joins(U, N, c, kind, k):
+    """Does the fence, wall or pane at c (of LINK kind `kind`) join its neighbour toward k (vanilla connectsTo)? A
+    fence joins fences of its own kind (wooden or nether brick), a wall or pane joins walls, panes and iron bars;
+    fences and walls join a fence gate standing across the line; and every one joins a whole face turned to it,
+    but for leaves, barriers, pumpkins, melons and shulker boxes (blocks.L_NEVER)."""
+    n = N[c, FC[k]]
+    b = U[n, BT]
+    if b == FENCE_GATE:
+        return kind != L_PANE and U[n, FACING] % 2 != k % 2
+    other = LINK[state_number(U, n)] if is_vanilla(b) else 0
+    if kind == L_WALL or kind == L_PANE:
+        if other == L_WALL or other == L_PANE:
+            return True
+    elif other == kind:
+        return True
+    if other == L_NEVER:
+        return False
+    return (sturdy_faces(U, n) >> opp(k)) & 1 == 1
+
+
+@jit
+def cover_below(U, x):
+    """Which of a wall's test shapes the bottom face of the block at x covers (blocks.WALL_COVER: bit 0 the post's,
+    then north, east, south, west), plus WALL_POST_OVERRIDE for a redstone torch or a pressure plate."""
+    b = U[x, BT]
+    if is_vanilla(b):
+        number = state_number(U, x)
+        return np.int64(WALL_COVER[number]) if number else 31  # state 0: the palette's stone and glass
+    if is_piston(b) and U[x, ON]:  # an extended base: a 12/16 box against its back
+        f = U[x, FACING]
+        return 31 if f == UP else 0 if f == DOWN else 31 & ~(2 << f)
+    if is_full(b) or b == REPEATER or b == COMPARATOR or b == DAYLIGHT:
+        return 31
+    if b == IRON_TRAPDOOR:
+        return 31 if not U[x, ON] and U[x, HALF] == 0 else 0
+    if b == FENCE_GATE:  # closed: a bar across its facing; open: no collision
+        return 0 if U[x, ON] else 1 | (20 if U[x, FACING] % 2 == 0 else 10)
+    if b == HOPPER:
+        return 1 if U[x, FACING] == DOWN else 0  # the spout down is the post's width
+    if b == CHEST:
+        return 1
+    if b == PISTON_HEAD:
+        f = U[x, FACING]
+        return 31 if f == DOWN else 1 if f == UP else 0
+    if b == TORCH or is_plate(b):
+        return WALL_POST_OVERRIDE
+    return 0
+
+
+@jit
+def wall_number(U, N, c, number, conn):
+    """The state number of the wall at c joined on the sides in the 4-bit mask conn (north, east, south, west):
+    a side is tall where the block above covers it, low elsewhere; the post stands unless the wall runs straight
+    through (vanilla WallBlock.updateShape and shouldRaisePost)."""
+    above = N[c, FC[UP]]
+    cov = cover_below(U, above)
+    v0 = 0
+    v1 = 0
+    v2 = 0
+    v3 = 0
+    for k in range(4):
+        v = 0
+        if (conn >> k) & 1:
+            v = 2 if cov & (2 << k) else 1
+        number = with_value(number, k, v, 3)
+        if k == 0:
+            v0 = v
+        elif k == 1:
+            v1 = v
+        elif k == 2:
+            v2 = v
+        else:
+            v3 = v
+    post = True
+    ab = state_number(U, above)
+    if is_linking(U, above) and LINK[ab] == L_WALL and link_value(ab, 4, 2) == 0:
+        post = True  # a wall above with its post up
+    elif conn == 0 or (v0 == 0) != (v2 == 0) or (v1 == 0) != (v3 == 0):
+        post = True  # no side, an end or a corner
+    elif (v0 == 2 and v2 == 2) or (v1 == 2 and v3 == 2):
+        post = False
+    else:
+        post = cov & (WALL_POST_OVERRIDE | 1) != 0
+    return with_value(number, 4, 0 if post else 1, 2)
+
+
+@jit
+def linked_number(U, N, c, number, k):
+    """The state number of the fence, wall or pane at c once its side toward k is worked out again (k -1: every
+    side, as a placement works them out; UP: a wall's tall sides and post only)."""
+    kind = LINK[number]
+    if kind == L_WALL:
+        conn = 0
+        for j in range(4):
+            if (j == k or k < 0) and joins(U, N, c, kind, j) or (j != k and k >= 0 and link_value(number, j, 3) != 0):
+                conn |= 1 << j
+        return wall_number(U, N, c, number, conn)
+    for j in range(4):
+        if j == k or k < 0:
+            number = with_value(number, j, 0 if joins(U, N, c, kind, j) else 1, 2)  # true is value 0
+    return number
+
+
+@jit
+def relink(g, n, k):
+    """Vanilla updateShape of the fence, wall or pane at n from its neighbour toward k: a fence or pane takes that
+    side anew (not from above or below), a wall that side and, from above, its tall sides and post; set without
+    neighbour updates. Returns True if its state changed. (Its faces and kind stay, so nothing cached around it
+    changes: no reshape_near, which would also make the shape-update kernels call themselves, which numba's cache
+    cannot keep.)"""
+    U = g.U
+    number = state_number(U, n)
+    if g.meta[M_PASTE] or k == DOWN or (k == UP and LINK[number] != L_WALL):
+        return False
+    new = linked_number(U, g.N, n, number, k)
+    if new == number:
+        return False
+    put_event(g, n, EV_REMOVED, 0, 0, U[n, BT])
+    U[n, FACING] = new & 255
+    U[n, FACE] = new >> 8
+    put_event(g, n, EV_PLACED, 0, 0, U[n, BT])
+    return True
+
+
+# Stairs (blocks.STAIRS_LO): a state's offset from its block's first is ((facing * 2 + half) * 5 + shape) * 2 +
+# waterlogged, facing in vanilla's order north, south, west, east (STAIR_DIR: as a direction index).
+STAIR_DIR = np.array([0, 2, 3, 1], dtype=np.int64)
+
+
+@jit
+def stairs_at(U, x):
+    """The offset of the stairs state at x from its block's first state, or -1 for any other block."""
+    if U[x, BT] != PARTIAL:
+        return -1
+    number = state_number(U, x)
+    lo = np.int64(STAIRS_LO[number])
+    return number - lo if lo else -1
+
+
+@jit
+def can_take(U, N, c, d, half, k):
+    """Vanilla canTakeShape: the block toward k is not stairs facing d on the same half."""
+    o = stairs_at(U, N[c, FC[k]])
+    return o < 0 or STAIR_DIR[o // 20] != d or (o // 10) % 2 != half
+
+
+@jit
+def stairs_shape(U, N, c):
+    """The shape (an index into blocks.STAIR_SHAPES) of the stairs at c, from the stairs in front of them (an outer
+    corner) or behind them (an inner corner) on the same half, turned across (vanilla getStairsShape)."""
+    off = stairs_at(U, c)
+    d = STAIR_DIR[off // 20]
+    half = (off // 10) % 2
+    o = stairs_at(U, N[c, FC[d]])
+    if o >= 0 and (o // 10) % 2 == half:
+        d1 = STAIR_DIR[o // 20]
+        if d1 % 2 != d % 2 and can_take(U, N, c, d, half, opp(d1)):
+            return 3 if d1 == (d + 3) % 4 else 4
+    o = stairs_at(U, N[c, FC[opp(d)]])
+    if o >= 0 and (o // 10) % 2 == half:
+        d2 = STAIR_DIR[o // 20]
+        if d2 % 2 != d % 2 and can_take(U, N, c, d, half, d2):
+            return 1 if d2 == (d + 3) % 4 else 2
+    return 0
+
+
+@jit
+def restair(g, c):
+    """Vanilla updateShape of the stairs at c from a side: its shape anew, and with it its whole faces; set without
+    neighbour updates. Returns True if it changed."""
+    U = g.U
+    if g.meta[M_PASTE]:
+        return False
+    number = state_number(U, c)
+    new = number + (stairs_shape(U, g.N, c) - (stairs_at(U, c) // 2) % 5) * 2
+    if new == number:
+        return False
+    put_event(g, c, EV_REMOVED, 0, 0, PARTIAL)
+    U[c, FACING] = new & 255
+    U[c, FACE] = new >> 8
+    U[c, DELAY] = STURDY[new]
+    put_event(g, c, EV_PLACED, 0, 0, PARTIAL)
+    for j in range(NNEAR):  # the masks of the blocks that read its faces (not reshape_near: no updates from here)
+        x = g.N[c, j]
+        if REACH[j] == 1 and U[x, BT] != AIR:
+            refresh(U, g.N, x)
+    return True
+
+
+@jit
+def restaired(g, n):
+    """The stairs at n changed shape: their shape updates reach the observers, leaves, fences, walls and panes
+    around them (whose faces toward them may have changed)."""
+    U = g.U
+    for k in SHAPE_ORDER:
+        watch_shape(g, n, k)
+        m = g.N[n, FC[k]]
+        if is_linking(U, m) and relink(g, m, opp(k)):
+            relinked(g, m)
+
+
+@jit
+def shape_from_neighbours(g, c):
+    """A fence, wall, pane or stairs at c takes every side, or its shape, from its neighbours (vanilla
+    getStateForPlacement and updateFromNeighbourShapes), without updates."""
+    U = g.U
+    if is_linking(U, c):
+        number = linked_number(U, g.N, c, state_number(U, c), -1)
+    elif stairs_at(U, c) >= 0:
+        number = state_number(U, c)
+        number += (stairs_shape(U, g.N, c) - (stairs_at(U, c) // 2) % 5) * 2
+        U[c, DELAY] = STURDY[number]
+    else:
+        return
+    U[c, FACING] = number & 255
+    U[c, FACE] = number >> 8
+
+
+@jit
+def relinked(g, n):
+    """The fence, wall or pane at n changed by a shape update: its own shape updates reach the observers and leaves
+    around it, and a wall below it (whose tall sides and post follow what stands on it), and so on down."""
+    U = g.U
+    N = g.N
+    x = n
+    while True:
+        below = 0
+        for k in SHAPE_ORDER:
+            watch_shape(g, x, k)
+            if k == DOWN:
+                w = N[x, FC[DOWN]]
+                if is_linking(U, w) and relink(g, w, UP):
+                    below = w
+        if below == 0:
+            return
+        x = below
 
 
 @jit
@@ -2330,6 +2625,7 @@ def finish_moving(g, m, cut_short):
     g.T[m, PTIME] = -1
     for j in range(TOG0, NT):
         g.T[m, j] = NEVER
+    shape_from_neighbours(g, m)  # vanilla updateFromNeighbourShapes: a fence lands joining its new neighbours
     if bt != AIR:
         put_event(g, m, EV_PLACED, 0, 0, bt)
     if bt == NOTE_BLOCK:
@@ -2488,10 +2784,13 @@ def place(g, c, old_type, exempt, player):
     if b != old_type:
         g.T[c, PTIME] = -1
     U[c, GONE] = old_type if b != old_type else AIR
+    if b == OBSERVER or (is_vanilla(b) and LEAF_DISTANCE[state_number(U, c)]) or is_linking(U, c) or (
+            stairs_at(U, c) >= 0):
+        g.meta[M_OBSERVERS] += 1  # they hear shape updates
+    if player:  # vanilla getStateForPlacement: a fence's sides, a stair's shape from the neighbours
+        shape_from_neighbours(g, c)
     reshape_near(g, c)
     notify_observers(g, c)  # a block placed or removed: a shape update to its neighbours
-    if b == OBSERVER or (is_vanilla(b) and LEAF_DISTANCE[state_number(U, c)]):  # they hear shape updates
-        g.meta[M_OBSERVERS] += 1
     if b == PISTON or b == STICKY_PISTON:
         g.meta[M_PISTONS] += 1
     elif b == PISTON_HEAD:
@@ -2817,6 +3116,16 @@ def structure_update(g, c):
     U = g.U
     if U[c, BT] == OBSERVER and not U[c, ON] and not has_pending(g, c):
         schedule(g, c, 2, P_NORMAL)
+    number = state_number(U, c) if is_vanilla(U[c, BT]) else 0
+    shape_from_neighbours(g, c)  # a fence, wall or pane takes every side, stairs their shape (section 57)
+    if number and state_number(U, c) != number:
+        put_event(g, c, EV_REMOVED, 0, 0, U[c, BT])
+        put_event(g, c, EV_PLACED, 0, 0, U[c, BT])
+        reshape_near(g, c)
+        if is_linking(U, c):
+            relinked(g, c)
+        else:
+            restaired(g, c)
     push_changed(g, c, K_BLOCK)
     propagate(g, -1)
     if g.meta[M_OVERFLOW]:

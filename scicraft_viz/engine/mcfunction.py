@@ -154,17 +154,24 @@ def to_mcfunction(blocks: dict[Pos, str]) -> str:
     return "".join(f"setblock {x} {y} {z} {vanilla_state(s)}\n" for (x, y, z), s in items)
 
 
-def world_from_blocks(items, replay: bool = False, source: str = "<string>"):
-    """A new World holding the given (pos, state) pairs (supports are placed first)."""
+def world_from_blocks(items, replay: bool = False, source: str = "<string>", paste: bool = False):
+    """A new World holding the given (pos, state) pairs (supports are placed first). `paste`: the blocks are a
+    schematic's or structure's, pasted as saved: the fences, walls and panes among them keep their sides (replay
+    alone follows /setblock, whose shape updates reach them)."""
+    from scicraft_viz.engine.kernels import M_PASTE
     from scicraft_viz.engine.world import World
 
     w = World(replay=replay)
     ordered = sorted(enumerate(items), key=lambda it: (_order(it[1]), it[0]))
-    for num, (pos, state) in ordered:
-        try:
-            w.set_block(pos, state)
-        except InputError as e:
-            raise BuildFileError(f"{source}: block {num + 1} ({state} at {pos}): {e}") from None
+    w.g.meta[M_PASTE] = int(paste)
+    try:
+        for num, (pos, state) in ordered:
+            try:
+                w.set_block(pos, state)
+            except InputError as e:
+                raise BuildFileError(f"{source}: block {num + 1} ({state} at {pos}): {e}") from None
+    finally:
+        w.g.meta[M_PASTE] = 0
     return w
 
 

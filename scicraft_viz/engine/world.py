@@ -1773,7 +1773,7 @@ class World:
         if replay is None:
             replay = kind != "mcfunction" and formats.build_text(data, kind, source) is None
         items = formats.decode_build(data, fmt, source, skip_unsupported=skip_unsupported, box=box)
-        w = world_from_blocks(items, replay=replay, source=source)
+        w = world_from_blocks(items, replay=replay, source=source, paste=kind != "mcfunction")
         for p, stacks in items.contents.items():  # block-entity data: the containers' items, after the blocks
             try:
                 w.set_items(p, list(stacks))
