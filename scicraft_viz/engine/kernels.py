@@ -452,6 +452,10 @@ def sturdy_faces(U, c):
         return 63
     if b == PISTON_HEAD:
         return 1 << U[c, FACING]  # the head's plate
+    if b == MOVING_PISTON and U[c, MB_FLAGS] & MB_SOURCE and not U[c, MB_FLAGS] & MB_EXTENDING:
+        # a retracting base keeps the extended base's box until it lands (vanilla PistonMovingBlockEntity's
+        # collision shape): dust or a torch on its back stays
+        return 1 << opp(U[c, FACING])
     if b == PARTIAL:
         return U[c, DELAY]
     if b == IRON_TRAPDOOR:
@@ -1350,7 +1354,8 @@ def check(g, c, exempt):
             set_on(g, c, 0)
     elif b == PISTON_HEAD and c != exempt:
         if not head_fits(U, N, c):
-            return True
+            return False  # vanilla neighborChanged: a head without its base passes nothing on (it goes only
+            # when the block behind it changes, propagate_in)
         # vanilla PistonHeadBlock.neighborChanged: a head that stays passes the update on to its base, which
         # looks at its power again (a base powered only through quasi-connectivity can move on it)
         base = N[c, FC[opp(U[c, FACING])]]
@@ -1596,6 +1601,11 @@ def propagate_in(g, exempt, vanilla):
                     continue
                 if door and U[x, BT] == IRON_DOOR:
                     continue  # vanilla: a door ignores the neighbour updates a door sends
+                if (structural and U[x, BT] == PISTON_HEAD and N[x, FC[opp(U[x, FACING])]] == c
+                        and not head_fits(U, N, x)):
+                    # vanilla PistonHeadBlock.updateShape: the block behind the head changed and is not its base
+                    pop(g, x)
+                    continue
                 if (is_notified(U[x, BT], structural) or (structural and needs_support(U, x))) and not U[x, MARK]:
                     if (is_qc(U[x, BT]) or U[x, BT] == PISTON_HEAD) and not piston_reached(U, N, c, g.chg[i] & 3, j):
                         continue
@@ -2814,6 +2824,22 @@ def structure_update(g, c):
         schedule(g, c, 2, P_NORMAL)
     push_changed(g, c, K_BLOCK)
     propagate(g, -1)
+    if g.meta[M_OVERFLOW]:
+        return 3
+    return 1
+
+
+@jit
+def edge_shape_update(g, c, d):
+    """Vanilla StructureTemplate.updateShapeAtEdge, for one face of a placed structure: the block at c hears a
+    shape update from side d, where no block of the structure stands. An unpowered observer facing d starts its
+    pulse (the one reaction to such an update that waits for a tick; the pass that follows redoes the others).
+    Returns as `use` does."""
+    if needs_room(g):
+        return 2
+    U = g.U
+    if U[c, BT] == OBSERVER and U[c, FACING] == d and not U[c, ON] and not has_pending(g, c):
+        schedule(g, c, 2, P_NORMAL)
     if g.meta[M_OVERFLOW]:
         return 3
     return 1
