@@ -1,4 +1,4 @@
-"""Item entities (docs/redstone.md sections 59-61): exact positions, velocities and ticks, and the invariant that
+"""Item entities (docs/redstone.md sections 58-60): exact positions, velocities and ticks, and the invariant that
 items are neither made nor lost except by despawning."""
 
 import numpy as np

@@ -87,6 +87,21 @@ def test_the_flying_engine_placed_with_its_updates_runs_two_steps_then_a_click_r
             [*range(0, 7), *range(8, 20), 21, 23, 25, 30, *range(32, 37), *range(38, 50), 51, 53, 55], placement=True)
 
 
+def test_of_two_pistons_fired_by_observers_that_see_the_placement_the_upper_takes_the_gap():
+    """The upper observer faces up out of the structure, the lower one west: the placement's walk over the
+    structure's surface reaches the faces across y first, so the upper observer's pulse and its piston's block
+    event come first."""
+    matches("piston_race.json", "piston_race.snbt", [], [1, 3, 5], placement=True)
+
+
+def test_the_4x4_sliding_door_placed_with_its_updates_closes_and_opens_as_in_the_game():
+    """Its two bottom pistons' heads, listed in the file before their bases, are there when the door opens at
+    tick 60, and the dust on the back of a retracting sticky piston keeps its support."""
+    matches("door_4x4_sliding_cycle.json", "door_4x4_sliding.snbt",
+            [Action(10, "use", (7, 3, 0)), Action(60, "use", (7, 3, 0))],
+            [0, 1, 2, 3, *range(10, 19), *range(60, 69)], placement=True)
+
+
 def test_the_3x3_flush_door_closes_itself_on_its_placement_as_in_the_game():
     """Its extended sticky piston, placed before the torch that powers it, queues a retraction as it is placed and
     stays out when the event runs; then a torch lighting tells the upper of two stacked sticky pistons first, and it

@@ -1,5 +1,5 @@
 """Item entities: dropped stacks that fall, slide, merge, press plates and are picked up by hoppers (vanilla
-ItemEntity, Java 1.21 rules as in 26.2). docs/redstone.md sections 59-61.
+ItemEntity, Java 1.21 rules as in 26.2). docs/redstone.md sections 58-60.
 
 Positions and velocities are doubles, and every factor vanilla keeps as a 32-bit float (drag 0.98F, block
 friction) is widened from that float here, so trajectories agree with the game's to the last bits. The world

@@ -254,6 +254,13 @@ _UPDATE_FACES = [3, 1, 5, 4, 0, 2]
 VANILLA_COLS = np.array([_NEAR.index(_FACES[k]) for k in _UPDATE_FACES]
                         + [j for j in range(1, NNEAR) if j not in [_NEAR.index(_FACES[k]) for k in _UPDATE_FACES]]
                         + [0], dtype=np.int64)
+# ... and in the order a torch's switch reaches them: its onPlace updates the neighbours of each of its six
+# neighbours (down, up, north, south, west, east), each in neighbour-update order, then its own neighbours
+_D_VALUES = [5, 4, 0, 2, 3, 1]
+_TORCH_SEQ = [tuple(a + b for a, b in zip(_FACES[d], _FACES[e])) for d in _D_VALUES for e in _UPDATE_FACES] + [
+    _FACES[e] for e in _UPDATE_FACES]
+TORCH_COLS = np.array(list(dict.fromkeys(_NEAR.index(v) for v in _TORCH_SEQ))
+                      + [j for j in range(NNEAR) if _NEAR[j] not in _TORCH_SEQ], dtype=np.int64)
 
 
 # ----------------------------------------------------------------------------- cell storage
@@ -477,6 +484,10 @@ def sturdy_faces(U, c):
         return 63
     if b == PISTON_HEAD:
         return 1 << U[c, FACING]  # the head's plate
+    if b == MOVING_PISTON and U[c, MB_FLAGS] & MB_SOURCE and not U[c, MB_FLAGS] & MB_EXTENDING:
+        # a retracting base keeps the extended base's box until it lands (vanilla PistonMovingBlockEntity's
+        # collision shape): dust or a torch on its back stays
+        return 1 << opp(U[c, FACING])
     if b == PARTIAL:
         return U[c, DELAY]
     if b == IRON_TRAPDOOR:
@@ -1650,7 +1661,8 @@ def check(g, c, exempt):
             set_on(g, c, 0)
     elif b == PISTON_HEAD and c != exempt:
         if not head_fits(U, N, c):
-            return True
+            return False  # vanilla neighborChanged: a head without its base passes nothing on (it goes only
+            # when the block behind it changes, propagate_in)
         # vanilla PistonHeadBlock.neighborChanged: a head that stays passes the update on to its base, which
         # looks at its power again (a base powered only through quasi-connectivity can move on it)
         base = N[c, FC[opp(U[c, FACING])]]
@@ -1842,7 +1854,7 @@ def pair_door(g, x, c):
 @jit
 def propagate(g, exempt):
     """Settle dust and deliver neighbour updates for every entry of the changed list."""
-    propagate_in(g, exempt, False)
+    propagate_in(g, exempt, 0)
 
 
 @jit
@@ -1890,12 +1902,17 @@ def propagate_in(g, exempt, vanilla):
                 continue
             door = U[c, BT] == IRON_DOOR
             for jj in range(NNEAR):
-                j = VANILLA_COLS[jj] if vanilla else jj
+                j = VANILLA_COLS[jj] if vanilla == 1 else TORCH_COLS[jj] if vanilla == 2 else jj
                 x = N[c, j]
                 if j == 0 and x == quiet:
                     continue
                 if door and U[x, BT] == IRON_DOOR:
                     continue  # vanilla: a door ignores the neighbour updates a door sends
+                if (structural and U[x, BT] == PISTON_HEAD and N[x, FC[opp(U[x, FACING])]] == c
+                        and not head_fits(U, N, x)):
+                    # vanilla PistonHeadBlock.updateShape: the block behind the head changed and is not its base
+                    pop(g, x)
+                    continue
                 if (is_notified(U[x, BT], structural) or (structural and needs_support(U, x))) and not U[x, MARK]:
                     if (is_qc(U[x, BT]) or U[x, BT] == PISTON_HEAD) and not piston_reached(U, N, c, g.chg[i] & 3, j):
                         continue
@@ -1912,7 +1929,7 @@ def propagate_in(g, exempt, vanilla):
         # from blocks popping reaches it like any other neighbour update
         exempt = -1
         quiet = -1
-        vanilla = False
+        vanilla = 0
     g.meta[M_NCHG] = 0
 
 
@@ -1954,6 +1971,13 @@ def pop(g, x):
     clear_cell(g, x)
     reshape_near(g, x)
     push_changed(g, x, K_BLOCK)
+
+
+@jit
+def torch_changed(g, c):
+    """A torch switched: its neighbours within two steps hear it in vanilla's order (TORCH_COLS)."""
+    push_changed(g, c, K_COMP)
+    propagate_in(g, -1, 2)
 
 
 @jit
@@ -2001,13 +2025,13 @@ def run_tick(g, c):
                 i = U[c, TOGI]
                 g.T[c, TOG0 + i] = t
                 U[c, TOGI] = (i + 1) % BURNOUT_SLOTS
-                changed(g, c)
+                torch_changed(g, c)
                 if recent_toggles(g, c, t) >= g.meta[R_BURNOUT]:
                     log_event(g, c, EV_BURNOUT, 0, 1)
                     schedule(g, c, BURNOUT_RECHECK, P_NORMAL)
         elif not powered and recent_toggles(g, c, t) < g.meta[R_BURNOUT]:
             set_on(g, c, 1)
-            changed(g, c)
+            torch_changed(g, c)
     elif b == LAMP:
         if U[c, ON] and not lamp_powered(U, N, c):
             set_on(g, c, 0)
@@ -2638,7 +2662,7 @@ def finish_moving(g, m, cut_short):
             schedule(g, m, 2, P_NORMAL)
     reshape_near(g, m)
     push_changed(g, m, K_BLOCK)
-    propagate_in(g, -1, True)
+    propagate_in(g, -1, 1)
     notify_observers(g, m)
 
 
@@ -2699,13 +2723,13 @@ def trigger(g, c, typ):
         # the move's neighbour updates run to the end while the base is still retracted (vanilla moveBlocks
         # returns before triggerEvent sets extended): a piston whose own push took its power away hears of
         # it now, finds itself unpowered and retracted, and so stays out until a later update
-        propagate_in(g, -1, True)
+        propagate_in(g, -1, 1)
         # then the base turns extended as vanilla's setBlock does it: neighbour updates, then shape updates
         put_event(g, c, EV_STATE, 0, 1, U[c, BT])
         U[c, ON] = 1
         reshape_near(g, c)
         push_changed(g, c, K_BLOCK)
-        propagate_in(g, -2 - c, True)  # not itself: vanilla's onPlace checks nothing when only `extended` changes
+        propagate_in(g, -2 - c, 1)  # not itself: vanilla's onPlace checks nothing when only `extended` changes
         notify_observers(g, c)
         return
     sticky = U[c, BT] == STICKY_PISTON
@@ -2717,7 +2741,7 @@ def trigger(g, c, typ):
     make_moving(g, c, f, 1 if sticky else 0, U[c, BT], f, 0, 1, 0, MB_SOURCE, False)
     reshape_near(g, c)
     push_changed(g, c, K_BLOCK)
-    propagate_in(g, -1, True)
+    propagate_in(g, -1, 1)
     notify_observers(g, c)
     pulls = False
     if sticky:
@@ -2734,9 +2758,9 @@ def trigger(g, c, typ):
         vanish(g, h, False)
         reshape_near(g, h)
         push_changed(g, h, K_BLOCK)
-        propagate_in(g, -1, True)
+        propagate_in(g, -1, 1)
         notify_observers(g, h)
-    propagate_in(g, -1, True)
+    propagate_in(g, -1, 1)
 
 
 @jit
@@ -2793,6 +2817,7 @@ def place(g, c, old_type, exempt, player):
     notify_observers(g, c)  # a block placed or removed: a shape update to its neighbours
     if b == PISTON or b == STICKY_PISTON:
         g.meta[M_PISTONS] += 1
+        exempt = -1  # vanilla PistonBaseBlock.onPlace: a piston placed by any means (a paste too) checks its power
     elif b == PISTON_HEAD:
         exempt = c  # a head waits for a neighbour update before it checks for its base
     elif b == OBSERVER and U[c, ON]:
@@ -3128,6 +3153,22 @@ def structure_update(g, c):
             restaired(g, c)
     push_changed(g, c, K_BLOCK)
     propagate(g, -1)
+    if g.meta[M_OVERFLOW]:
+        return 3
+    return 1
+
+
+@jit
+def edge_shape_update(g, c, d):
+    """Vanilla StructureTemplate.updateShapeAtEdge, for one face of a placed structure: the block at c hears a
+    shape update from side d, where no block of the structure stands. An unpowered observer facing d starts its
+    pulse (the one reaction to such an update that waits for a tick; the pass that follows redoes the others).
+    Returns as `use` does."""
+    if needs_room(g):
+        return 2
+    U = g.U
+    if U[c, BT] == OBSERVER and U[c, FACING] == d and not U[c, ON] and not has_pending(g, c):
+        schedule(g, c, 2, P_NORMAL)
     if g.meta[M_OVERFLOW]:
         return 3
     return 1

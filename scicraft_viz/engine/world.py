@@ -1132,7 +1132,7 @@ class World:
             if bq == B.HOPPER and not any(was):
                 self._hoppers[cq] = self.tick + HOPPER_COOLDOWN - 1
         self._put_slots(p, c, b, containers.take_one(slots, i))
-        if cq <= 0:  # out into the world as an item entity (docs/redstone.md section 61)
+        if cq <= 0:  # out into the world as an item entity (docs/redstone.md section 60)
             from scicraft_viz.engine.items import eject
 
             at, vel = eject(self._rng, p, B.OFFSETS[f])
@@ -1234,7 +1234,7 @@ class World:
         stack) with its box's bottom centre at `pos` (x, y, z in blocks, any real numbers) moving at `velocity`
         (blocks per game tick). `pickup_delay` and `age` in game ticks as vanilla's PickupDelay and Age (32767
         and -32768: never). It moves from the next step on, after the tick's scheduled ticks. Returns its id
-        (1, 2, ... in spawn order). docs/redstone.md section 59."""
+        (1, 2, ... in spawn order). docs/redstone.md section 58."""
         from scicraft_viz.engine.containers import _count, _item_name, stack_sizes
 
         name = _item_name(item, "spawn_item")
@@ -1793,11 +1793,20 @@ class World:
         observer starts a pulse, whatever it watches) and its neighbours hear of it, so a comparator or torch
         loaded in a state its inputs contradict schedules its change and an unsupported block pops.
         `from_build_file` loads as a paste and makes no such pass; call this right after it for a structure
-        placed so. Positions without a block are skipped. docs/redstone.md section 49."""
+        placed so. Positions without a block are skipped. Before the pass, vanilla updates the shapes along the
+        structure's surface (StructureTemplate.updateShapeAtEdge): an observer facing out of the structure starts
+        its pulse then, in the order of that walk (the faces across z, then y, then x), ahead of the pass.
+        docs/redstone.md sections 49 and 50."""
+        cells = []
         for pos in positions:
-            c = self._find(check_pos(pos))
+            p = check_pos(pos)
+            c = self._find(p)
             if c > 0 and int(self.g.U[c, sim.BT]) != B.AIR:
-                self._call(self._k.structure_update, c)
+                cells.append((p, c))
+        for c, d in _edge_observers(self.g.U, cells):
+            self._call(self._k.edge_shape_update, c, d)
+        for _, c in cells:
+            self._call(self._k.structure_update, c)
 
     def _load_outputs(self, outputs: dict) -> None:
         """Comparators' recorded outputs (block-entity OutputSignal, 0-15): one that agrees with its comparator's
@@ -1868,6 +1877,30 @@ def _counts_items(U, c: int) -> bool:
     b = int(U[c, sim.BT])
     wooden = B.VARIANT_OF["oak_pressure_plate"]  # the first wooden plate: every variant from it is wooden
     return b in (B.LIGHT_PLATE, B.HEAVY_PLATE) or (b == B.PLATE and int(U[c, sim.FACE]) >= wooden)
+# vanilla DiscreteVoxelShape.forAllFaces walks the faces across z first, then y, then x, each along lines
+# ordered by the other two axes; for a face direction (engine index: north, east, south, west, up, down), the
+# walk it belongs to and how a position's face sorts in it ((outer, middle, scan) axes, +1 on scan for a face
+# on the far side, reached when the walk leaves the block)
+_EDGE_WALK = {0: (0, (0, 1, 2), 0), 2: (0, (0, 1, 2), 1), 5: (1, (2, 0, 1), 0), 4: (1, (2, 0, 1), 1),
+              3: (2, (1, 2, 0), 0), 1: (2, (1, 2, 0), 1)}
+
+
+def _edge_observers(U: np.ndarray, cells: list[tuple[Pos, int]]) -> list[tuple[int, int]]:
+    """(cell, face) of each observer among `cells` whose watched face lies on the surface of their set, in the
+    order vanilla's updateShapeAtEdge reaches those faces."""
+    placed = {p for p, _ in cells}
+    found = []
+    for p, c in cells:
+        if int(U[c, sim.BT]) != B.OBSERVER:
+            continue
+        d = int(U[c, sim.FACING])
+        if _ahead(p, d) in placed:
+            continue
+        walk, axes, far = _EDGE_WALK[d]
+        key = [p[a] for a in axes]
+        key[2] += far
+        found.append(((walk, *key), c, d))
+    return [(c, d) for _, c, d in sorted(found)]
 
 
 def _ahead(p: Pos, k: int) -> Pos:
