@@ -43,3 +43,14 @@ def test_an_unsupported_block_pops_and_empty_positions_are_skipped():
 def test_a_bad_position_is_refused():
     with pytest.raises(PositionError):
         World().structure_updates([(0, "a", 0)])
+
+
+def test_a_pasted_note_block_takes_the_instrument_of_the_block_below_in_the_pass():
+    """A paste keeps the saved instrument; the pass's shape update from below sets it, as a placement does
+    (NoteBlock.updateShape): an observer gives basedrum, a glass block hat."""
+    w = pasted([((0, 0, 0), "observer[facing=down]"), ((0, 1, 0), "note_block[instrument=harp,note=4]"),
+                ((3, 0, 0), "glass"), ((3, 1, 0), "note_block[instrument=bell]")])
+    assert w.get_block((0, 1, 0)) == "minecraft:note_block[instrument=harp,note=4,powered=false]"
+    w.structure_updates([(0, 1, 0), (3, 1, 0)])
+    assert w.get_block((0, 1, 0)) == "minecraft:note_block[instrument=basedrum,note=4,powered=false]"
+    assert w.get_block((3, 1, 0)) == "minecraft:note_block[instrument=hat,note=0,powered=false]"

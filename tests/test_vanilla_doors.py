@@ -2,8 +2,8 @@
 among its blocks) and the TGM 4x4 door (player wall heads and a lightning rod), each capture run with the lever
 clicks it was made with (tests/data/nucleation/README.md). The engine loads every one of them; where its
 blocks are the ones docs/redstone.md sections 52-55 add, it changes them exactly as vanilla does, at every tick.
-Whole-door matches are not asserted here: the doors still differ from vanilla elsewhere (a note block's
-instrument from the block below it, section 22; what their placement's update pass starts), see the README."""
+Whole-door matches are not asserted here: the doors still differ from vanilla elsewhere (the order in which the
+blocks a piston moves land, and what the placement's update pass starts), see the README."""
 
 from __future__ import annotations
 

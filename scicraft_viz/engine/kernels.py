@@ -3141,6 +3141,8 @@ def structure_update(g, c):
     U = g.U
     if U[c, BT] == OBSERVER and not U[c, ON] and not has_pending(g, c):
         schedule(g, c, 2, P_NORMAL)
+    if U[c, BT] == NOTE_BLOCK:  # NoteBlock.updateShape from below: the instrument of the block under it
+        U[c, INSTRUMENT] = instrument_on(U, g.N[c, FC[DOWN]])
     number = state_number(U, c) if is_vanilla(U[c, BT]) else 0
     shape_from_neighbours(g, c)  # a fence, wall or pane takes every side, stairs their shape (section 57)
     if number and state_number(U, c) != number:
