@@ -56,6 +56,14 @@ def test_a_block_the_views_do_not_know_is_a_plain_cube_not_an_error():
     assert r.caption.endswith("26 blocks shown")  # the 5 x 5 floor and the block on it
 
 
+@pytest.mark.parametrize("short, full", [("lightning_rod", "lightning_rod[facing=up,powered=false,waterlogged=false]"),
+                                         ("oak_fence[east=true]", "oak_fence[east=true,north=false,south=false,"
+                                                                  "waterlogged=false,west=false]")])
+def test_a_state_that_leaves_out_its_defaults_is_drawn_as_the_full_state(short, full):
+    drawn = [R.render(FLOOR | {(0, 4, 0): state}, size=SIZE).sha256 for state in (short, full)]
+    assert drawn[0] == drawn[1]
+
+
 @pytest.mark.parametrize("state", ["white_concrete", "oak_planks", "minecraft:repeater[facing=west,delay=2]"])
 def test_vanilla_blocks_and_vanilla_names_are_drawn_as_the_canvas_draws_them(state):
     from scicraft_viz.views.frame import frame_from_blocks

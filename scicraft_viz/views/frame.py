@@ -119,6 +119,7 @@ def layout_from_blocks(blocks: dict[Pos, str], moving: dict | None = None
         pos[i] = p
         states.append(s)
         if name not in B.PALETTE:  # a vanilla full or partial block: drawn by its category, in its colour
+            props = {**B.VANILLA.get(name, (0, {}, {}))[2], **props}  # a state may leave out its defaults
             kind[i] = B.vanilla_kind(name, props)[0]
             tint[i] = block_color(name) or -1.0
             if "facing" in props:
