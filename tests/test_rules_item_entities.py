@@ -324,12 +324,21 @@ def test_a_thrown_item_lands_in_a_hopper_and_a_comparator_counts_it():
     assert w.get_block((2, 0, 0)) == "minecraft:redstone_lamp[lit=true]"
 
 
-def test_soul_sand_conducts_and_a_piston_breaks_a_cobweb():
-    w = World.from_blocks([((0, 0, 0), "soul_sand"), ((1, 0, 0), "redstone_lamp"),
+@pytest.mark.parametrize("ground", ["soul_sand", "mud"])
+def test_soul_sand_and_mud_conduct_and_an_item_rests_on_them_at_14_16(ground):
+    w = World.from_blocks([((0, 0, 0), ground), ((1, 0, 0), "redstone_lamp"),
                            ((0, 1, 0), "lever[face=floor,facing=north]")])
     w.use((0, 1, 0))
     w.step(1)
     assert w.get_block((1, 0, 0)) == "minecraft:redstone_lamp[lit=true]"
+    w = World.from_blocks([((0, 0, 0), ground)])
+    w.spawn_item("stick", 1, (0.5, 1.5, 0.5))
+    w.step(40)
+    (e,) = w.item_entities()
+    assert e.on_ground and e.pos[1] == 0.875
+
+
+def test_a_piston_breaks_a_cobweb():
     w = World.from_blocks([((0, 0, 0), "piston[facing=east]"), ((1, 0, 0), "cobweb"), ((0, 0, 1), "redstone_block")])
     w.step(3)
     assert w.get_block((1, 0, 0)).startswith("minecraft:piston_head") and w.get_block((2, 0, 0)) == "minecraft:air"

@@ -59,10 +59,10 @@ KEEP = {"axis", "snowy", "distance", "persistent", "waterlogged"}
 # Blocks a piston's push treats apart (engine/kernels.py sticky_kind) that are not full cubes: partial blocks
 # whose sturdy faces come from their collision shape, which vanilla's default block support shape is.
 STICKY = {"honey_block"}
-# Blocks whose only behaviour here is what they do to item entities (engine/items.py): soul sand, which vanilla makes
-# a conductor with a full support shape though its collision shape is 14/16 high (a full block for redstone), and
-# the cobweb, which has no collision shape (a partial block holding nothing).
-ENTITY_FULL = {"soul_sand"}
+# Blocks whose only behaviour here is what they do to item entities (engine/items.py): soul sand and mud, which vanilla
+# makes conductors with a full support shape though their collision shape is 14/16 high (full blocks for redstone),
+# and the cobweb, which has no collision shape (a partial block holding nothing).
+ENTITY_FULL = {"soul_sand", "mud"}
 ENTITY_PARTIAL = {"cobweb"}
 # Partial blocks with a redstone behaviour of their own that blocks.py keeps as data (sturdy faces from their shape):
 # a lightning rod (a signal source only while struck, blocks.REFUSED_STATES).
