@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scicraft_viz import World
+from scicraft_viz.engine import tracefile
 from scicraft_viz.engine.items import JavaRandom, eject
 from scicraft_viz.errors import InputError
 
@@ -143,14 +144,16 @@ def test_the_java_random_source_matches_java_util_random():
     assert (r.next_double(), r.next_double()) == (0.730967787376657, 0.24053641567148587)
 
 
-def test_an_item_on_a_wooden_plate_presses_it_and_a_stone_plate_ignores_it():
-    w = World.from_blocks([((0, 0, 0), "stone"), ((1, 0, 0), "stone"), ((0, 1, 0), "oak_pressure_plate"),
-                           ((1, 1, 0), "stone_pressure_plate")])
+@pytest.mark.parametrize("wooden, stone", [("oak", "stone"), ("warped", "polished_blackstone"),
+                                           ("bamboo", "stone")])
+def test_an_item_on_a_wooden_plate_presses_it_and_a_stone_plate_ignores_it(wooden, stone):
+    w = World.from_blocks([((0, 0, 0), "stone"), ((1, 0, 0), "stone"), ((0, 1, 0), f"{wooden}_pressure_plate"),
+                           ((1, 1, 0), f"{stone}_pressure_plate")])
     w.spawn_item("redstone", 1, (0.5, 1.5, 0.5))
     w.spawn_item("redstone", 1, (1.5, 1.5, 0.5))
     w.step(12)
-    assert w.get_block((0, 1, 0)) == "minecraft:oak_pressure_plate[powered=true]"
-    assert w.get_block((1, 1, 0)) == "minecraft:stone_pressure_plate[powered=false]"
+    assert w.get_block((0, 1, 0)) == f"minecraft:{wooden}_pressure_plate[powered=true]"
+    assert w.get_block((1, 1, 0)) == f"minecraft:{stone}_pressure_plate[powered=false]"
     assert w.entities((0, 1, 0)) == 1 and w.entities((1, 1, 0)) == 0
 
 
@@ -233,6 +236,72 @@ def test_a_recorded_trace_lists_the_item_entities_of_every_row():
     assert len(tr.items) == 11 and tr.items[0][0].pos == (1.5, 3.0, 1.5)
     assert tr.items[1][0].pos == (1.5, 2.96, 1.5) and tr.items[10][0].pos == (1.5, 1.0, 1.5)
     assert tr.items[10] == tuple(w.item_entities())
+
+
+def _items_trace():
+    w = floor()
+    w.spawn_item("redstone", 3, (1.5, 3.0, 1.5), (0.05, 0.2, -0.01), pickup_delay=10)
+    w.spawn_item("ender_pearl", 1, (2.25, 1.0, 1.5))
+    return w.record(12)
+
+
+_ITEMS_TRACE = _items_trace()
+
+
+def test_a_trace_file_keeps_every_rows_item_entities(tmp_path):
+    tr = _items_trace()
+    f = tmp_path / "items.trace.json"
+    tracefile.save(tr, f)
+    back = tracefile.load(f)
+    assert back.items == tr.items and len(back.items) == 13 and back.items[12][0].pickup_delay == 0
+    assert back.items[0][0] == (1, "redstone", 3, (1.5, 3.0, 1.5), (0.05, 0.2, -0.01), False, 0, 10)
+    obj = tracefile.to_json(tr)
+    del obj["items"]
+    assert tracefile.from_json(obj).items is None
+
+
+def _set(path, value):
+    def edit(obj):
+        cur = obj
+        for k in path[:-1]:
+            cur = cur[k]
+        cur[path[-1]] = value
+    return edit
+
+
+@pytest.mark.parametrize("edit, where", [
+    (_set(["items", 3, 0, "item"], "unobtainium"), "items[3][0]: item entity: 'unobtainium'"),
+    (_set(["items", 3, 0, "count"], 65), "items[3][0]: item entity: an item entity holds 1 to 64 redstone"),
+    (_set(["items", 3, 1, "count"], 17), "items[3][1]: item entity: an item entity holds 1 to 16 ender_pearl"),
+    (_set(["items", 3, 0, "velocity"], [0.0, 11.0, 0.0]), "items[3][0]: item entity: the position must lie"),
+    (_set(["items", 3, 0, "pos"], [1.0, 2.0]), "items[3][0].pos"),
+    (_set(["items", 3, 1, "id"], 1), "items[3][1].id: item entity 1 is listed twice in row 3"),
+    (_set(["items", 3, 0, "age"], 40000), "items[3][0].age"),
+    (_set(["items", 3, 0, "colour"], "red"), "items[3][0]"),
+    (lambda obj: obj["items"].append([]), "items: holds 14 rows, the trace 13"),
+])
+def test_a_trace_files_bad_item_entity_is_refused_naming_it(edit, where):
+    obj = tracefile.to_json(_items_trace())
+    edit(obj)
+    with pytest.raises(InputError) as e:
+        tracefile.from_json(obj, "trace file t.json")
+    assert str(e.value).startswith(f"trace file t.json: {where}")
+
+
+@settings(max_examples=60, deadline=None)
+@given(row=st.integers(0, 12), entity=st.integers(0, 1),
+       field=st.sampled_from(["id", "item", "count", "pos", "velocity", "on_ground", "age", "pickup_delay"]),
+       value=st.one_of(st.none(), st.booleans(), st.integers(-2**40, 2**40), st.floats(allow_nan=False),
+                       st.text(max_size=12), st.lists(st.floats(-1e9, 1e9), max_size=4)))
+def test_any_edit_of_a_traces_item_entity_loads_or_is_refused_with_an_input_error(row, entity, field, value):
+    obj = tracefile.to_json(_ITEMS_TRACE)
+    obj["items"][row][entity][field] = value
+    try:
+        tr = tracefile.from_json(obj)
+    except InputError:
+        return
+    got = getattr(tr.items[row][entity], field)
+    assert len(tr.items) == 13 and (field == "item" or got == (tuple(value) if isinstance(value, list) else value))
 
 
 @pytest.mark.parametrize("piston", [False, True])

@@ -51,6 +51,7 @@ VARIANTS = {
     RAIL: RAILS,
     PLATE: ("stone_pressure_plate", "polished_blackstone_pressure_plate", *(f"{w}_pressure_plate" for w in WOODS)),
 }
+WOODEN_PLATE = 2  # the variant of the first wooden plate: every variant from it is wooden (it counts items too)
 # The engine's id for slabs and stairs that are not full (ids 11-39 are the mechanisms above). Vanilla's
 # other full blocks share STONE's id (they conduct) or GLASS's (they do not); see VANILLA below.
 PARTIAL = 40

@@ -91,6 +91,7 @@ from scicraft_viz.engine.blocks import (
     WIRE,
     WOOD_BUTTON_TICKS,
     WOODEN_BUTTON,
+    WOODEN_PLATE,
 )
 from scicraft_viz.engine.blocks import REDSTONE_BLOCK as RBLOCK
 
@@ -455,7 +456,7 @@ def instrument_on(U, c):
         if number == 0:  # the palette's own stone and glass
             return INSTR_BASEDRUM if b == STONE else INSTR_HAT if b == GLASS else INSTR_HARP
         return np.int64(INSTRUMENT_BY_STATE[number])
-    if b == DROPPER or b == DISPENSER or b == FURNACE or b == OBSERVER or (b == PLATE and U[c, FACE] < 2):
+    if b == DROPPER or b == DISPENSER or b == FURNACE or b == OBSERVER or (b == PLATE and U[c, FACE] < WOODEN_PLATE):
         return INSTR_BASEDRUM  # stone-like blocks, the stone and polished blackstone plates
     if b == BARREL or b == CHEST or b == NOTE_BLOCK or b == PLATE or b == DAYLIGHT or b == FENCE_GATE:
         return INSTR_BASS  # wooden blocks (the wooden plates)

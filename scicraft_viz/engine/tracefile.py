@@ -9,7 +9,8 @@ recording stays small. What a file claims is checked, not trusted: positions wit
 engine parses, rows inside the trace, and, for the blocks a piston moved, that the moving_piston cells the
 changes leave are exactly those said to carry a block, each carried block consistent with its direction.
 A file without `blocks` (written before they were recorded, or of a world without pistons) loads with
-`blocks` None. Every refusal is an InputError naming the file and the field.
+`blocks` None, and one without `items` (a world without item entities) with `items` None. Every refusal
+is an InputError naming the file and the field.
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ def _moving_json(p, m) -> dict:
             "extending": m.extending, "piston": m.piston}
 
 
+def _item_json(e) -> dict:
+    return {"id": e.id, "item": e.item, "count": e.count, "pos": list(e.pos), "velocity": list(e.velocity),
+            "on_ground": e.on_ground, "age": e.age, "pickup_delay": e.pickup_delay}
+
+
 def to_json(tr: Trace) -> dict:
     """The trace as the file's JSON object."""
     out = {
@@ -56,6 +62,8 @@ def to_json(tr: Trace) -> dict:
         "events": [{"tick": e.tick, "pos": list(e.pos), "block": e.block, "kind": e.kind, "old": e.old, "new": e.new}
                    for e in tr.events],
     }
+    if tr.items is not None:
+        out["items"] = [[_item_json(e) for e in row] for row in tr.items]
     if tr.blocks is not None:
         out["blocks"] = [{"tick": r.tick, "changed": [{"pos": list(p), "state": s} for p, s in r.changed.items()],
                           "moving": [_moving_json(p, m) for p, m in r.moving.items()]} for r in tr.blocks]
@@ -155,9 +163,36 @@ def from_json(obj, what: str = "trace") -> Trace:
         events.append(Event(e["tick"], position(e["pos"], f"events[{j}].pos"), e["kind"], e["block"], e["old"],
                             e["new"]))
     blocks = None if obj.get("blocks") is None else _block_rows(obj["blocks"], t0, last_tick, fail, position)
+    items = None if obj.get("items") is None else _item_rows(obj["items"], rows, fail)
     return Trace(ticks=np.arange(t0, t0 + rows, dtype=np.int64), lamp_positions=lamps, lamp_lit=lit,
                  dust_positions=dust, dust_power=power, component_positions=comps, component_kinds=kinds,
-                 component_on=on, events=events, blocks=blocks)
+                 component_on=on, events=events, blocks=blocks, items=items)
+
+
+def _item_rows(rows_in: list, rows: int, fail) -> list[tuple]:
+    """The recorded item entities, a list per row, checked as `World.spawn_item` checks a new one: known items,
+    counts within a stack, finite positions and velocities in range; an id at most once in a row."""
+    from scicraft_viz.engine.world import ItemInfo, check_item_entity
+
+    if len(rows_in) != rows:
+        fail("items", f"holds {len(rows_in)} rows, the trace {rows}")
+    out = []
+    for r, row in enumerate(rows_in):
+        seen: set = set()
+        infos = []
+        for k, e in enumerate(row):
+            where = f"items[{r}][{k}]"
+            if e["id"] in seen:
+                fail(f"{where}.id", f"item entity {e['id']} is listed twice in row {r}")
+            seen.add(e["id"])
+            try:
+                name, n, at, vel, delay, age = check_item_entity(e["item"], e["count"], e["pos"], e["velocity"],
+                                                                  e["pickup_delay"], e["age"], "item entity")
+            except InputError as err:
+                fail(where, str(err))
+            infos.append(ItemInfo(e["id"], name, n, at, vel, e["on_ground"], age, delay))
+        out.append(tuple(infos))
+    return out
 
 
 def _state(s: str, where: str, fail) -> str:

@@ -1235,25 +1235,9 @@ class World:
         (blocks per game tick). `pickup_delay` and `age` in game ticks as vanilla's PickupDelay and Age (32767
         and -32768: never). It moves from the next step on, after the tick's scheduled ticks. Returns its id
         (1, 2, ... in spawn order). docs/redstone.md section 58."""
-        from scicraft_viz.engine.containers import _count, _item_name, stack_sizes
-
-        name = _item_name(item, "spawn_item")
-        n = _count(count, "spawn_item")
-        if not 1 <= n <= stack_sizes()[name]:
-            raise InputError(f"spawn_item: an item entity holds 1 to {stack_sizes()[name]} {name}, got {n}")
-        at = _real_triple(pos, "spawn_item: the position")
-        vel = _real_triple(velocity, "spawn_item: the velocity")
-        if any(abs(v) > 3e7 for v in at) or any(abs(v) > 10.0 for v in vel):
-            raise InputError(f"spawn_item: the position must lie within 30,000,000 blocks and each velocity "
-                             f"component within 10 blocks a tick (the bound vanilla gave loaded entities before "
-                             f"1.21.11, kept so that one move searches a bounded space), got {at} and {vel}")
-        ints = []
-        for v, what, lo, hi in ((pickup_delay, "pickup_delay", 0, 32767), (age, "age", -32768, 32767)):
-            if not isinstance(v, Integral) or isinstance(v, bool) or not lo <= v <= hi:
-                raise InputError(f"spawn_item: {what} must be an integer from {lo} to {hi}, got {_short_repr(v)}")
-            ints.append(int(v))
+        name, n, at, vel, delay, age_ = check_item_entity(item, count, pos, velocity, pickup_delay, age, "spawn_item")
         self.g  # noqa: B018  leaves the compiled engine, which has no item entities
-        return self._add_entity(name, n, at, vel, ints[0], ints[1])
+        return self._add_entity(name, n, at, vel, delay, age_)
 
     def item_entities(self) -> list[ItemInfo]:
         """Every item entity in the world, in the order they tick (spawn order)."""
@@ -1863,6 +1847,30 @@ class ItemInfo(NamedTuple):
     pickup_delay: int
 
 
+def check_item_entity(item: object, count: object, pos: object, velocity: object, pickup_delay: object,
+                      age: object, where: str) -> tuple[str, int, tuple, tuple, int, int]:
+    """An item entity's fields checked as `World.spawn_item` takes them (and a trace file's `items` claims them):
+    (item id, count, position, velocity, pickup delay, age), or InputError starting with `where`."""
+    from scicraft_viz.engine.containers import _count, _item_name, stack_sizes
+
+    name = _item_name(item, where)
+    n = _count(count, where)
+    if not 1 <= n <= stack_sizes()[name]:
+        raise InputError(f"{where}: an item entity holds 1 to {stack_sizes()[name]} {name}, got {n}")
+    at = _real_triple(pos, f"{where}: the position")
+    vel = _real_triple(velocity, f"{where}: the velocity")
+    if any(abs(v) > 3e7 for v in at) or any(abs(v) > 10.0 for v in vel):
+        raise InputError(f"{where}: the position must lie within 30,000,000 blocks and each velocity "
+                         f"component within 10 blocks a tick (the bound vanilla gave loaded entities before "
+                         f"1.21.11, kept so that one move searches a bounded space), got {at} and {vel}")
+    ints = []
+    for v, what, lo, hi in ((pickup_delay, "pickup_delay", 0, 32767), (age, "age", -32768, 32767)):
+        if not isinstance(v, Integral) or isinstance(v, bool) or not lo <= v <= hi:
+            raise InputError(f"{where}: {what} must be an integer from {lo} to {hi}, got {_short_repr(v)}")
+        ints.append(int(v))
+    return name, n, at, vel, ints[0], ints[1]
+
+
 def _real_triple(v: object, what: str) -> tuple[float, float, float]:
     from numbers import Real
 
@@ -1875,8 +1883,7 @@ def _real_triple(v: object, what: str) -> tuple[float, float, float]:
 def _counts_items(U, c: int) -> bool:
     """A wooden or weighted pressure plate at cell c (they count every entity; a stone one only mobs)."""
     b = int(U[c, sim.BT])
-    wooden = B.VARIANT_OF["oak_pressure_plate"]  # the first wooden plate: every variant from it is wooden
-    return b in (B.LIGHT_PLATE, B.HEAVY_PLATE) or (b == B.PLATE and int(U[c, sim.FACE]) >= wooden)
+    return b in (B.LIGHT_PLATE, B.HEAVY_PLATE) or (b == B.PLATE and int(U[c, sim.FACE]) >= B.WOODEN_PLATE)
 # vanilla DiscreteVoxelShape.forAllFaces walks the faces across z first, then y, then x, each along lines
 # ordered by the other two axes; for a face direction (engine index: north, east, south, west, up, down), the
 # walk it belongs to and how a position's face sorts in it ((outer, middle, scan) axes, +1 on scan for a face
