@@ -96,6 +96,21 @@ def test_two_observers_facing_each_other_make_a_clock_of_6gt():
                    (16, (False, True)), (18, (False, False)), (20, (True, False))]
 
 
+def test_an_observer_whose_tick_is_due_but_not_run_still_starts_a_new_pulse():
+    """Vanilla collects a tick's due ticks out of the containers before running any: an observer seeing a change
+    while its own due tick waits no longer has a tick scheduled (hasScheduledTick), so it schedules another."""
+    w = new_world()
+    front, back = (1, 1, 1), (1, 1, 2)  # back watches front; both pulse from the structure pass, front first
+    w.set_block(front, "observer[facing=north]")
+    w.set_block(back, "observer[facing=north]")
+    w.structure_updates([front, back])
+    got = run(w, 12, lambda: (on(w, front), on(w, back)))
+    # at tick 2 front turns on before back's due tick runs: back schedules tick 4 (which runs before front's
+    # own, scheduled after it); at 4 back goes off first, then front's fall restarts back: on again 6-8
+    assert got == [(0, (False, False)), (2, (True, True)), (4, (False, False)), (6, (False, True)),
+                   (8, (False, False))]
+
+
 def test_setblock_placed_powered_switches_off_at_once():
     w = World(replay=True)
     w.set_block((0, 0, 0), "observer[facing=up,powered=true]")

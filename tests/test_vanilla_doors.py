@@ -50,3 +50,12 @@ def test_the_doors_load_and_their_new_blocks_change_as_in_the_game(capture, stru
     diffs = differences(structure, capture, [Action(t, "use", pos) for t in at], world=w, placement=placement)
     assert [(t, p) for t, want, got in diffs for p in mine if want.get(p) != got.get(p)] == []
 
+
+
+def test_the_tgm_door_placed_with_its_updates_matches_the_game_through_tick_15():
+    """Its observers re-pulse at tick 5 as in the game: each sees the one in front of it fall while its own tick
+    is due (docs/redstone.md section 28)."""
+    with pytest.warns(UserWarning):
+        diffs = differences("door_tgm_4x4.snbt", "door_tgm_4x4.json", [Action(10, "use", LEVER_TGM)], ticks=16,
+                            placement=True)
+    assert diffs == []

@@ -1011,7 +1011,7 @@ def watch_shape(g, c, k):
     U = g.U
     n = g.N[c, FC[k]]
     if U[n, BT] == OBSERVER and U[n, FACING] == opp(k) and not U[n, ON]:
-        schedule(g, n, 2, P_NORMAL)
+        start_signal(g, n)
     elif is_vanilla(U[n, BT]) and LEAF_DISTANCE[state_number(U, n)]:
         # vanilla LeavesBlock.updateShape: a tick 1 gt on, unless c is a log and the leaves already say 1
         d = leaf_distance_at(U, c) + 1
@@ -1511,10 +1511,31 @@ def heap_move(H, dst, src):
 
 
 @jit
+def in_container(g, c):
+    """Has c a tick pending that is not due now? Vanilla collects the ticks due in a tick out of the chunks' tick
+    containers before running them, so while they run, hasScheduledTick (which reads the containers) no longer
+    sees them; willTickThisTick, which repeaters, comparators and torches ask instead, does (has_pending)."""
+    return has_pending(g, c) and not (g.meta[M_PHASE] == PH_TICKS and g.T[c, PTIME] <= g.meta[M_TICK])
+
+
+@jit
+def start_signal(g, c):
+    """Vanilla ObserverBlock.startSignal: a tick 2 gt on unless one is in the containers, so an observer whose own
+    tick is due in this tick but has not run yet schedules another one."""
+    if not in_container(g, c):
+        enqueue(g, c, 2, P_NORMAL)
+
+
+@jit
 def schedule(g, c, delay, rank):
-    U = g.U
     if has_pending(g, c):
         return
+    enqueue(g, c, delay, rank)
+
+
+@jit
+def enqueue(g, c, delay, rank):
+    U = g.U
     i = g.meta[M_HEAP]
     if i >= g.H.shape[0]:
         g.meta[M_OVERFLOW] = OV_HEAP
@@ -2660,7 +2681,7 @@ def finish_moving(g, m, cut_short):
             put_event(g, m, EV_STATE, 1, 0, OBSERVER)
             U[m, ON] = 0
         else:  # its shape is worked out from its neighbours, so it sees the block in front
-            schedule(g, m, 2, P_NORMAL)
+            start_signal(g, m)
     reshape_near(g, m)
     push_changed(g, m, K_BLOCK)
     propagate_in(g, -1, 1)
@@ -2824,7 +2845,7 @@ def place(g, c, old_type, exempt, player):
     elif b == OBSERVER and U[c, ON]:
         # vanilla ObserverBlock.onPlace: placed powered with no tick pending, it switches off at once,
         # quietly (no shape update), and updates the blocks behind it
-        if not has_pending(g, c):
+        if not in_container(g, c):
             put_event(g, c, EV_STATE, 1, 0, OBSERVER)
             U[c, ON] = 0
             push_changed(g, c, K_COMP)
@@ -3140,8 +3161,8 @@ def structure_update(g, c):
     if needs_room(g):
         return 2
     U = g.U
-    if U[c, BT] == OBSERVER and not U[c, ON] and not has_pending(g, c):
-        schedule(g, c, 2, P_NORMAL)
+    if U[c, BT] == OBSERVER and not U[c, ON]:
+        start_signal(g, c)
     if U[c, BT] == NOTE_BLOCK:  # NoteBlock.updateShape from below: the instrument of the block under it
         U[c, INSTRUMENT] = instrument_on(U, g.N[c, FC[DOWN]])
     number = state_number(U, c) if is_vanilla(U[c, BT]) else 0
@@ -3170,8 +3191,8 @@ def edge_shape_update(g, c, d):
     if needs_room(g):
         return 2
     U = g.U
-    if U[c, BT] == OBSERVER and U[c, FACING] == d and not U[c, ON] and not has_pending(g, c):
-        schedule(g, c, 2, P_NORMAL)
+    if U[c, BT] == OBSERVER and U[c, FACING] == d and not U[c, ON]:
+        start_signal(g, c)
     if g.meta[M_OVERFLOW]:
         return 3
     return 1
