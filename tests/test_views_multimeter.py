@@ -78,10 +78,20 @@ def test_the_event_log_explains_the_shown_tick_and_selects_a_block():
     assert ex.event_log.texts()[0] == ("repeater (2, 4, 0) turned on: scheduled 1 rt ago when dust (1, 4, 0) "
                                        "reached power 15")
     assert "Why, at tick 2" in ex.event_log.title.value
+    log = ex.event_log
+    assert log.list.entries == log.texts() and log.chosen() is None  # the page's list: every line, in full
     ex.event_log.choose(3)
     assert s.selected == (3, 4, 2) and ex.canvas.highlighted("selected") == [(3, 4, 2)]
+    assert log.chosen() == 3 and log.list.index == 3  # the page marks the chosen line
+    log.list.set_state({"index": 0})  # a click on the first line in the page
+    assert s.selected == (2, 4, 0) and log.chosen() == 0
+    with pytest.raises(IndexError, match="has 4 change"):
+        log.choose(len(log.texts()))
+    s.seek(3)  # another tick: a new list, nothing chosen, the selection kept
+    assert log.chosen() is None and log.list.index == -1 and s.selected == (2, 4, 0)
     s.seek(4)
     assert ex.event_log.texts() == [] and "nothing changed" in ex.event_log.detail.value
+    assert log.list.entries == []
 
 
 def test_meters_on_any_block_with_scheduled_marks():

@@ -4,14 +4,17 @@
 ticks around the shown one, read from the session's recording; a tick at which a change was scheduled
 carries a mark ("output due at tick 6"). `EventLog` lists every change of the shown tick in the
 engine's order, each with its cause (`scicraft_viz.engine.causes`); choosing one selects its block.
-Both draw plain HTML from recorded rows: moving the cursor never simulates."""
+Both draw from recorded rows: moving the cursor never simulates. The log's entries wrap (a cause line is
+often wider than the panel), scroll when there are many, and show which one is chosen."""
 
 from __future__ import annotations
 
 import html
 from collections.abc import Callable
 
+import anywidget
 import ipywidgets as W
+import traitlets as T
 
 from scicraft_viz.engine.blocks import split_state
 from scicraft_viz.views.session import Session
@@ -159,6 +162,76 @@ class Meters(W.VBox):
                             + "".join(body) + "</table>")
 
 
+class EventList(anywidget.AnyWidget):
+    """A list of lines that wrap, one chosen at a time: `entries` the lines, `index` the chosen one (-1: none).
+    A click in the page sets `index`; setting it in Python marks that line and scrolls it into view. The
+    page draws from the model's state only (no custom messages), so a view made late still shows it all."""
+
+    _esm = """
+function render({ model, el }) {
+  const box = document.createElement('div');
+  box.className = 'scv-events';
+  box.setAttribute('role', 'listbox');
+  el.appendChild(box);
+  let items = [];
+  function mark(scroll) {
+    const k = model.get('index');
+    items.forEach((e, i) => {
+      e.classList.toggle('scv-event-chosen', i === k);
+      e.setAttribute('aria-selected', String(i === k));
+    });
+    if (scroll && k >= 0 && k < items.length) {
+      const e = items[k];  // into view inside the list only: the page itself must not jump
+      if (e.offsetTop < box.scrollTop) box.scrollTop = e.offsetTop;
+      else if (e.offsetTop + e.offsetHeight > box.scrollTop + box.clientHeight)
+        box.scrollTop = e.offsetTop + e.offsetHeight - box.clientHeight;
+    }
+  }
+  function draw() {
+    box.textContent = '';
+    box.scrollTop = 0;
+    items = (model.get('entries') || []).map((text, i) => {
+      const e = document.createElement('div');
+      e.className = 'scv-event';
+      e.setAttribute('role', 'option');
+      const n = document.createElement('span');
+      n.className = 'scv-event-n';
+      n.textContent = `${i + 1}.`;
+      e.appendChild(n);
+      e.appendChild(document.createTextNode(' ' + text));
+      e.addEventListener('click', () => {
+        if (model.get('index') === i) return;
+        model.set('index', i);
+        model.save_changes();
+        mark(false);
+      });
+      box.appendChild(e);
+      return e;
+    });
+    box.style.display = items.length ? '' : 'none';
+    mark(true);
+  }
+  model.on('change:entries', draw);
+  model.on('change:index', () => mark(true));
+  draw();
+  return () => { model.off('change:entries', draw); };
+}
+export default { render };
+"""
+    _css = """
+.scv-events { max-height: 230px; overflow-y: auto; overflow-x: hidden; border: 1px solid #ccc;
+  background: #fff; font-size: 13px; line-height: 1.35; box-sizing: border-box; }
+.scv-event { padding: 2px 6px; white-space: normal; overflow-wrap: anywhere; cursor: pointer;
+  border-bottom: 1px solid #f1f3f5; color: #212529; }
+.scv-event:hover { background: #e7f5ff; }
+.scv-event.scv-event-chosen { background: #1c7ed6; color: #fff; }
+.scv-event-n { color: #868e96; font-family: monospace; }
+.scv-event.scv-event-chosen .scv-event-n { color: #d0ebff; }
+"""
+    entries = T.List(T.Unicode()).tag(sync=True)
+    index = T.Int(-1).tag(sync=True)
+
+
 class EventLog(W.VBox):
     """The changes of the shown tick, in the engine's order, each with its cause. Choosing one calls
     the handlers with its block's position (the explorer selects and outlines it)."""
@@ -169,10 +242,10 @@ class EventLog(W.VBox):
         self._causes: list = []
         self._quiet = False
         self.title = W.HTML()
-        self.list = W.Select(options=[], rows=8, layout=W.Layout(width=f"{width - 10}px"),
-                             tooltip="choose a change to select its block in 3D and read why it happened")
+        self.list = EventList(tooltip="choose a change to select its block in 3D and read why it happened",
+                              layout=W.Layout(width=f"{width - 10}px"))
         self.detail = W.HTML(layout=W.Layout(max_width=f"{width}px"))
-        self.list.observe(lambda ch: self._chosen(ch["new"]), "value")
+        self.list.observe(lambda ch: self._chosen(ch["new"]), "index")
         super().__init__([self.title, self.list, self.detail], layout=W.Layout(width=f"{width}px"))
         self.add_class("scv-eventlog")
 
@@ -188,9 +261,9 @@ class EventLog(W.VBox):
                             f"color:#555'>{len(causes)} change(s) in the engine's order{more}</span>")
         self._quiet = True  # a new tick's list: nothing is chosen by the refresh itself
         try:
-            self.list.options = [(f"{k + 1}. {c.text}", k) for k, c in enumerate(self._causes)]
-            self.list.index = None
-            self.list.rows = min(10, max(2, len(self._causes)))  # no tall empty box on a quiet tick
+            with self.list.hold_sync():
+                self.list.entries = [c.text for c in self._causes]
+                self.list.index = -1
         finally:
             self._quiet = False
         self.detail.value = ("" if causes else "<span style='font-size:12px;color:#555'>nothing changed at this "
@@ -199,11 +272,17 @@ class EventLog(W.VBox):
     def texts(self) -> list[str]:
         return [c.text for c in self._causes]
 
+    def chosen(self) -> int | None:
+        """The index of the chosen change, or None."""
+        return self.list.index if 0 <= self.list.index < len(self._causes) else None
+
     def choose(self, index: int) -> None:
-        self.list.value = index
+        if not 0 <= index < len(self._causes):
+            raise IndexError(f"the log of tick {self.session.tick} has {len(self._causes)} change(s), no {index}")
+        self.list.index = index
 
     def _chosen(self, index) -> None:
-        if self._quiet or index is None or index >= len(self._causes):
+        if self._quiet or index is None or not 0 <= index < len(self._causes):
             return
         c = self._causes[index]
         self.detail.value = f"<div style='font-size:13px'>{html.escape(c.text)}</div>"
