@@ -79,19 +79,27 @@ def test_the_event_log_explains_the_shown_tick_and_selects_a_block():
                                        "reached power 15")
     assert "Why, at tick 2" in ex.event_log.title.value
     log = ex.event_log
-    assert log.list.entries == log.texts() and log.chosen() is None  # the page's list: every line, in full
+    labels = [b.description for b in log.list.children]  # the page's list: every line, in full, numbered
+    assert labels == [f"{k + 1}. {t}" for k, t in enumerate(log.texts())] and log.chosen() is None
     ex.event_log.choose(3)
     assert s.selected == (3, 4, 2) and ex.canvas.highlighted("selected") == [(3, 4, 2)]
-    assert log.chosen() == 3 and log.list.index == 3  # the page marks the chosen line
-    log.list.set_state({"index": 0})  # a click on the first line in the page
+    assert log.chosen() == 3 and [b.button_style for b in log.list.children] == ["", "", "", "info"]
+    log.list.children[0].click()  # a click on the first line in the page
     assert s.selected == (2, 4, 0) and log.chosen() == 0
+    assert [b.button_style for b in log.list.children] == ["info", "", "", ""]
     with pytest.raises(IndexError, match="has 4 change"):
         log.choose(len(log.texts()))
     s.seek(3)  # another tick: a new list, nothing chosen, the selection kept
-    assert log.chosen() is None and log.list.index == -1 and s.selected == (2, 4, 0)
+    assert log.chosen() is None and s.selected == (2, 4, 0)
+    assert all(getattr(b, "button_style", "") == "" for b in log.list.children)
     s.seek(4)
     assert ex.event_log.texts() == [] and "nothing changed" in ex.event_log.detail.value
-    assert log.list.entries == []
+    assert log.list.children == (log.none,)
+    ex.stepper.play.playing = True  # while playing the list waits for the pause; the title follows the tick
+    s.seek(2)
+    assert log.list.children == () and "Why, at tick 2" in log.title.value and "when paused" in log.title.value
+    ex.stepper.play.playing = False
+    assert len(log.list.children) == len(log.texts()) == 4 and "when paused" not in log.title.value
 
 
 def test_meters_on_any_block_with_scheduled_marks():

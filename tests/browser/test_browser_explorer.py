@@ -293,7 +293,7 @@ def test_quickstart_steps_plays_clicks_hovers_edits_and_exports(browser, lab):
         assert lines[0]["height"] > 1.5 * lines[0]["line"], lines  # the long line wraps onto a second one
         log.locator(".scv-event").nth(0).click()
         page.wait_for_function("() => document.querySelector('.scv-explorer .scv-eventlog .scv-event')"
-                               ".classList.contains('scv-event-chosen')", timeout=WAIT)
+                               ".classList.contains('mod-info')", timeout=WAIT)
         wait_text(page, ".scv-explorer .scv-eventlog .widget-html:last-child",
                   "text.startsWith('repeater (2, 4, 0) turned on')")
         assert kernel_output(page, "print(ex.session.selected)") == "(2, 4, 0)\n"
