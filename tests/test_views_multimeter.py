@@ -78,10 +78,28 @@ def test_the_event_log_explains_the_shown_tick_and_selects_a_block():
     assert ex.event_log.texts()[0] == ("repeater (2, 4, 0) turned on: scheduled 1 rt ago when dust (1, 4, 0) "
                                        "reached power 15")
     assert "Why, at tick 2" in ex.event_log.title.value
+    log = ex.event_log
+    labels = [b.description for b in log.list.children]  # the page's list: every line, in full, numbered
+    assert labels == [f"{k + 1}. {t}" for k, t in enumerate(log.texts())] and log.chosen() is None
     ex.event_log.choose(3)
     assert s.selected == (3, 4, 2) and ex.canvas.highlighted("selected") == [(3, 4, 2)]
+    assert log.chosen() == 3 and [b.button_style for b in log.list.children] == ["", "", "", "info"]
+    log.list.children[0].click()  # a click on the first line in the page
+    assert s.selected == (2, 4, 0) and log.chosen() == 0
+    assert [b.button_style for b in log.list.children] == ["info", "", "", ""]
+    with pytest.raises(IndexError, match="has 4 change"):
+        log.choose(len(log.texts()))
+    s.seek(3)  # another tick: a new list, nothing chosen, the selection kept
+    assert log.chosen() is None and s.selected == (2, 4, 0)
+    assert all(getattr(b, "button_style", "") == "" for b in log.list.children)
     s.seek(4)
     assert ex.event_log.texts() == [] and "nothing changed" in ex.event_log.detail.value
+    assert log.list.children == (log.none,)
+    ex.stepper.play.playing = True  # while playing the list waits for the pause; the title follows the tick
+    s.seek(2)
+    assert log.list.children == () and "Why, at tick 2" in log.title.value and "when paused" in log.title.value
+    ex.stepper.play.playing = False
+    assert len(log.list.children) == len(log.texts()) == 4 and "when paused" not in log.title.value
 
 
 def test_meters_on_any_block_with_scheduled_marks():

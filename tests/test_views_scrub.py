@@ -7,8 +7,9 @@ import pytest
 
 from scicraft_viz.demo import demo_world
 from scicraft_viz.views import Explorer
+from scicraft_viz.views.explorer import PAGE_PLAY_BEAT_MS
 from scicraft_viz.views.scrub import canvas_colors, quiet
-from scicraft_viz.views.stepper import tick_text
+from scicraft_viz.views.stepper import BEAT_MS, tick_text
 from scicraft_viz.views.timeline import reach
 
 
@@ -117,13 +118,16 @@ def test_the_kernel_leaves_beats_to_a_page_that_plays_by_itself(ex):
     s = ex.session
     now = [100.0]
     ex.stepper._clock = lambda: now[0]
+    assert ex.stepper.play.interval == BEAT_MS
     ex.scrubber.client = True
+    assert ex.stepper.play.interval == PAGE_PLAY_BEAT_MS  # the page's timer beats for nothing: slowed right down
     ex.stepper.play.playing = True
     now[0] += 0.5
     tick = s.tick
     ex.stepper.play.value = 1
     assert s.tick == tick  # the page stepped (and reports its tick): the kernel's beat does nothing
     ex.scrubber.client = False
+    assert ex.stepper.play.interval == BEAT_MS
     ex.stepper.play.value = 2
     assert s.tick == tick + 5
 

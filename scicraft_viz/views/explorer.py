@@ -26,7 +26,7 @@ from scicraft_viz.views.multimeter import EventLog, Meters
 from scicraft_viz.views.palette import Palette
 from scicraft_viz.views.scrub import Scrubber, quiet
 from scicraft_viz.views.session import Outcome, Session
-from scicraft_viz.views.stepper import Stepper
+from scicraft_viz.views.stepper import BEAT_MS, Stepper
 from scicraft_viz.views.timeline import LampTimeline
 
 SELECT_COLOR = "#00e5ff"
@@ -34,6 +34,7 @@ Pos = tuple[int, int, int]
 KEYS_HELP = ("keys, with the mouse over the explorer: <b>space</b> play / pause · <b>→</b> step · <b>←</b> back · "
              "<b>shift+→</b> +1 rt · <b>z</b> undo · <b>shift+z</b> redo")
 VIOLATION_COLOR = "#ff3d8b"
+PAGE_PLAY_BEAT_MS = 60_000
 
 
 def solution_path(task_id: str) -> Path:
@@ -112,6 +113,7 @@ class Explorer(HostsFigures, W.VBox):
         self.meters = Meters(s)
         self.event_log = EventLog(s)
         self.event_log.on_select(self._on_event_chosen)
+        self.stepper.play.observe(lambda ch: None if ch["new"] else self.event_log.refresh(), "playing")
         self._drawn: tuple[int, int] | None = None
         self._violations: list = []
         self._trace: Trace | None = None
@@ -127,6 +129,7 @@ class Explorer(HostsFigures, W.VBox):
         self.scrubber.observe(self._on_page_tick, "tick")
         self.scrubber.on_advance(self._on_advance)
         self.stepper.client_plays = lambda: self.scrubber.client
+        self.scrubber.observe(lambda ch: self._page_plays(ch["new"]), "client")
         for w in (self.canvas.layer, self.canvas.numbers):  # the canvas's geometry changed: new colours
             w.observe(lambda ch: self._load_scrubber(), "value")
         for w in (self.heatmap.layer, self.heatmap.numbers):
@@ -263,6 +266,12 @@ class Explorer(HostsFigures, W.VBox):
         finally:
             self._page_drew = False
 
+    def _page_plays(self, yes: bool) -> None:
+        """The page plays by itself (the scrubber): the Play widget's own timer, whose beats the kernel then
+        ignores, is slowed to one beat a minute. Each beat was a message to the kernel and three back (its echo,
+        busy, idle), twenty a second, handled by the page between the frames it draws."""
+        self.stepper.play.interval = PAGE_PLAY_BEAT_MS if yes else BEAT_MS
+
     def _on_advance(self, tick: int) -> None:
         """The page played up to a tick it has no recording of: simulate (or show) it here."""
         s = self.session
@@ -280,7 +289,7 @@ class Explorer(HostsFigures, W.VBox):
             self.heatmap.tick_slider.value = tick
         self.timeline.move_cursor(tick, drawn=self._page_drew)
         self._judge(tick)
-        self.event_log.refresh()
+        self.event_log.refresh(playing=self.stepper.play.playing)
         self.meters.refresh()
         self._drawn = (s.version, tick)
         self.scrubber.tick = tick

@@ -4,7 +4,8 @@
 ticks around the shown one, read from the session's recording; a tick at which a change was scheduled
 carries a mark ("output due at tick 6"). `EventLog` lists every change of the shown tick in the
 engine's order, each with its cause (`scicraft_viz.engine.causes`); choosing one selects its block.
-Both draw plain HTML from recorded rows: moving the cursor never simulates."""
+Both draw from recorded rows: moving the cursor never simulates. The log's entries wrap (a cause line is
+often wider than the panel), scroll in a box of fixed height, and show which one is chosen."""
 
 from __future__ import annotations
 
@@ -159,52 +160,98 @@ class Meters(W.VBox):
                             + "".join(body) + "</table>")
 
 
+# Buttons whose text wraps (ipywidgets' own style keeps a button's label on one line, cut off with an ellipsis)
+EVENT_STYLE = """<style>
+.scv-eventlog .scv-events { border: 1px solid #ccc; background: #fff; }
+.scv-eventlog .scv-event { white-space: normal !important; text-overflow: clip !important; overflow: visible !important;
+  text-align: left; overflow-wrap: anywhere; line-height: 1.35; padding: 2px 6px; margin: 0; flex: 0 0 auto;
+  font-size: 13px; border-radius: 0; border-bottom: 1px solid #f1f3f5; box-shadow: none; }
+.scv-eventlog .scv-event:not(.mod-info) { background: #fff; }
+.scv-eventlog .scv-event:not(.mod-info):hover { background: #e7f5ff; }
+.scv-eventlog .scv-event.mod-info { background: #1c7ed6; color: #fff; }
+.scv-eventlog .scv-events-none { padding: 2px 6px; font-size: 12px; color: #868e96; }
+</style>"""
+
+
 class EventLog(W.VBox):
     """The changes of the shown tick, in the engine's order, each with its cause. Choosing one calls
-    the handlers with its block's position (the explorer selects and outlines it)."""
+    the handlers with its block's position (the explorer selects and outlines it).
+
+    The changes are a column of buttons in a box of fixed height that scrolls: each button's text wraps
+    (a cause line is often wider than the panel), a click chooses it, and the chosen one is coloured. The
+    box keeps its height whatever the number of changes, so what is below it on the page does not jump
+    from tick to tick. `refresh(playing=True)` leaves the list for the pause: while the page plays, each
+    tick's list would be a message per button, for a list that changes twenty times a second."""
 
     def __init__(self, session: Session, width: int = 470):
         self.session = session
         self._handlers: list[Callable[[Pos], None]] = []
         self._causes: list = []
-        self._quiet = False
+        self._buttons: list[W.Button] = []
+        self._index: int | None = None
         self.title = W.HTML()
-        self.list = W.Select(options=[], rows=8, layout=W.Layout(width=f"{width - 10}px"),
-                             tooltip="choose a change to select its block in 3D and read why it happened")
-        self.detail = W.HTML(layout=W.Layout(max_width=f"{width}px"))
-        self.list.observe(lambda ch: self._chosen(ch["new"]), "value")
+        self.none = W.HTML("<div class='scv-events-none'>nothing changed at this tick</div>")
+        self.list = W.VBox([], layout=W.Layout(width=f"{width - 10}px", height="190px", overflow="hidden auto",
+                                               flex_flow="column nowrap"))
+        self.list.add_class("scv-events")
+        self.detail = W.HTML(layout=W.Layout(max_width=f"{width}px", min_height="20px"))
         super().__init__([self.title, self.list, self.detail], layout=W.Layout(width=f"{width}px"))
         self.add_class("scv-eventlog")
 
     def on_select(self, handler: Callable[[Pos], None]) -> None:
         self._handlers.append(handler)
 
-    def refresh(self) -> None:
+    def _button(self, k: int) -> W.Button:
+        while len(self._buttons) <= k:
+            j = len(self._buttons)
+            b = W.Button(layout=W.Layout(width="100%", height="auto", min_height="22px"),
+                         tooltip="choose this change to select its block in 3D")
+            b.add_class("scv-event")
+            b.on_click(lambda _, j=j: self.choose(j))
+            self._buttons.append(b)
+        return self._buttons[k]
+
+    def refresh(self, playing: bool = False) -> None:
         s = self.session
         causes = s.causes(s.tick)
-        self._causes = causes[:MAX_EVENTS]
         more = f" (first {MAX_EVENTS} of {len(causes)})" if len(causes) > MAX_EVENTS else ""
-        self.title.value = (f"<b style='font-size:14px'>Why, at tick {s.tick}</b> <span style='font-size:12px;"
-                            f"color:#555'>{len(causes)} change(s) in the engine's order{more}</span>")
-        self._quiet = True  # a new tick's list: nothing is chosen by the refresh itself
-        try:
-            self.list.options = [(f"{k + 1}. {c.text}", k) for k, c in enumerate(self._causes)]
-            self.list.index = None
-            self.list.rows = min(10, max(2, len(self._causes)))  # no tall empty box on a quiet tick
-        finally:
-            self._quiet = False
+        note = (f"{len(causes)} change(s); the list shows when paused" if playing
+                else f"{len(causes)} change(s) in the engine's order{more}")
+        self.title.value = (f"{EVENT_STYLE}<b style='font-size:14px'>Why, at tick {s.tick}</b> <span "
+                            f"style='font-size:12px;color:#555'>{note}</span>")
+        self._index = None  # a new tick's list: nothing is chosen by the refresh itself
+        if playing:
+            self._causes = []
+            if self.list.children:
+                self.list.children = []
+            self.detail.value = ""
+            return
+        self._causes = causes[:MAX_EVENTS]
+        shown = []
+        for k, c in enumerate(self._causes):
+            b = self._button(k)
+            b.description = f"{k + 1}. {c.text}"
+            b.button_style = ""
+            shown.append(b)
+        self.list.children = shown or [self.none]
         self.detail.value = ("" if causes else "<span style='font-size:12px;color:#555'>nothing changed at this "
                              "tick</span>")
 
     def texts(self) -> list[str]:
         return [c.text for c in self._causes]
 
-    def choose(self, index: int) -> None:
-        self.list.value = index
+    def chosen(self) -> int | None:
+        """The index of the chosen change, or None."""
+        return self._index
 
-    def _chosen(self, index) -> None:
-        if self._quiet or index is None or index >= len(self._causes):
-            return
+    def choose(self, index: int) -> None:
+        """Choose the change at `index` (what a click on it does): mark it and call the handlers."""
+        if not 0 <= index < len(self._causes):
+            raise IndexError(f"the log of tick {self.session.tick} has {len(self._causes)} change(s), no {index}")
+        if self._index is not None and self._index != index:
+            self._buttons[self._index].button_style = ""
+        self._index = index
+        self._buttons[index].button_style = "info"
         c = self._causes[index]
         self.detail.value = f"<div style='font-size:13px'>{html.escape(c.text)}</div>"
         for fn in self._handlers:

@@ -112,7 +112,7 @@ function initialize({ model }) {
   let D = null;
   // foreign: the buffers hold colours the kernel sent (not the row D.row), so the next tick writes them whole
   const st = { shown: model.get('tick'), playing: false, origin: null, waiting: false, sent: 0, timer: null,
-               foreign: true, slow: null, beats: [], loads: 0,
+               foreign: true, slow: null, beats: [], loads: 0, slid: 0,
                heatPlots: new Set() };
 
   function load() {  // decoded again whenever the kernel sent a new recording (a new meta object)
@@ -177,7 +177,16 @@ function initialize({ model }) {
     heat(t, k);
     if (M.counter) M.counter.set('value', counter(t));
     if (M.back) M.back.set('disabled', t <= D.meta.start);
-    if (M.heat_slider) M.heat_slider.set('value', t);
+    slider(t, false);
+  }
+  // The heatmap's tick slider checks whether its readout overflows (it reads the readout's scrollWidth), which
+  // lays the whole page out again in the middle of the frame: while playing it follows a few times a second
+  // (the heatmap's cells and title follow every tick), and exactly on pause.
+  function slider(t, now) {
+    if (!M.heat_slider || M.heat_slider.get('value') === t) return;
+    if (!now && st.playing && performance.now() - st.slid < 250) return;
+    st.slid = performance.now();
+    M.heat_slider.set('value', t);
   }
   // plotly redraws a figure in tens of milliseconds: the heatmap is drawn after the canvas, the counter and
   // the cursor have been painted, and only for the newest tick asked for meanwhile
@@ -451,6 +460,7 @@ function initialize({ model }) {
           report(true);
           if (st.heat) heat(st.heat.t, st.heat.k);
           if (D && M.counter && st.shown !== null) M.counter.set('value', counter(st.shown));
+          if (D && st.shown !== null && canShow(st.shown)) slider(st.shown, true);
         }
       });
       M.speed.on('change:value', () => { st.origin = { t: performance.now(), tick: st.shown }; });

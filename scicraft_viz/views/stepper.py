@@ -11,6 +11,8 @@ import ipywidgets as W
 
 from scicraft_viz.views.session import Session
 
+BEAT_MS = 50  # the Play timer's beat when the kernel plays
+
 
 def tick_text(tick: int, start: int, end: int, press: int | None) -> str:
     """The counter: game ticks, redstone ticks, and where this tick sits in the recording."""
@@ -46,7 +48,7 @@ class Stepper(W.VBox):
                                      icon="undo", layout=W.Layout(width="80px"))
         self.press_button = W.Button(description="Press button", tooltip="press the stone button now",
                                      button_style="warning", icon="hand-pointer-o", layout=W.Layout(width="120px"))
-        self.play = W.Play(value=0, min=0, max=10**9, step=1, interval=50, show_repeat=False,
+        self.play = W.Play(value=0, min=0, max=10**9, step=1, interval=BEAT_MS, show_repeat=False,
                            description="play", tooltip="play / pause (space)")
         self.speed = W.IntSlider(value=10, min=1, max=20, description="gt/s", continuous_update=False,
                                  tooltip="playing speed in game ticks per second (20 gt/s is real time)",

@@ -145,6 +145,14 @@ def wait_text(page, selector: str, predicate_js: str, arg=None, timeout: float =
     return page.locator(selector).first.inner_text()
 
 
+def kernel_output(page, code: str) -> str:
+    """What `code` prints when run in the open notebook's kernel."""
+    return page.evaluate("""async code => { const k = window.jupyterapp.shell.currentWidget.sessionContext.session
+      .kernel; const f = k.requestExecute({code, silent: false, store_history: false}); let out = '';
+      f.onIOPub = m => { if (m.header.msg_type === 'stream') out += m.content.text; }; await f.done; return out; }""",
+                         code)
+
+
 def tick_of(text: str) -> int:
     return int(text.split("tick ", 1)[1].split(" ", 1)[0])
 
@@ -266,6 +274,30 @@ def test_quickstart_steps_plays_clicks_hovers_edits_and_exports(browser, lab):
         page.mouse.up()
         assert page.evaluate("() => window.__zoomed") is True
         assert ex.locator(".scv-tick").first.inner_text().startswith("tick 2 gt")
+
+        # the log of tick 2: each cause line is shown whole, wrapped inside the panel (not cut off at its edge);
+        # a click on a line marks it and selects its block in the kernel
+        log = ex.locator(".scv-eventlog")
+        log.scroll_into_view_if_needed()
+        wait_text(page, ".scv-explorer .scv-eventlog", "text.includes('Why, at tick 2')")
+        log.locator(".scv-event").first.wait_for(timeout=WAIT)
+        lines = log.evaluate("""el => { const box = el.querySelector('.scv-events').getBoundingClientRect();
+          return Array.from(el.querySelectorAll('.scv-event')).map(e => { const r = e.getBoundingClientRect();
+            return {text: e.innerText, fits: e.scrollWidth <= e.clientWidth && r.left >= box.left - 0.5
+                    && r.right <= box.right + 0.5, height: r.height,
+                    line: parseFloat(getComputedStyle(e).lineHeight)}; }); }""")
+        assert [x["text"].split(" ", 1)[0] for x in lines] == ["1.", "2.", "3.", "4."], lines
+        assert lines[0]["text"] == ("1. repeater (2, 4, 0) turned on: scheduled 1 rt ago when dust (1, 4, 0) reached "
+                                    "power 15"), lines
+        assert all(x["fits"] for x in lines), lines
+        assert lines[0]["height"] > 1.5 * lines[0]["line"], lines  # the long line wraps onto a second one
+        log.locator(".scv-event").nth(0).click()
+        page.wait_for_function("() => document.querySelector('.scv-explorer .scv-eventlog .scv-event')"
+                               ".classList.contains('mod-info')", timeout=WAIT)
+        wait_text(page, ".scv-explorer .scv-eventlog .widget-html:last-child",
+                  "text.startsWith('repeater (2, 4, 0) turned on')")
+        assert kernel_output(page, "print(ex.session.selected)") == "(2, 4, 0)\n"
+        screenshot(log, "event_log.png")
 
         # hover on the 3D canvas names the block under the mouse
         canvas.scroll_into_view_if_needed()
