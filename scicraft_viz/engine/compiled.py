@@ -908,6 +908,7 @@ _NOT_COMPILED = {
     **dict.fromkeys((B.OBSERVER, B.PISTON, B.STICKY_PISTON, B.PISTON_HEAD, B.MOVING_PISTON),
                     "the compiled graph has no blocks that watch or move (observers, pistons)"),
     B.RAIL: "powered and activator rails pass power along their line, which the compiled graph does not follow",
+    B.TEST_BLOCK: "a test block's powered and triggered flags are block-entity data the compiled graph does not keep",
     B.HOPPER: _hopper_refusal, B.DROPPER: _dispenser_refusal, B.DISPENSER: _dispenser_refusal,
     IRON_TRAPDOOR: _trapdoor_refusal, FENCE_GATE: _trapdoor_refusal,  # a torch stands on a closed fence gate
 }
