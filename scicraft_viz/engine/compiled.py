@@ -644,7 +644,7 @@ class _Block:
             self.mode = 0
             return
         b = self.id = B.PALETTE[name][0]
-        self.mode = B.COMPARATOR_MODES.index(props["mode"]) if "mode" in props else 0
+        self.mode = B.COMPARATOR_MODES.index(props["mode"]) if "mode" in props and b == B.COMPARATOR else 0
         self.facing = B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0
         self.face = B.FACES.index(props["face"]) if "face" in props else int(props.get("half") in ("upper", "top"))
         self.delay = B.BUTTON_OF[name] if b == BUTTON else int(props.get("delay", 1))

@@ -78,17 +78,24 @@ def _test_blocks(world) -> dict[str, list[tuple[Pos, int]]]:
     return out
 
 
-def run_game_test(src, max_ticks: object = 100, *, skip_unsupported: bool = False) -> GameTestResult:
+def run_game_test(src, max_ticks: object = 100, *, setup_ticks: object = 0,
+                  skip_unsupported: bool = False) -> GameTestResult:
     """Run a block-based game test on `src`: a World (stepped in place), or a build file (path or bytes) loaded as
-    World.from_build_file loads it. `max_ticks` is the test instance's max_ticks (vanilla's test instance files give
-    it; the structure does not). Returns a GameTestResult; the module docstring says how vanilla decides it."""
+    World.from_build_file loads it. `max_ticks` and `setup_ticks` are the test instance's (vanilla's test instance
+    files give them; the structure does not): the world runs `setup_ticks` game ticks before the test starts.
+    Returns a GameTestResult; the module docstring says how vanilla decides it."""
     from scicraft_viz.engine.world import World
 
     if not isinstance(max_ticks, Integral) or isinstance(max_ticks, bool) or not 1 <= max_ticks <= MAX_TEST_TICKS:
         raise InputError(f"run_game_test: max_ticks must be an integer from 1 to {MAX_TEST_TICKS:,}, got "
                          f"{str(max_ticks)[:40]!r}")
+    if not isinstance(setup_ticks, Integral) or isinstance(setup_ticks, bool) or not 0 <= setup_ticks <= MAX_TEST_TICKS:
+        raise InputError(f"run_game_test: setup_ticks must be an integer from 0 to {MAX_TEST_TICKS:,}, got "
+                         f"{str(setup_ticks)[:40]!r}")
     max_ticks = int(max_ticks)
     world = src if isinstance(src, World) else World.from_build_file(src, skip_unsupported=skip_unsupported)
+    if setup_ticks:
+        world.step(int(setup_ticks))
     blocks = _test_blocks(world)
     U = world.g.U
     log: list[tuple[int, Pos, str, str]] = []
