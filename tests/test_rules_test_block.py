@@ -102,13 +102,14 @@ def test_a_fail_block_fails_the_test_with_its_message_unless_an_accept_block_fir
 def test_an_observers_pulse_triggers_accept_and_a_block_saved_powered_is_not_triggered():
     # the lamp lights at tick 2, the observer watching it pulses at tick 4: the accept block fires then
     w = _world(((0, 1, 0), "test_block[mode=start]"), ((1, 1, 0), "redstone_repeater[facing=west]"),
-               ((2, 1, 0), "redstone_lamp"), ((3, 1, 0), "observer[facing=west]"), ((4, 1, 0), "test_block[mode=accept]"))
+               ((2, 1, 0), "redstone_lamp"), ((3, 1, 0), "observer[facing=west]"),
+               ((4, 1, 0), "test_block[mode=accept]"))
     r = run_game_test(w, 40)
     assert (r.status, r.tick) == ("passed", 4)
     # an accept block saved powered stays powered: no rising edge, no pass
     snbt = (b'{DataVersion: 4903, size: [3, 1, 1], palette: [{Name: "minecraft:test_block", Properties: {mode: '
-            b'"start"}}, {Name: "minecraft:test_block", Properties: {mode: "accept"}}, {Name: "minecraft:redstone_block"}],'
-            b' blocks: [{pos: [0, 0, 0], state: 0}, {pos: [1, 0, 0], state: 1, nbt: {id: "minecraft:test_block", '
+            b'"start"}}, {Name: "minecraft:test_block", Properties: {mode: "accept"}}, '
+            b'{Name: "minecraft:redstone_block"}], blocks: [{pos: [0, 0, 0], state: 0}, {pos: [1, 0, 0], state: 1, nbt: {id: "minecraft:test_block", '
             b'mode: "accept", powered: 1b}}, {pos: [2, 0, 0], state: 2}], entities: []}')
     r = run_game_test(World.from_build_file(snbt, fmt="snbt"), 10)
     assert (r.status, r.tick, r.reason) == ("timed_out", 11, "Didn't succeed or fail within 10 ticks")
