@@ -109,7 +109,8 @@ def test_an_observers_pulse_triggers_accept_and_a_block_saved_powered_is_not_tri
     # an accept block saved powered stays powered: no rising edge, no pass
     snbt = (b'{DataVersion: 4903, size: [3, 1, 1], palette: [{Name: "minecraft:test_block", Properties: {mode: '
             b'"start"}}, {Name: "minecraft:test_block", Properties: {mode: "accept"}}, '
-            b'{Name: "minecraft:redstone_block"}], blocks: [{pos: [0, 0, 0], state: 0}, {pos: [1, 0, 0], state: 1, nbt: {id: "minecraft:test_block", '
+            b'{Name: "minecraft:redstone_block"}], blocks: [{pos: [0, 0, 0], state: 0}, {pos: [1, 0, 0], state: 1, '
+            b'nbt: {id: "minecraft:test_block", '
             b'mode: "accept", powered: 1b}}, {pos: [2, 0, 0], state: 2}], entities: []}')
     r = run_game_test(World.from_build_file(snbt, fmt="snbt"), 10)
     assert (r.status, r.tick, r.reason) == ("timed_out", 11, "Didn't succeed or fail within 10 ticks")
