@@ -145,3 +145,18 @@ def test_run_game_test_refuses_bad_tick_counts_naming_them():
             run_game_test(w, bad)
     with pytest.raises(InputError, match="setup_ticks must be an integer"):
         run_game_test(w, 10, setup_ticks=-1)
+
+
+def test_the_gametest_command_prints_the_outcome_with_its_exit_code(tmp_path):
+    from typer.testing import CliRunner
+
+    from scicraft_viz.cli import app
+
+    r = CliRunner().invoke(app, ["gametest", str(DATA / "torch_inverts.snbt"), "--max-ticks", "40"])
+    assert (r.exit_code, r.output.strip()) == (0, "passed at tick 0 by the accept block at (2, 1, 0)")
+    broken = tmp_path / "broken.snbt"
+    broken.write_text((DATA / "torch_inverts.snbt").read_text().replace("{pos: [1, 1, 0], state: 3},", ""))
+    r = CliRunner().invoke(app, ["gametest", str(broken), "--max-ticks", "40"])
+    assert (r.exit_code, r.output.strip()) == (1, "timed out at tick 41: Didn't succeed or fail within 40 ticks")
+    r = CliRunner().invoke(app, ["gametest", str(broken), "--max-ticks", "0"])
+    assert r.exit_code == 2 and "max_ticks must be an integer" in r.output
