@@ -160,3 +160,23 @@ def test_the_gametest_command_prints_the_outcome_with_its_exit_code(tmp_path):
     assert (r.exit_code, r.output.strip()) == (1, "timed out at tick 41: Didn't succeed or fail within 40 ticks")
     r = CliRunner().invoke(app, ["gametest", str(broken), "--max-ticks", "0"])
     assert r.exit_code == 2 and "max_ticks must be an integer" in r.output
+
+
+def test_test_blocks_are_drawn_as_full_cubes_in_their_modes_colours_with_hover_text():
+    import numpy as np
+
+    from scicraft_viz.views import geometry
+    from scicraft_viz.views.canvas import describe_block
+    from scicraft_viz.views.frame import frame_from_world
+
+    w = _world(*(((x, 1, 0), f"test_block[mode={m}]") for x, m in enumerate(("start", "log", "fail", "accept"))))
+    f = frame_from_world(w)
+    g = geometry.build(f.layout)
+    col = geometry.box_colors(g, f)
+    lo = geometry._boxes(f.layout, np.ones(len(f.layout), bool))[2]
+    drawn = {f.layout.positions[b]: (box, tuple(c)) for b, box, c, part in
+             zip(g.block.tolist(), lo.tolist(), col.tolist(), g.part.tolist(), strict=True) if part == geometry.P_TEST}
+    assert sorted(drawn) == [(0, 1, 0), (1, 1, 0), (2, 1, 0), (3, 1, 0)]
+    assert all(box == [x, 1, 0, x + 1, 2, 1] for (x, _, _), (box, _) in drawn.items())
+    assert len({c for _, c in drawn.values()}) == 4  # a colour for each mode
+    assert "test_block[mode=fail]" in describe_block(f, (2, 1, 0))
