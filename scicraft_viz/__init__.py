@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from scicraft_viz.engine.blocks import BlockState, parse_state
+    from scicraft_viz.engine.gametest import GameTestResult, run_game_test
     from scicraft_viz.engine.trace import Trace
     from scicraft_viz.engine.world import Event, World
     from scicraft_viz.errors import BlockStateError, BuildFileError, InputError, PlacementError, PositionError
@@ -21,6 +22,8 @@ __all__ = [
     "PositionError",
     "PlacementError",
     "BuildFileError",
+    "run_game_test",
+    "GameTestResult",
 ]
 __version__ = "0.1.0"
 
@@ -29,13 +32,14 @@ __version__ = "0.1.0"
 _NAMES = {
     "World": "engine.world", "Event": "engine.world", "Trace": "engine.trace", "BlockState": "engine.blocks",
     "parse_state": "engine.blocks", "InputError": "errors", "BlockStateError": "errors", "PositionError": "errors",
-    "PlacementError": "errors", "BuildFileError": "errors",
+    "PlacementError": "errors", "BuildFileError": "errors", "run_game_test": "engine.gametest",
+    "GameTestResult": "engine.gametest",
 }
 # Submodules by their short public names.
 _SUBMODULES = {
     "blocks": "engine.blocks", "sim": "engine.kernels", "kernels": "engine.kernels", "world": "engine.world",
     "trace": "engine.trace", "mcfunction": "engine.mcfunction", "formats": "engine.formats",
-    "schematic": "engine.schematic", "engine": "engine",
+    "schematic": "engine.schematic", "gametest": "engine.gametest", "engine": "engine",
     "tasks": "tasks", "evaluator": "tasks.evaluator", "solutions": "tasks.solutions", "batch": "tasks.batch",
     "env": "env", "environment": "env.environment", "trajectory": "env.trajectory", "replay": "env.replay",
     "mcp_server": "env.mcp_server", "conditions": "env.conditions", "experiments": "experiments",

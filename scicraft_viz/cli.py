@@ -243,6 +243,41 @@ def convert_command(
     typer.echo(f"wrote {n} blocks to {shown(dst)}")
 
 
+@app.command("gametest")
+def gametest_command(
+    src: str = typer.Argument(..., help="build file holding test blocks: a block-based game test's structure (.nbt, "
+                              ".snbt, .litematic, .schem, ...)"),
+    max_ticks: int = typer.Option(100, "--max-ticks", help="the test instance's max_ticks: the test times out after "
+                                  "this many ticks"),
+    setup_ticks: int = typer.Option(0, "--setup-ticks", help="the test instance's setup_ticks: game ticks the world "
+                                    "runs before the test starts"),
+    skip_unsupported: bool = typer.Option(False, "--skip-unsupported", help="leave out blocks the engine does not "
+                                          "know, listing them on stderr, instead of refusing SRC"),
+) -> None:
+    """Run a build as vanilla runs a block-based game test (Java 1.21.5+): trigger its start block, then look at its
+    accept, fail and log blocks every game tick (docs/redstone.md sections 64-66). Prints the outcome, the tick and
+    the deciding block, and every logged message.
+
+    Exit code 0 when the test passes, 1 when it fails or times out, 2 for unusable input."""
+    import warnings
+
+    from scicraft_viz.engine import formats
+    from scicraft_viz.engine.gametest import run_game_test
+
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", formats.UnsupportedBlocksWarning)
+            result = run_game_test(src, max_ticks, setup_ticks=setup_ticks, skip_unsupported=skip_unsupported)
+        for w in caught:
+            if issubclass(w.category, formats.UnsupportedBlocksWarning):
+                typer.echo(f"warning: {w.message}", err=True)
+    except (ValueError, OSError) as e:
+        _fail_input(str(e))
+        return
+    typer.echo(result.describe())
+    raise typer.Exit(0 if result.passed else 1)
+
+
 @app.command("tasks")
 def tasks_command(json_output: bool = typer.Option(False, "--json", help="print the tasks as JSON")) -> None:
     """List the SciCrafter tasks with their level parameters.

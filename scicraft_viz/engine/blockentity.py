@@ -7,8 +7,9 @@ Sponge schematic in `BlockEntities` (`Pos` inside the schematic; version 3 nests
 structure in each block's `nbt`, an MCEdit schematic in `TileEntities`, a region's chunk in
 `block_entities`. Each stack stays in its slot (World.slots): empty slots before it are kept as None, since
 hoppers and droppers take from the first filled slot. A comparator's `OutputSignal` is read too (`collect`'s
-`outputs`; World.from_build_file takes it only where it agrees with the comparator's state). Block-entity data
-of other blocks (a sign's text) is not part of the engine's blocks and is left out."""
+`outputs`; World.from_build_file takes it only where it agrees with the comparator's state), and a test block's
+`message` and `powered` (`collect`'s `tests`). Block-entity data of other blocks (a sign's text) is not part of the
+engine's blocks and is left out."""
 
 from __future__ import annotations
 
@@ -117,8 +118,25 @@ def comparator_output(tag, source: str, where: str, pos: Pos) -> int | None:
     return int(v)
 
 
+def test_block_data(tag, source: str, where: str, pos: Pos) -> tuple[str, bool]:
+    """A test block entity's `message` (a string, '' when left out) and `powered` (a byte, false when left out), as
+    vanilla's TestBlockEntity.loadAdditional reads them; a tag of another type is refused naming it."""
+    from nbtlib import Byte, Compound, String
+
+    at = f"{source}: {where} (the test block at {fmt_pos(pos)})"
+    if not isinstance(tag, Compound):
+        raise BuildFileError(f"{at} is {type(tag).__name__}, expected a compound")
+    message = tag.get("message", String(""))
+    if not isinstance(message, String):
+        raise BuildFileError(f"{at}: message is {type(message).__name__}, expected a string")
+    powered = tag.get("powered", Byte(0))
+    if not isinstance(powered, Byte) or int(powered) not in (0, 1):
+        raise BuildFileError(f"{at}: powered is {str(powered)[:40]!r}, expected a byte 0 or 1")
+    return str(message), bool(int(powered))
+
+
 def collect(found, data: dict[Pos, tuple[object, str]], source: str, omitted: list | None = None,
-            outputs: dict | None = None) -> Contents:
+            outputs: dict | None = None, tests: dict | None = None) -> Contents:
     """The contents of the containers among the loaded blocks `found` ((pos, canonical state) pairs) from
     block entities `data` ({pos: (nbt compound, where in the file)}). Data at a block that is no container
     is left out (the module's docstring says why), and listed in `omitted` (skip_unsupported) when given;
@@ -134,6 +152,9 @@ def collect(found, data: dict[Pos, tuple[object, str]], source: str, omitted: li
             if v is not None:
                 outputs[p] = v
                 continue
+        if tests is not None and state is not None and state.startswith("minecraft:test_block["):
+            tests[p] = test_block_data(tag, source, where, p)
+            continue
         b = container_id(state) if state is not None else None
         if b is None:
             if state is not None and B.split_state(state)[0] in B.SHULKER_BOXES and _holds_items(tag):

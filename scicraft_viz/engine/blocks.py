@@ -36,6 +36,12 @@ FENCE_GATE = 36  # every wood's (blocks.OPENERS): opened and closed by power as 
 RAIL = 39
 RAILS = ("powered_rail", "activator_rail")
 RAIL_SHAPES = ("north_south", "east_west", "ascending_east", "ascending_west", "ascending_north", "ascending_south")
+# The game-test block (Java 1.21.5): a full conductive block that a piston cannot move, in one of four modes
+# (TEST_MODES, kept in FACE). Its block entity's `powered` is kept in ON and, for log, fail and accept, whether it
+# was triggered (a rising edge of neighbour signal) since the test last looked, in DELAY. A start block emits 15 to
+# every side while powered; the others react to being powered. docs/redstone.md sections 64-66, engine/gametest.py.
+TEST_BLOCK = 38
+TEST_MODES = ("start", "log", "fail", "accept")
 CONTAINERS = (BARREL, CHEST, HOPPER, DROPPER, DISPENSER, FURNACE)
 PLATES = (PLATE, LIGHT_PLATE, HEAVY_PLATE)
 WOODS = ("oak", "spruce", "birch", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "bamboo", "crimson", "warped")
@@ -103,6 +109,7 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
         {"facing": "north", "mode": "compare", "powered": "false"},
     ),
     "target": (TARGET, {"power": ("0",)}, {"power": "0"}),
+    "test_block": (TEST_BLOCK, {"mode": TEST_MODES}, {"mode": "start"}),
     "note_block": (
         NOTE_BLOCK,
         {"instrument": INSTRUMENTS, "note": tuple(str(i) for i in range(25)), "powered": _BOOL},

@@ -644,7 +644,7 @@ class _Block:
             self.mode = 0
             return
         b = self.id = B.PALETTE[name][0]
-        self.mode = B.COMPARATOR_MODES.index(props["mode"]) if "mode" in props else 0
+        self.mode = B.COMPARATOR_MODES.index(props["mode"]) if "mode" in props and b == B.COMPARATOR else 0
         self.facing = B.DIRECTIONS.index(props["facing"]) if "facing" in props else 0
         self.face = B.FACES.index(props["face"]) if "face" in props else int(props.get("half") in ("upper", "top"))
         self.delay = B.BUTTON_OF[name] if b == BUTTON else int(props.get("delay", 1))
@@ -908,6 +908,7 @@ _NOT_COMPILED = {
     **dict.fromkeys((B.OBSERVER, B.PISTON, B.STICKY_PISTON, B.PISTON_HEAD, B.MOVING_PISTON),
                     "the compiled graph has no blocks that watch or move (observers, pistons)"),
     B.RAIL: "powered and activator rails pass power along their line, which the compiled graph does not follow",
+    B.TEST_BLOCK: "a test block's powered and triggered flags are block-entity data the compiled graph does not keep",
     B.HOPPER: _hopper_refusal, B.DROPPER: _dispenser_refusal, B.DISPENSER: _dispenser_refusal,
     IRON_TRAPDOOR: _trapdoor_refusal, FENCE_GATE: _trapdoor_refusal,  # a torch stands on a closed fence gate
 }

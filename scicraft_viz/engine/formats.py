@@ -42,13 +42,15 @@ class Build(list):
     order)."""
 
     def __init__(self, items=(), contents: dict | None = None, outputs: dict | None = None,
-                 entities: list | None = None):
+                 entities: list | None = None, tests: dict | None = None):
         super().__init__(items)
         self.contents = dict(contents or {})
         # each comparator's OutputSignal as the file's block entities give it, {pos: 0-15}
         self.outputs = dict(outputs or {})
         # a structure file's item entities: (item id, count, pos, motion, pickup delay, age), in the file's order
         self.entities = list(entities or [])
+        # each test block's block-entity data as the file gives it, {pos: (message, powered)}
+        self.tests = dict(tests or {})
 
 
 class _Collected(dict):
@@ -58,6 +60,7 @@ class _Collected(dict):
         super().__init__()
         self.outputs: dict = {}
         self.entities: list = []
+        self.tests: dict = {}
 
 
 class UnsupportedBlocksWarning(UserWarning):
@@ -302,7 +305,7 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
 
         out = decode_region(data, source, box, omitted, contents)
         _warn_omitted(omitted, out, source)
-        return Build(out, contents, contents.outputs, contents.entities)
+        return Build(out, contents, contents.outputs, contents.entities, contents.tests)
     if text is not None:
         from scicraft_viz.engine.mcfunction import parse_mcfunction
 
@@ -311,13 +314,13 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
         if lines and omitted is not None:
             omitted.extend((word, len(ps), ps[:3]) for word, ps in lines.items())
             _warn_omitted(omitted, out, source)
-        return Build(out, contents, contents.outputs, contents.entities)
+        return Build(out, contents, contents.outputs, contents.entities, contents.tests)
     if fmt == "snbt":
         from scicraft_viz.engine.structure import decode_structure
 
         out = decode_structure(parse_snbt(data, source), source, omitted, contents)
         _warn_omitted(omitted, out, source)
-        return Build(out, contents, contents.outputs, contents.entities)
+        return Build(out, contents, contents.outputs, contents.entities, contents.tests)
     if data[:2] != GZIP_MAGIC:
         raise BuildFileError(f"{source}: not a {fmt or 'schematic'} file: expected gzip-compressed NBT "
                              f"(bytes 1f 8b), found {data[:8]!r}")
@@ -341,7 +344,7 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
     else:
         out = schematic.decode_sponge(root, source, omitted, contents)
     _warn_omitted(omitted, out, source)
-    return Build(out, contents, contents.outputs, contents.entities)
+    return Build(out, contents, contents.outputs, contents.entities, contents.tests)
 
 
 def _warn_omitted(omitted: list | None, loaded: Blocks, source: str) -> None:

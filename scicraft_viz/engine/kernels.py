@@ -84,6 +84,7 @@ from scicraft_viz.engine.blocks import (
     SUPPORT_FULL,
     SUPPORT_SOLID,
     TARGET,
+    TEST_BLOCK,
     TORCH,
     WALL_COVER,
     WALL_POST_OVERRIDE,
@@ -353,7 +354,13 @@ def cells_for(g, xyz, create, out):
 @jit
 def is_conductor(b):
     return (b == STONE or b == LAMP or b == BARREL or b == TARGET or b == NOTE_BLOCK or b == DROPPER
-            or b == DISPENSER or b == FURNACE)
+            or b == DISPENSER or b == FURNACE or b == TEST_BLOCK)
+
+
+@jit
+def test_emits(U, c):
+    """A powered start test block: 15 to every side (vanilla TestBlock.getSignal), weak only."""
+    return U[c, BT] == TEST_BLOCK and U[c, MODE] == 0 and U[c, ON] != 0
 
 
 @jit
@@ -416,7 +423,7 @@ def is_diode(b):
 def is_component(b):
     """A block with scheduled ticks or a lamp: what a power change near it must reach."""
     return ((b >= REPEATER and b <= LAMP) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or b == OBSERVER
-            or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b) or b == RAIL)
+            or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b) or b == RAIL or b == TEST_BLOCK)
 
 
 @jit
@@ -441,7 +448,8 @@ def is_notified(b, structural):
         return False
     if structural:
         return ((b >= WIRE and b <= LEVER) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or is_plate(b)
-                or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b) or b == RAIL)
+                or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b) or b == RAIL
+                or b == TEST_BLOCK)
     return is_component(b)
 
 
@@ -692,6 +700,8 @@ def signal_to(U, N, src, k, with_dust):
     receiver -> src)."""
     b = U[src, BT]
     if is_conductor(b):
+        if test_emits(U, src):
+            return 15
         s = strong_into(U, N, src)
         if with_dust and s < 15:
             d = dust_into(U, N, src)
@@ -869,6 +879,8 @@ def dust_source(U, N, d):
         n = N[d, FC[k]]
         b = U[n, BT]
         if is_conductor(b):
+            if b == TEST_BLOCK and test_emits(U, n):
+                return 15
             if U[n, SMASK] != 0:
                 s = strong_into(U, N, n)
                 if s == 15:
@@ -1599,7 +1611,8 @@ def check(g, c, exempt):
     N = g.N
     b = U[c, BT]
     if c == exempt:
-        if b == LAMP or b == REPEATER or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or is_dispenser(b):
+        if (b == LAMP or b == REPEATER or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or is_dispenser(b)
+                or b == TEST_BLOCK):
             return False
     elif not is_supported(U, N, c):
         return True
@@ -1612,6 +1625,16 @@ def check(g, c, exempt):
     elif b == TORCH or b == WALL_TORCH:
         if (U[c, ON] != 0) == torch_powered(U, N, c):
             schedule(g, c, g.meta[R_TORCH], P_NORMAL)
+    elif b == TEST_BLOCK:
+        # vanilla TestBlock.neighborChanged: a log, fail or accept block's `powered` follows its neighbours at once
+        # and a rising edge triggers it; no block state changes (nothing else hears of it)
+        if U[c, MODE] != 0:
+            p = lamp_powered(U, N, c)
+            if p and not U[c, ON]:
+                U[c, ON] = 1
+                U[c, DELAY] = 1
+            elif not p and U[c, ON]:
+                U[c, ON] = 0
     elif b == REPEATER:
         lk = 1 if g.meta[R_LOCKABLE] and repeater_locked(U, N, c) else 0
         if lk != U[c, LOCKED]:
@@ -1982,6 +2005,8 @@ def piston_reached(U, N, c, kind, j):
         return near_dist(j, FC[opp(U[c, FACING])]) <= 1
     if b == BUTTON or b == LEVER:
         return near_dist(j, 0) == 1 or near_dist(j, FC[attach_dir(b, U[c, FACE], U[c, FACING])]) == 1
+    if b == TEST_BLOCK:
+        return near_dist(j, 0) == 1  # a start block's trigger updates its six neighbours (updateNeighborsAt)
     return True
 
 
@@ -2261,7 +2286,7 @@ def push_reaction(U, x):
     if (b == WIRE or b == REPEATER or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == COMPARATOR
             or b == IRON_DOOR):  # doors of every wood and iron: PushReaction.DESTROY
         return PUSH_DESTROY
-    if is_container(b) or b == PISTON_HEAD or b == MOVING_PISTON:
+    if is_container(b) or b == PISTON_HEAD or b == MOVING_PISTON or b == TEST_BLOCK:
         return PUSH_BLOCK  # a block entity, or part of a piston
     return PUSH_NORMAL
 
@@ -3093,6 +3118,21 @@ def click(g, c):
         propagate(g, -1)
         return 1
     return 0
+
+
+@jit
+def test_start(g, c):
+    """A start test block is triggered (vanilla TestBlockEntity.trigger): `powered` turns on and its six neighbours
+    hear of it; its block state stays as it is. Returns as `use` does."""
+    if needs_room(g):
+        return 2
+    if g.U[c, BT] != TEST_BLOCK or g.U[c, MODE] != 0 or g.U[c, ON]:
+        return 0
+    g.U[c, ON] = 1
+    changed(g, c)
+    if g.meta[M_OVERFLOW]:
+        return 3
+    return 1
 
 
 @jit

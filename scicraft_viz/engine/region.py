@@ -222,5 +222,6 @@ def decode_region(data: bytes, source: str, box, omitted: list | None = None, co
     out = [((a, b, c), resolved[i]) for a, b, c, i in zip(x.tolist(), y.tolist(), z.tolist(), s.tolist())
            if resolved.get(i) is not None]
     if contents is not None:
-        contents.update(blockentity.collect(out, data_at, source, omitted, getattr(contents, "outputs", None)))
+        contents.update(blockentity.collect(out, data_at, source, omitted, getattr(contents, "outputs", None),
+                                             getattr(contents, "tests", None)))
     return sorted(out, key=lambda it: _yzx(it[0]))

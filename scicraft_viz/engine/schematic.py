@@ -353,7 +353,8 @@ def decode_sponge(root, source: str, omitted: list | None = None, contents: dict
         data_at[(x + ox, y + oy, z + oz)] = ((be["Data"], where + ".Data") if version == 3 and "Data" in be
                                              else (be, where))
     if contents is not None:
-        contents.update(blockentity.collect(out, data_at, source, omitted, getattr(contents, "outputs", None)))
+        contents.update(blockentity.collect(out, data_at, source, omitted, getattr(contents, "outputs", None),
+                                             getattr(contents, "tests", None)))
     return out
 
 
@@ -563,7 +564,8 @@ def decode_litematic(root, source: str, omitted: list | None = None, contents: d
     out = sorted(((p, canon[s]) for p, s in found.items() if canon[s] is not None),
                  key=lambda it: _yzx(it[0]))  # type: ignore[misc]
     if contents is not None:
-        contents.update(blockentity.collect(out, data_at, source, omitted, getattr(contents, "outputs", None)))
+        contents.update(blockentity.collect(out, data_at, source, omitted, getattr(contents, "outputs", None),
+                                             getattr(contents, "tests", None)))
     return out
 
 

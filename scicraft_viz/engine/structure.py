@@ -146,7 +146,8 @@ def decode_structure(root, source: str, omitted: list | None = None, contents: d
         raise _fail(source, f"holds {len(found):,} blocks; a build holds at most {MAX_BLOCKS:,}")
     if contents is not None:
         contents.update(blockentity.collect(found.items(), data_at, source, omitted,
-                                             getattr(contents, "outputs", None)))
+                                             getattr(contents, "outputs", None),
+                                             getattr(contents, "tests", None)))
     return sorted(found.items(), key=lambda it: _yzx(it[0]))
 
 

@@ -19,7 +19,7 @@ from scicraft_viz.engine import kernels as sim
 from scicraft_viz.engine.blocks import BlockState, parse_state, split_state
 from scicraft_viz.engine.items import ItemEntity, JavaRandom
 from scicraft_viz.engine.rules import Ruleset, ruleset_from
-from scicraft_viz.errors import BlockStateError, BuildFileError, InputError, PlacementError, PositionError
+from scicraft_viz.errors import BlockStateError, BuildFileError, InputError, PlacementError, PositionError, fmt_pos
 
 Pos = tuple[int, int, int]
 
@@ -235,7 +235,7 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
     )
     # FACE holds a button's or lever's face, a comparator's mode (kernels.MODE) or a note block's instrument
     face = B.FACES.index(props["face"]) if "face" in props else B.PISTON_TYPES.index(props["type"]) if (
-        st.id == B.PISTON_HEAD) else (
+        st.id == B.PISTON_HEAD) else B.TEST_MODES.index(props["mode"]) if st.id == B.TEST_BLOCK else (
         B.COMPARATOR_MODES.index(props["mode"]) if "mode" in props else
         B.INSTRUMENTS.index(props["instrument"]) if "instrument" in props else 0)
     delay = int(props.get("delay", props.get("note", 1)))  # DELAY holds a note block's note (kernels.NOTE)
@@ -250,6 +250,8 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
     elif b == B.BUTTON:  # which button (blocks.BUTTONS), kept in DELAY
         delay = B.BUTTON_OF[st.name]
         cmp |= sim.CMP_DELAY
+    if b == B.TEST_BLOCK:  # DELAY: triggered (kernels.check), never as placed
+        delay = 0
     if b == B.RAIL:  # its shape, kept in DELAY; powered is worked out when it is placed (vanilla onPlace)
         delay = B.RAIL_SHAPES.index(props["shape"])
         cmp |= sim.CMP_DELAY
@@ -358,6 +360,7 @@ class World:
         self._next_entity = 1  # the id the next item entity gets
         self._rng = JavaRandom(0)  # the level's random source: droppers' eject velocities
         self._plate_items: dict[Pos, int] = {}  # the item entities each pressure plate counted last
+        self._test_messages: dict[Pos, str] = {}  # test blocks' messages (block-entity data), by position
         self.g: sim.Grid = self._grid(64, 128)
         self.g.meta[sim.M_NCELL] = 1  # cell 0 is the shared air that stands for every position without a cell
         self.g.meta[sim.M_LOG] = 1 if log_events else 0
@@ -623,6 +626,8 @@ class World:
                      f"powered={tf[u[sim.ON]]}")
         elif b == B.TARGET:
             props = "power=0"  # set by projectile hits only
+        elif b == B.TEST_BLOCK:
+            props = f"mode={B.TEST_MODES[u[sim.MODE]]}"  # its powered and triggered are block-entity data
         elif b == B.OBSERVER:
             props = f"facing={B.DIRECTIONS[u[sim.FACING]]},powered={tf[u[sim.ON]]}"
         elif b in (B.PISTON, B.STICKY_PISTON):
@@ -1623,6 +1628,7 @@ class World:
         w._entities = [copy.deepcopy(e) for e in self._entities]
         w._rng = copy.deepcopy(self._rng)
         w._plate_items = dict(self._plate_items)
+        w._test_messages = dict(self._test_messages)
         w.g = self._regrid(self.g.U.shape[0], self.g.HT.shape[0])
         return w
 
@@ -1652,6 +1658,7 @@ class World:
         self._entities = [copy.deepcopy(e) for e in src._entities]
         self._rng = copy.deepcopy(src._rng)
         self._plate_items = dict(src._plate_items)
+        self._test_messages = dict(src._test_messages)
         return True
 
     def record(self, n: int, *, lamps_only: bool = False, dust=None):
@@ -1764,6 +1771,7 @@ class World:
             except InputError as e:
                 raise BuildFileError(f"{source}: {e}") from None
         w._load_outputs(items.outputs)
+        w._load_test_blocks(getattr(items, "tests", {}))
         for name, count, pos, motion, delay, age in items.entities:  # a structure's item entities, in its order
             try:
                 w.spawn_item(name, count, pos, motion, pickup_delay=delay, age=age)
@@ -1805,6 +1813,42 @@ class World:
                 v = int(self._k.comparator_output(g.U, g.N, c))
             if v != int(g.U[c, sim.POWER]):
                 self._call(self._k.set_output, c, v, int(g.U[c, sim.ON]))
+
+    def _load_test_blocks(self, tests: dict) -> None:
+        """Test blocks' block-entity data ({pos: (message, powered)}): the message is kept, and `powered` as saved
+        (a start block saved powered emits from the start; a log, fail or accept block saved powered is triggered
+        only after it has lost its signal and found one again)."""
+        g = self.g
+        for p, (message, powered) in tests.items():
+            c = self._find(p)
+            if c <= 0 or int(g.U[c, sim.BT]) != B.TEST_BLOCK:
+                continue
+            if message:
+                self._test_messages[p] = message
+            if powered and int(g.U[c, sim.MODE]) == 0:
+                self._call(self._k.test_start, c)
+            elif powered:
+                g.U[c, sim.ON] = 1
+
+    def test_message(self, pos: object) -> str:
+        """The message of the test block at pos (block-entity data; '' if it has none)."""
+        p = check_pos(pos)
+        if self._block_at(p).startswith("minecraft:test_block["):
+            return self._test_messages.get(p, "")
+        raise InputError(f"test_message: {fmt_pos(p)} holds {self._block_at(p)}, not a test block")
+
+    def set_test_message(self, pos: object, message: object) -> None:
+        """Set the message of the test block at pos (what a log block logs, a fail block's failure message)."""
+        p = check_pos(pos)
+        if not isinstance(message, str) or len(message) > 10_000:
+            raise InputError(f"set_test_message: the message must be a string of at most 10,000 characters, got "
+                             f"{_short_repr(message)}")
+        if not self._block_at(p).startswith("minecraft:test_block["):
+            raise InputError(f"set_test_message: {fmt_pos(p)} holds {self._block_at(p)}, not a test block")
+        if message:
+            self._test_messages[p] = message
+        else:
+            self._test_messages.pop(p, None)
 
     @classmethod
     def from_litematic(cls, src, replay: bool = False) -> World:

@@ -17,7 +17,7 @@ Pos = tuple[int, int, int]
 SIDE_NAMES = ("north", "east", "south", "west")
 # opaque: they hide the faces of their neighbours
 FULL_CUBES = (B.STONE, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET, B.NOTE_BLOCK, B.DROPPER, B.DISPENSER, B.FURNACE,
-              B.OBSERVER)
+              B.OBSERVER, B.TEST_BLOCK)
 # blocks whose `open` follows power: a frame shows it from `on` (their `powered`)
 OPENED_BY_POWER = ("iron_door", "iron_trapdoor")
 DYNAMIC_PROPS = {"power", "lit", "powered", "locked"}
@@ -133,8 +133,8 @@ def layout_from_blocks(blocks: dict[Pos, str], moving: dict | None = None
             facing[i] = dirs[props["facing"]]
         if "face" in props:
             face[i] = faces[props["face"]]
-        elif "mode" in props:  # a comparator's mode, kept where the engine keeps it
-            face[i] = B.COMPARATOR_MODES.index(props["mode"])
+        elif "mode" in props:  # a comparator's or test block's mode, kept where the engine keeps it
+            face[i] = (B.TEST_MODES if name == "test_block" else B.COMPARATOR_MODES).index(props["mode"])
         elif "half" in props:  # a door's or trapdoor's half (1: upper, top), as the engine keeps it
             face[i] = int(props["half"] in ("upper", "top"))
         elif name in B.VARIANT_OF:  # a furnace's or plate's variant

@@ -30,7 +30,9 @@ P_HOPPER, P_DROPPER, P_MOUTH, P_FURNACE, P_FURNACE_FRONT, P_PLATE, P_DAYLIGHT, P
 # observer: body, its face (the side it watches), the eye on its back (red while it pulses); pistons:
 # base, wooden or slimy head plate, and a moving_piston's ghost
 P_OBS, P_OBS_FACE, P_OBS_EYE, P_PISTON, P_HEAD_PLATE, P_STICKY_PLATE, P_MOVING = range(39, 46)
-N_PARTS = 46
+# a test block: a full cube in its mode's colour (start, log, fail, accept), brighter while powered
+P_TEST = 46
+N_PARTS = 47
 LAMP_BOX = (1, 0.5, 1, 15, 15.5, 15)  # sixteenths: a lamp drawn a little smaller than its cell
 HONEY_BOX = (1, 0, 1, 15, 15, 15)  # a honey block's shape (its collision box in vanilla's data)
 
@@ -91,6 +93,10 @@ _COLORS = {
     "latch": (0.80, 0.80, 0.78),
     "target": (0.90, 0.80, 0.74),
     "note": (0.40, 0.26, 0.17),
+    "test_start": (0.25, 0.45, 0.75),  # test blocks by mode: blue start, grey log, red fail, green accept
+    "test_log": (0.55, 0.55, 0.60),
+    "test_fail": (0.70, 0.18, 0.18),
+    "test_accept": (0.20, 0.62, 0.25),
     "note_on": (0.60, 0.38, 0.22),
     "digit": (0.95, 0.95, 0.95),
     "hopper": (0.27, 0.27, 0.30),
@@ -439,6 +445,8 @@ def _boxes(lay: Layout, visible: np.ndarray, numbers: bool = False):
     bx.add(r, P_TARGET, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
     r = rows_of(B.NOTE_BLOCK)
     bx.add(r, P_NOTE, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
+    r = rows_of(B.TEST_BLOCK)
+    bx.add(r, P_TEST, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
     r = rows_of(B.CHEST)
     if len(r):
         bx.add(r, P_CHEST, (1, 0, 1, 15, 14, 15), org[r])
@@ -711,6 +719,9 @@ def box_colors(geom: Geometry, frame: Frame) -> np.ndarray:
     put(P_LATCH, c["latch"])
     put(P_TARGET, c["target"])
     put(P_NOTE, np.where(on[:, None], c["note_on"], c["note"]))
+    test = np.asarray([c["test_start"], c["test_log"], c["test_fail"], c["test_accept"]])[
+        np.minimum(lay.face[geom.block].astype(np.int64), 3)]
+    put(P_TEST, np.where(on[:, None], np.minimum(test * 1.35, 1.0), test))
     put(P_OBS, c["observer"])
     put(P_OBS_FACE, c["observer_face"])
     put(P_OBS_EYE, np.where(on[:, None], c["rep_on"], c["rep_off"]))
