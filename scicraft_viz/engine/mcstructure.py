@@ -25,18 +25,19 @@ from scicraft_viz.engine.schematic import _fail, _get, _resolve, _tag_text, _vol
 from scicraft_viz.errors import BuildFileError
 from scicraft_viz.safeio import shown
 
-SOURCE_VERSION = (1, 17, 10)  # Bedrock: the version of the game tests' files; the translator reads earlier ones too
+SOURCE_VERSION = (1, 17, 10)  # Bedrock: read when the palette names no version (its entries' `version`)
 MAX_CACHED_SHAPES = 64  # neighbour-dependent translations kept per palette entry (beyond this, each is worked out)
 
 
 @functools.cache
-def bedrock_translator():
-    """PyMCTranslate's Bedrock block translator (the Java one comes from legacy.translators)."""
+def bedrock_translator(version: tuple[int, int, int] = SOURCE_VERSION):
+    """PyMCTranslate's Bedrock block translator for `version` (the nearest it has; the Java one comes from
+    legacy.translators)."""
     translators()  # loads PyMCTranslate quietly (its logging set up as legacy.py does)
     import PyMCTranslate
 
     tm = PyMCTranslate.new_translation_manager()
-    v = tm.get_version("bedrock", SOURCE_VERSION)
+    v = tm.get_version("bedrock", version)
     for name in ("get_mapping_to_universal", "get_mapping_from_universal", "_get_raw_specification"):
         setattr(v.block, name, functools.cache(getattr(v.block, name)))
     return v
@@ -148,7 +149,7 @@ def decode_mcstructure(root, source: str, omitted: list | None = None, contents:
         omitted.append((what, 0, []))
     data_at = _block_data(pal, source, pw, volume, sy, sz)
     try:
-        bedrock_v = bedrock_translator()
+        bedrock_v = bedrock_translator(_palette_version(entries))
         _, java = translators()
     except BuildFileError as e:
         raise _fail(source, str(e)) from None
@@ -270,6 +271,18 @@ def decode_mcstructure(root, source: str, omitted: list | None = None, contents:
         contents.update(blockentity.collect(out, {p: d for p, d in data_at.items() if p in found}, source, omitted,
                                             getattr(contents, "outputs", None)))
     return out
+
+
+def _palette_version(entries) -> tuple[int, int, int]:
+    """The Bedrock version the palette's blocks were saved by: the newest of its entries' `version` (an Int whose
+    bytes are major, minor, patch, build), else SOURCE_VERSION."""
+    from nbtlib import Int
+
+    found = [int(e["version"]) & 0xFFFFFFFF for e in entries if isinstance(e.get("version"), Int)]
+    if not found:
+        return SOURCE_VERSION
+    v = max(found)
+    return (v >> 24) & 0xFF, (v >> 16) & 0xFF, (v >> 8) & 0xFF
 
 
 def _pos(f: int, sy: int, sz: int) -> tuple[int, int, int]:
