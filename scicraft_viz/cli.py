@@ -196,7 +196,8 @@ def evaluate_command(
 @app.command("convert")
 def convert_command(
     src: str = typer.Argument(..., help="build file to read: .mcfunction, .litematic, .schem, structure .nbt or "
-                              ".snbt, or (read only) MCEdit .schematic or a world's region file .mca with --box"),
+                              ".snbt, or (read only) MCEdit .schematic, Bedrock .mcstructure or a world's region file "
+                              ".mca with --box"),
     dst: str = typer.Argument(..., help="file to write; its extension (.mcfunction, .litematic, .schem, .nbt, .snbt) "
                               "is the format"),
     schem_version: int = typer.Option(3, "--schem-version", help="Sponge schematic version to write: 3, or 2 for "
@@ -208,8 +209,8 @@ def convert_command(
                             "x0,y0,z0,x1,y1,z1 in world coordinates, both corners included"),
 ) -> None:
     """Convert a build between .mcfunction, Litematica .litematic, Sponge .schem and vanilla structure .nbt and
-    .snbt files (vanilla block ids), or from an MCEdit .schematic (legacy numeric ids, translated) or a box of
-    a Java world's region file (.mca, Minecraft 1.18+).
+    .snbt files (vanilla block ids), or from an MCEdit .schematic (legacy numeric ids, translated), a Bedrock
+    .mcstructure (Bedrock block states, translated) or a box of a Java world's region file (.mca, Minecraft 1.18+).
 
     Exit code 0 when written, 2 for unusable input (unreadable file, block outside the palette, ...)."""
     import warnings

@@ -177,7 +177,7 @@ def test_format_by_extension_and_magic(tmp_path):
     expect(nbt_gz(Compound({"Foo": Int(1)})), None, "x.bin: an NBT file that is neither a Litematica (.litematic), "
            "Sponge (.schem) or MCEdit (.schematic) schematic, nor a vanilla structure (.nbt)", source="x.bin")
     expect(schem, "png", "unknown build format 'png'; choose one of mcfunction, litematic, schem, nbt, snbt, "
-           "schematic, mca")
+           "schematic, mca, mcstructure")
 
 
 # ------------------------------------------------------------------------------------ bad files

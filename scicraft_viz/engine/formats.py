@@ -3,9 +3,10 @@
 Formats: `mcfunction` (vanilla `setblock X Y Z STATE` lines), `litematic` (Litematica), `schem`
 (Sponge schematic v1-v3, as WorldEdit writes them), `nbt` (a vanilla structure block's file) and `snbt`
 (a structure as text, as Minecraft's game tests keep them) are read and written; MCEdit/Schematica's
-`.schematic` (numeric block ids of Minecraft before 1.13, translated by PyMCTranslate: see legacy.py) is
-read only (see SCHEMATIC_UNSUPPORTED). A build is a list of (position, canonical state) pairs; what goes
-to Minecraft is written with vanilla ids (`minecraft:repeater`).
+`.schematic` (numeric block ids of Minecraft before 1.13, translated by PyMCTranslate: see legacy.py) and
+Bedrock Edition's `.mcstructure` (little-endian NBT, Bedrock block states translated by PyMCTranslate: see
+mcstructure.py) are read only (see SCHEMATIC_UNSUPPORTED, MCSTRUCTURE_UNSUPPORTED). A build is a list of
+(position, canonical state) pairs; what goes to Minecraft is written with vanilla ids (`minecraft:repeater`).
 
 Every input is untrusted: only regular files are read, and each limit below is checked before the
 memory it guards is allocated (the file size before reading, the decompressed size while inflating,
@@ -27,13 +28,17 @@ Pos = tuple[int, int, int]
 Blocks = list[tuple[Pos, str]]
 
 FORMATS = ("mcfunction", "litematic", "schem", "nbt", "snbt")  # read and written
-READ_FORMATS = (*FORMATS, "schematic", "mca")  # MCEdit .schematic and a world's region file are read only
+# MCEdit .schematic, a world's region file and a Bedrock structure are read only
+READ_FORMATS = (*FORMATS, "schematic", "mca", "mcstructure")
 EXTENSIONS = {".mcfunction": "mcfunction", ".txt": "mcfunction", ".litematic": "litematic", ".schem": "schem",
-              ".nbt": "nbt", ".snbt": "snbt", ".schematic": "schematic", ".mca": "mca"}
+              ".nbt": "nbt", ".snbt": "snbt", ".schematic": "schematic", ".mca": "mca", ".mcstructure": "mcstructure"}
 GZIPPED = ("litematic", "schem", "nbt", "schematic")
 SCHEMATIC_UNSUPPORTED = (
     "MCEdit/Schematica .schematic files are read but not written: they hold Minecraft's numeric block ids, "
     "which 1.13 replaced with block states; write .schem, .litematic or a structure .nbt instead")
+MCSTRUCTURE_UNSUPPORTED = (
+    "Bedrock .mcstructure files are read but not written: the engine follows Java Edition's blocks and rules; "
+    "write .schem, .litematic or a structure .nbt instead")
 
 
 class Build(list):
@@ -149,11 +154,12 @@ _ARRAY = {7: 1, 11: 4, 12: 8}
 _MIN_SIZE = {**_FIXED, 7: 4, 8: 2, 9: 5, 10: 1, 11: 4, 12: 4}
 
 
-def check_nbt(buf: bytes | bytearray, source: str) -> None:
+def check_nbt(buf: bytes | bytearray, source: str, byteorder: str = "big") -> None:
     """Walk an uncompressed NBT file without building it and raise BuildFileError unless it is one
     complete compound whose every length fits the data, within the tag and nesting limits.
 
-    The NBT library trusts lengths (a truncated file reads as zeros), so this runs first."""
+    The NBT library trusts lengths (a truncated file reads as zeros), so this runs first. Bedrock writes its
+    numbers little-endian (byteorder="little")."""
     n = len(buf)
     pos = 0
     tags = 0
@@ -170,10 +176,10 @@ def check_nbt(buf: bytes | bytearray, source: str) -> None:
         return start
 
     def u16() -> int:
-        return int.from_bytes(buf[take(2):pos], "big")
+        return int.from_bytes(buf[take(2):pos], byteorder)  # type: ignore[arg-type]
 
     def i32() -> int:
-        return int.from_bytes(buf[take(4):pos], "big", signed=True)
+        return int.from_bytes(buf[take(4):pos], byteorder, signed=True)  # type: ignore[arg-type]
 
     if n == 0:
         raise fail("the file is empty")
@@ -245,6 +251,23 @@ def parse_nbt(data: bytes, source: str):
         raise BuildFileError(f"{source}: not a valid NBT file ({type(e).__name__}: {str(e)[:120]})") from None
 
 
+def parse_bedrock_nbt(data: bytes, source: str):
+    """An nbtlib File from a Bedrock file's uncompressed little-endian NBT, after the checks above."""
+    import nbtlib
+
+    if len(data) > MAX_NBT_BYTES:
+        raise BuildFileError(f"{source} is {len(data):,} bytes; Bedrock structures may be at most "
+                             f"{_mib(MAX_NBT_BYTES)}")
+    if data[:2] == GZIP_MAGIC:
+        raise BuildFileError(f"{source}: starts with gzip's magic bytes; a Bedrock .mcstructure is uncompressed "
+                             "little-endian NBT (a Java structure .nbt?)")
+    check_nbt(data, source, "little")
+    try:
+        return nbtlib.File.parse(io.BytesIO(data), byteorder="little")
+    except Exception as e:  # checked above; a library failure on odd data must not reach the user
+        raise BuildFileError(f"{source}: not a valid NBT file ({type(e).__name__}: {str(e)[:120]})") from None
+
+
 # ------------------------------------------------------------------------------------ reading
 def detect_format(data: bytes, name: str = "") -> str | None:
     """The format named by the extension, checked against the file's first bytes; None for a
@@ -255,11 +278,16 @@ def detect_format(data: bytes, name: str = "") -> str | None:
         raise BuildFileError(f"{name}: starts with gzip's magic bytes (a schematic?), not setblock text")
     if ext == "snbt" and gz:
         raise BuildFileError(f"{name}: starts with gzip's magic bytes (a binary structure .nbt?), not SNBT text")
+    if ext == "mcstructure" and gz:
+        raise BuildFileError(f"{name}: starts with gzip's magic bytes; a Bedrock .mcstructure is uncompressed "
+                             "little-endian NBT (a Java structure .nbt?)")
     if ext in GZIPPED and not gz:
         found = "the file is empty" if not data else f"it starts with {data[:8]!r}"
         raise BuildFileError(f"{name}: not a .{ext} file: expected gzip-compressed NBT (bytes 1f 8b), {found}")
     if ext:
         return ext
+    if data[:3] == b"\x0a\x00\x00" and b"format_version" in data[:32]:  # Bedrock's little-endian root compound
+        return "mcstructure"
     return None if gz else "mcfunction"
 
 
@@ -319,6 +347,12 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
         from scicraft_viz.engine.structure import decode_structure
 
         out = decode_structure(parse_snbt(data, source), source, omitted, contents)
+        _warn_omitted(omitted, out, source)
+        return Build(out, contents, contents.outputs, contents.entities, contents.tests)
+    if fmt == "mcstructure":
+        from scicraft_viz.engine.mcstructure import decode_mcstructure
+
+        out = decode_mcstructure(parse_bedrock_nbt(data, source), source, omitted, contents)
         _warn_omitted(omitted, out, source)
         return Build(out, contents, contents.outputs, contents.entities, contents.tests)
     if data[:2] != GZIP_MAGIC:
@@ -415,7 +449,7 @@ def read_build(path: str | os.PathLike, fmt: str | None = None, *, skip_unsuppor
     items in `.contents` (Build).
 
     The format comes from `fmt`, else from the extension (.mcfunction/.txt, .litematic, .schem, .nbt,
-    .snbt, .schematic, .mca with a `box`) checked against the magic bytes, else from the content. Raises
+    .snbt, .schematic, .mcstructure, .mca with a `box`) checked against the magic bytes, else from the content. Raises
     BuildFileError naming the file
     and what is wrong: an unreadable or oversized file, a bad line, corrupt NBT, a block outside the
     palette (each named with its count and first positions, and how many blocks would load). With
@@ -503,6 +537,8 @@ def format_of_path(path: str | os.PathLike) -> str:
     fmt = EXTENSIONS.get(Path(path).suffix.lower())
     if fmt == "schematic":
         raise BuildFileError(SCHEMATIC_UNSUPPORTED)
+    if fmt == "mcstructure":
+        raise BuildFileError(MCSTRUCTURE_UNSUPPORTED)
     if fmt is None:
         from scicraft_viz.safeio import shown
 
