@@ -33,6 +33,7 @@ from scicraft_viz.engine.blocks import (
     CENTRE,
     CHEST,
     COMPARATOR,
+    COPPER_BULB,
     DAYLIGHT,
     DISPENSER,
     DROPPER,
@@ -92,6 +93,7 @@ from scicraft_viz.engine.blocks import (
     WOOD_BUTTON_TICKS,
     WOODEN_BUTTON,
 )
+from scicraft_viz.engine.blocks import DETECTOR_RAIL as DETECTOR
 from scicraft_viz.engine.blocks import REDSTONE_BLOCK as RBLOCK
 
 if globals().get("_FORCE_PYTHON") or os.environ.get("SCICRAFT_NOJIT") == "1":
@@ -357,7 +359,7 @@ def is_conductor(b):
 
 @jit
 def is_full(b):
-    return b == GLASS or b == RBLOCK or b == OBSERVER or is_piston(b) or is_conductor(b)
+    return b == GLASS or b == COPPER_BULB or b == RBLOCK or b == OBSERVER or is_piston(b) or is_conductor(b)
 
 
 @jit
@@ -392,6 +394,10 @@ def analog_level(U, c):
         return np.int64(U[c, POWER])
     if is_vanilla(b):
         return np.int64(ANALOG_OUTPUT[state_number(U, c)])
+    if b == COPPER_BULB:  # vanilla CopperBulbBlock: 15 while lit
+        return 15 if U[c, ON] else 0
+    if b == RAIL and U[c, FACE] == DETECTOR:  # a detector rail reads a minecart on it; there is none
+        return 0
     return -1
 
 
@@ -415,7 +421,7 @@ def is_diode(b):
 def is_component(b):
     """A block with scheduled ticks or a lamp: what a power change near it must reach."""
     return ((b >= REPEATER and b <= LAMP) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or b == OBSERVER
-            or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b) or b == RAIL)
+            or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b) or b == RAIL or b == COPPER_BULB)
 
 
 @jit
@@ -440,7 +446,8 @@ def is_notified(b, structural):
         return False
     if structural:
         return ((b >= WIRE and b <= LEVER) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or is_plate(b)
-                or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b) or b == RAIL)
+                or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b) or b == RAIL
+                or b == COPPER_BULB)
     return is_component(b)
 
 
@@ -626,7 +633,7 @@ def supports(U, s, b, number, k):
 def is_supported(U, N, c):
     b = U[c, BT]
     k = attach_dir(b, U[c, FACE], U[c, FACING])
-    if b == RAIL and U[c, DELAY] >= 2:  # an ascending rail also needs the block it climbs toward to hold it on top
+    if b == RAIL and RAIL_RISE[U[c, DELAY]] >= 0:  # an ascending rail also needs the block it climbs toward
         a = RAIL_RISE[U[c, DELAY]]
         if not holds(sturdy_faces(U, N[c, FC[a]]), RAIL, UP):
             return False
@@ -909,7 +916,7 @@ def connects_to(U, n, h):
         return U[n, FACING] == h  # its back, where its signal comes out
     if is_vanilla(b):
         return SIGNAL_SOURCE[state_number(U, n)] != 0  # a lectern or jukebox (vanilla isSignalSource)
-    return False
+    return b == RAIL and U[n, FACE] == DETECTOR  # a detector rail is a signal source (without a minecart, of 0)
 
 
 @jit
@@ -980,7 +987,8 @@ def log_event(g, c, kind, old, new):
     if kind == EV_POPPED:
         notify_observers(g, c)
     elif g.U[c, NEARC] and (kind == EV_STATE or kind == EV_SHAPE or kind == EV_LOCKED or kind == EV_DELAY
-                            or kind == EV_MODE or kind == EV_TUNED or (kind == EV_POWER and g.U[c, BT] == WIRE)):
+                            or kind == EV_MODE or kind == EV_TUNED
+                            or (kind == EV_POWER and (g.U[c, BT] == WIRE or g.U[c, BT] == COPPER_BULB))):
         notify_observers(g, c)
 
 
@@ -1633,12 +1641,22 @@ def check(g, c, exempt):
             if (U[c, ON] != 0) != p:
                 set_on(g, c, 1 if p else 0)
                 trapdoor_moved(g, c)
-    elif b == RAIL:
+    elif b == RAIL and U[c, FACE] < DETECTOR:
         # vanilla PoweredRailBlock.updateState: powered by a neighbour signal or along the line of rails; the new
         # state updates its neighbours and those of the block below (and above, on a slope): within two steps
         p = lamp_powered(U, N, c) or rail_chain(g, c, True) or rail_chain(g, c, False)
         if (U[c, ON] != 0) != p:
             set_on(g, c, 1 if p else 0)
+            push_changed(g, c, K_COMP)
+    elif b == COPPER_BULB:
+        # vanilla CopperBulbBlock.checkAndFlip: when powered differs from the neighbour signal, a rising edge toggles
+        # lit; both are set at once, with neighbour updates (and comparators told of the new output)
+        p = lamp_powered(U, N, c)
+        if (U[c, POWER] != 0) != p:
+            log_event(g, c, EV_POWER, U[c, POWER], 1 if p else 0)
+            U[c, POWER] = 1 if p else 0
+            if p:
+                set_on(g, c, 1 - U[c, ON])
             push_changed(g, c, K_COMP)
     elif b == PISTON or b == STICKY_PISTON:
         check_extend(g, c)
@@ -1674,10 +1692,10 @@ def check(g, c, exempt):
 # Rails (blocks.RAIL_SHAPES, kept in DELAY): the direction an ascending rail climbs toward (its high end), by shape;
 # RAIL_STEP[shape, forward] is (dx, dy, dz) to the next rail vanilla's findPoweredRailSignal looks at, and RAIL_AXIS
 # the shape it passes on (0 north-south, 1 east-west).
-RAIL_RISE = np.array([-1, -1, 1, 3, 0, 2], dtype=np.int64)
+RAIL_RISE = np.array([-1, -1, 1, 3, 0, 2, -1, -1, -1, -1], dtype=np.int64)
 RAIL_STEP = np.array([[[0, 0, -1], [0, 0, 1]], [[1, 0, 0], [-1, 0, 0]], [[1, 1, 0], [-1, 0, 0]],
                       [[1, 0, 0], [-1, 1, 0]], [[0, 1, -1], [0, 0, 1]], [[0, 0, -1], [0, 1, 1]]], dtype=np.int64)
-RAIL_AXIS = np.array([0, 1, 1, 1, 0, 0], dtype=np.int64)
+RAIL_AXIS = np.array([0, 1, 1, 1, 0, 0, 2, 2, 2, 2], dtype=np.int64)  # 2: a curve, on neither axis
 RAIL_REACH = 8  # powered rails a signal passes along after the first
 
 
@@ -2820,6 +2838,8 @@ def place(g, c, old_type, exempt, player):
         exempt = -1  # vanilla PistonBaseBlock.onPlace: a piston placed by any means (a paste too) checks its power
     elif b == PISTON_HEAD:
         exempt = c  # a head waits for a neighbour update before it checks for its base
+    elif b == COPPER_BULB:
+        exempt = -1  # vanilla CopperBulbBlock.onPlace: a bulb placed by any means checks its power at once
     elif b == OBSERVER and U[c, ON]:
         # vanilla ObserverBlock.onPlace: placed powered with no tick pending, it switches off at once,
         # quietly (no shape update), and updates the blocks behind it
