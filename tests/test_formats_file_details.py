@@ -56,7 +56,7 @@ def test_a_structure_and_a_region_note_them_too():
 
 def test_a_wrong_value_or_an_unknown_block_is_still_refused_and_no_note_is_made():
     for palette, message in (({"minecraft:repeater[facing=up,foo=1]": 0}, "cannot be 'up'"),
-                             ({"minecraft:detector_rail[powered=false]": 0}, "not in the palette")):
+                             ({"minecraft:crafter[crafting=false]": 0}, "not in the palette")):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             with pytest.raises(BuildFileError, match=message):

@@ -51,7 +51,7 @@ def test_glass_leaves_ice_glowstone_sea_lantern_do_not_conduct(name):
 
 
 @pytest.mark.parametrize("name", ["trapped_chest", "sand", "white_concrete_powder", "tnt",
-                                  "sculk_sensor", "rail"])
+                                  "sculk_sensor", "crafter"])
 def test_blocks_with_a_behaviour_of_their_own_are_not_taken_for_plain_blocks(name):
     with pytest.raises(BlockStateError, match="unknown block"):
         B.parse_state(name)

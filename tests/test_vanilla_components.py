@@ -138,6 +138,14 @@ def test_the_button_support_case_a_button_powers_its_floor_block_and_the_dust_be
     assert case_failures("button_support", ground=True) == []
 
 
+def test_the_copper_bulb_latch_case_lit_toggles_on_each_rising_edge_and_survives_losing_power():
+    """Nucleation's case: a lever beside dust beside a copper bulb, used at ticks 1, 10 and 20: the bulb is lit and
+    powered after the first, lit and unpowered after the second, unlit and powered after the third. Run in a
+    world, so on stone (the dust stands on the file's bottom layer)."""
+    assert json.loads((NUCLEATION / "copper_bulb_latch.test.json").read_text())["settle"] == "in-world"
+    assert case_failures("copper_bulb_latch", ground=True) == []
+
+
 def test_a_case_check_that_disagrees_is_reported():
     """The case runner sees a wrong expectation (so the case tests above can fail)."""
     assert _agrees("minecraft:oak_trapdoor[open=true,powered=true]", "minecraft:oak_trapdoor[open=true]")

@@ -8,20 +8,31 @@ import minecraft_data  # the package "minecraft-data-latest"
 import pytest
 
 from scicraft_viz import World
-from scicraft_viz.engine.blocks import INSTRUMENTS, PALETTE, canonical, parse_state, split_state, vanilla_state
+from scicraft_viz.engine.blocks import (
+    COPPER_BULBS,
+    INSTRUMENTS,
+    PALETTE,
+    canonical,
+    parse_state,
+    split_state,
+    vanilla_state,
+)
 from scicraft_viz.engine.formats import decode_build, write_build
 
 
 @pytest.fixture(scope="module")
 def vanilla():
-    """{block name: {property: allowed values}} for Java 1.20."""
-    data = minecraft_data("1.20")
+    """{block name: {property: allowed values}} for Java 1.20, and for the copper bulbs (new in 1.21) 1.21.1's."""
     out = {}
-    for name, block in data.blocks_name.items():
-        props = {}
-        for s in block.get("states", []):
-            props[s["name"]] = tuple(s["values"]) if "values" in s else ("false", "true")
-        out[name] = props
+    for version, wanted in (("1.20", None), ("1.21.1", COPPER_BULBS)):
+        for name, block in minecraft_data(version).blocks_name.items():
+            if wanted is not None and name not in wanted:
+                continue
+            props = {}
+            for s in block.get("states", []):
+                props[s["name"]] = tuple(s["values"]) if "values" in s else ("false", "true")
+            out[name] = props
+    assert all(n in out for n in COPPER_BULBS)
     return out
 
 
@@ -52,7 +63,8 @@ def test_every_palette_state_is_written_as_a_vanilla_state(vanilla):
                            + 12 * (4 * 2 * 2 * 2 * 2 + 4 * 2 * 2 * 2)  # doors, trapdoors (never waterlogged)
                            + 11 * 4 * 2 * 2 * 2  # fence gates
                            + 13 * 2 + 2 * 16 + 2 * 16  # stone and wooden plates, weighted plates, daylight sensor
-                           + 2 * 2 * 6  # powered and activator rails (never waterlogged)
+                           + 3 * 2 * 6 + 10  # powered, activator, detector and plain rails (never waterlogged)
+                           + 8 * 2 * 2  # copper bulbs
                            + 6 * 2 + 2 * 2 * 6 + 6 * 2 * 2 + 6 * 2)  # observer, pistons, piston head, moving piston
     for s in states:
         check_vanilla(vanilla_state(s), vanilla)

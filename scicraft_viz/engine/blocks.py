@@ -34,8 +34,19 @@ FENCE_GATE = 36  # every wood's (blocks.OPENERS): opened and closed by power as 
 # Powered and activator rails: one id, the variant (RAILS) kept in FACE and the shape (RAIL_SHAPES) in DELAY. Power
 # passes along a line of them (kernels.rail_chain); docs/redstone.md section 48.
 RAIL = 39
-RAILS = ("powered_rail", "activator_rail")
-RAIL_SHAPES = ("north_south", "east_west", "ascending_east", "ascending_west", "ascending_north", "ascending_south")
+# Plain and detector rails share the id (docs/redstone.md section 61): a detector rail is powered only by a minecart
+# on it (none here), and only a plain rail takes a curved shape (RAIL_SHAPES[6:]).
+RAILS = ("powered_rail", "activator_rail", "detector_rail", "rail")
+PLAIN_RAIL, DETECTOR_RAIL = 3, 2  # their index in RAILS, kept in FACE
+RAIL_SHAPES = ("north_south", "east_west", "ascending_east", "ascending_west", "ascending_north", "ascending_south",
+               "south_east", "south_west", "north_west", "north_east")
+# Copper bulbs (1.21; docs/redstone.md section 63): one id, which bulb (COPPER_BULBS) kept in FACE, `lit` in ON and
+# `powered` in POWER. A rising edge of power toggles lit. The oxidation stage (index % 4) sets only the light level.
+COPPER_BULB = 37
+COPPER_BULBS = ("copper_bulb", "exposed_copper_bulb", "weathered_copper_bulb", "oxidized_copper_bulb",
+                "waxed_copper_bulb", "waxed_exposed_copper_bulb", "waxed_weathered_copper_bulb",
+                "waxed_oxidized_copper_bulb")
+BULB_LIGHT = (15, 12, 8, 4)  # light level of a lit bulb by oxidation stage (unaffected, exposed, weathered, oxidized)
 # The game-test block (Java 1.21.5): a full conductive block that a piston cannot move, in one of four modes
 # (TEST_MODES, kept in FACE). Its block entity's `powered` is kept in ON and, for log, fail and accept, whether it
 # was triggered (a rising edge of neighbour signal) since the test last looked, in DELAY. A start block emits 15 to
@@ -55,6 +66,7 @@ WOOD_BUTTON_TICKS = 30
 VARIANTS = {
     FURNACE: ("furnace", "blast_furnace", "smoker"),
     RAIL: RAILS,
+    COPPER_BULB: COPPER_BULBS,
     PLATE: ("stone_pressure_plate", "polished_blackstone_pressure_plate", *(f"{w}_pressure_plate" for w in WOODS)),
 }
 WOODEN_PLATE = 2  # the variant of the first wooden plate: every variant from it is wooden (it counts items too)
@@ -139,8 +151,10 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
     ),
     **{n: (PLATE, {"powered": _BOOL}, {"powered": "false"}) for n in VARIANTS[PLATE]},
     # not waterlogged: water is outside the engine
-    **{n: (RAIL, {"powered": _BOOL, "shape": RAIL_SHAPES, "waterlogged": ("false",)},
-           {"powered": "false", "shape": "north_south", "waterlogged": "false"}) for n in RAILS},
+    **{n: (RAIL, {"powered": _BOOL, "shape": RAIL_SHAPES[:6], "waterlogged": ("false",)},
+           {"powered": "false", "shape": "north_south", "waterlogged": "false"}) for n in RAILS[:3]},
+    "rail": (RAIL, {"shape": RAIL_SHAPES, "waterlogged": ("false",)}, {"shape": "north_south", "waterlogged": "false"}),
+    **{n: (COPPER_BULB, {"lit": _BOOL, "powered": _BOOL}, {"lit": "false", "powered": "false"}) for n in COPPER_BULBS},
     "light_weighted_pressure_plate": (LIGHT_PLATE, {"power": _POWER}, {"power": "0"}),
     "heavy_weighted_pressure_plate": (HEAVY_PLATE, {"power": _POWER}, {"power": "0"}),
     "daylight_detector": (DAYLIGHT, {"inverted": _BOOL, "power": _POWER}, {"inverted": "false", "power": "0"}),

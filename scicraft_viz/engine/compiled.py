@@ -907,8 +907,11 @@ def _leaf_reading(s: _Structure, q: Pos) -> int:
 _NOT_COMPILED = {
     **dict.fromkeys((B.OBSERVER, B.PISTON, B.STICKY_PISTON, B.PISTON_HEAD, B.MOVING_PISTON),
                     "the compiled graph has no blocks that watch or move (observers, pistons)"),
-    B.RAIL: "powered and activator rails pass power along their line, which the compiled graph does not follow",
     B.TEST_BLOCK: "a test block's powered and triggered flags are block-entity data the compiled graph does not keep",
+    B.RAIL: "rails are not compiled: powered and activator rails pass power along their line, and a plain rail's "
+            "shape follows its neighbours, which the compiled graph does not follow",
+    B.COPPER_BULB: "a copper bulb toggles on each rising edge of its power, a memory the compiled graph has no node "
+                   "for",
     B.HOPPER: _hopper_refusal, B.DROPPER: _dispenser_refusal, B.DISPENSER: _dispenser_refusal,
     IRON_TRAPDOOR: _trapdoor_refusal, FENCE_GATE: _trapdoor_refusal,  # a torch stands on a closed fence gate
 }

@@ -33,6 +33,7 @@ from scicraft_viz.engine.blocks import (
     CENTRE,
     CHEST,
     COMPARATOR,
+    COPPER_BULB,
     DAYLIGHT,
     DISPENSER,
     DROPPER,
@@ -94,6 +95,8 @@ from scicraft_viz.engine.blocks import (
     WOODEN_BUTTON,
     WOODEN_PLATE,
 )
+from scicraft_viz.engine.blocks import DETECTOR_RAIL as DETECTOR
+from scicraft_viz.engine.blocks import PLAIN_RAIL as PLAIN
 from scicraft_viz.engine.blocks import REDSTONE_BLOCK as RBLOCK
 
 if globals().get("_FORCE_PYTHON") or os.environ.get("SCICRAFT_NOJIT") == "1":
@@ -365,7 +368,7 @@ def test_emits(U, c):
 
 @jit
 def is_full(b):
-    return b == GLASS or b == RBLOCK or b == OBSERVER or is_piston(b) or is_conductor(b)
+    return b == GLASS or b == COPPER_BULB or b == RBLOCK or b == OBSERVER or is_piston(b) or is_conductor(b)
 
 
 @jit
@@ -400,6 +403,10 @@ def analog_level(U, c):
         return np.int64(U[c, POWER])
     if is_vanilla(b):
         return np.int64(ANALOG_OUTPUT[state_number(U, c)])
+    if b == COPPER_BULB:  # vanilla CopperBulbBlock: 15 while lit
+        return 15 if U[c, ON] else 0
+    if b == RAIL and U[c, FACE] == DETECTOR:  # a detector rail reads a minecart on it; there is none
+        return 0
     return -1
 
 
@@ -423,7 +430,8 @@ def is_diode(b):
 def is_component(b):
     """A block with scheduled ticks or a lamp: what a power change near it must reach."""
     return ((b >= REPEATER and b <= LAMP) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or b == OBSERVER
-            or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b) or b == RAIL or b == TEST_BLOCK)
+            or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b) or b == RAIL or b == TEST_BLOCK
+            or b == COPPER_BULB)
 
 
 @jit
@@ -449,7 +457,7 @@ def is_notified(b, structural):
     if structural:
         return ((b >= WIRE and b <= LEVER) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or is_plate(b)
                 or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b) or b == RAIL
-                or b == TEST_BLOCK)
+                or b == TEST_BLOCK or b == COPPER_BULB)
     return is_component(b)
 
 
@@ -635,7 +643,7 @@ def supports(U, s, b, number, k):
 def is_supported(U, N, c):
     b = U[c, BT]
     k = attach_dir(b, U[c, FACE], U[c, FACING])
-    if b == RAIL and U[c, DELAY] >= 2:  # an ascending rail also needs the block it climbs toward to hold it on top
+    if b == RAIL and RAIL_RISE[U[c, DELAY]] >= 0:  # an ascending rail also needs the block it climbs toward
         a = RAIL_RISE[U[c, DELAY]]
         if not holds(sturdy_faces(U, N[c, FC[a]]), RAIL, UP):
             return False
@@ -922,7 +930,7 @@ def connects_to(U, n, h):
         return U[n, FACING] == h  # its back, where its signal comes out
     if is_vanilla(b):
         return SIGNAL_SOURCE[state_number(U, n)] != 0  # a lectern or jukebox (vanilla isSignalSource)
-    return False
+    return b == RAIL and U[n, FACE] == DETECTOR  # a detector rail is a signal source (without a minecart, of 0)
 
 
 @jit
@@ -993,7 +1001,8 @@ def log_event(g, c, kind, old, new):
     if kind == EV_POPPED:
         notify_observers(g, c)
     elif g.U[c, NEARC] and (kind == EV_STATE or kind == EV_SHAPE or kind == EV_LOCKED or kind == EV_DELAY
-                            or kind == EV_MODE or kind == EV_TUNED or (kind == EV_POWER and g.U[c, BT] == WIRE)):
+                            or kind == EV_MODE or kind == EV_TUNED
+                            or (kind == EV_POWER and (g.U[c, BT] == WIRE or g.U[c, BT] == COPPER_BULB))):
         notify_observers(g, c)
 
 
@@ -1678,12 +1687,30 @@ def check(g, c, exempt):
             if (U[c, ON] != 0) != p:
                 set_on(g, c, 1 if p else 0)
                 trapdoor_moved(g, c)
-    elif b == RAIL:
+    elif b == RAIL and U[c, FACE] < DETECTOR:
         # vanilla PoweredRailBlock.updateState: powered by a neighbour signal or along the line of rails; the new
         # state updates its neighbours and those of the block below (and above, on a slope): within two steps
         p = lamp_powered(U, N, c) or rail_chain(g, c, True) or rail_chain(g, c, False)
         if (U[c, ON] != 0) != p:
             set_on(g, c, 1 if p else 0)
+            push_changed(g, c, K_COMP)
+    elif b == RAIL and U[c, FACE] == PLAIN:
+        # vanilla RailBlock.updateState: a plain rail at a junction of three takes its shape anew (the signal picks
+        # the curve) on an update from a signal source; here, when its neighbour signal (kept in ON) changes
+        p = 1 if lamp_powered(U, N, c) else 0
+        if p != U[c, ON]:
+            U[c, ON] = p
+            if not g.meta[M_PASTE] and rail_junction(g, c) == 3:
+                rail_derive(g, c, p, False)
+    elif b == COPPER_BULB:
+        # vanilla CopperBulbBlock.checkAndFlip: when powered differs from the neighbour signal, a rising edge toggles
+        # lit; both are set at once, with neighbour updates (and comparators told of the new output)
+        p = lamp_powered(U, N, c)
+        if (U[c, POWER] != 0) != p:
+            log_event(g, c, EV_POWER, U[c, POWER], 1 if p else 0)
+            U[c, POWER] = 1 if p else 0
+            if p:
+                set_on(g, c, 1 - U[c, ON])
             push_changed(g, c, K_COMP)
     elif b == PISTON or b == STICKY_PISTON:
         check_extend(g, c)
@@ -1719,10 +1746,10 @@ def check(g, c, exempt):
 # Rails (blocks.RAIL_SHAPES, kept in DELAY): the direction an ascending rail climbs toward (its high end), by shape;
 # RAIL_STEP[shape, forward] is (dx, dy, dz) to the next rail vanilla's findPoweredRailSignal looks at, and RAIL_AXIS
 # the shape it passes on (0 north-south, 1 east-west).
-RAIL_RISE = np.array([-1, -1, 1, 3, 0, 2], dtype=np.int64)
+RAIL_RISE = np.array([-1, -1, 1, 3, 0, 2, -1, -1, -1, -1], dtype=np.int64)
 RAIL_STEP = np.array([[[0, 0, -1], [0, 0, 1]], [[1, 0, 0], [-1, 0, 0]], [[1, 1, 0], [-1, 0, 0]],
                       [[1, 0, 0], [-1, 1, 0]], [[0, 1, -1], [0, 0, 1]], [[0, 0, -1], [0, 1, 1]]], dtype=np.int64)
-RAIL_AXIS = np.array([0, 1, 1, 1, 0, 0], dtype=np.int64)
+RAIL_AXIS = np.array([0, 1, 1, 1, 0, 0, 2, 2, 2, 2], dtype=np.int64)  # 2: a curve, on neither axis
 RAIL_REACH = 8  # powered rails a signal passes along after the first
 
 
@@ -1759,6 +1786,208 @@ def rail_chain(g, c, forward):
             return True
         r = n
     return False
+
+
+# Rail shapes (vanilla RailState; docs/redstone.md section 61). RAIL_CONN[shape] holds the offsets of the two places
+# a rail of that shape connects to (an ascending rail's high end one block up); shapes 6-9 are the curves.
+RAIL_CONN = np.array([[[0, 0, -1], [0, 0, 1]], [[-1, 0, 0], [1, 0, 0]], [[-1, 0, 0], [1, 1, 0]],
+                      [[-1, 1, 0], [1, 0, 0]], [[0, 1, -1], [0, 0, 1]], [[0, 0, -1], [0, 1, 1]],
+                      [[1, 0, 0], [0, 0, 1]], [[-1, 0, 0], [0, 0, 1]], [[-1, 0, 0], [0, 0, -1]],
+                      [[1, 0, 0], [0, 0, -1]]], dtype=np.int64)
+R_NS, R_EW, R_AEAST, R_AWEST, R_ANORTH, R_ASOUTH, R_SE, R_SW, R_NW, R_NE = range(10)
+
+
+@jit
+def rail_at(g, x, y, z):
+    """The cell of a rail (any kind) at (x, y, z), or 0."""
+    c = find_cell(g.HT, g.P, x, y, z)
+    return c if c > 0 and g.U[c, BT] == RAIL else 0
+
+
+@jit
+def rail_near(g, x, y, z):
+    """Vanilla RailState.getRail: the rail at (x, y, z), else the one above it, else the one below it, or 0."""
+    r = rail_at(g, x, y, z)
+    if r == 0:
+        r = rail_at(g, x, y + 1, z)
+    if r == 0:
+        r = rail_at(g, x, y - 1, z)
+    return r
+
+
+@jit
+def rail_links(g, r, x, z):
+    """Does the rail at r, by its shape, connect toward the column (x, z)? (vanilla hasConnection: x and z only)"""
+    sh = g.U[r, DELAY]
+    for i in range(2):
+        if g.P[r, 0] + RAIL_CONN[sh, i, 0] == x and g.P[r, 2] + RAIL_CONN[sh, i, 2] == z:
+            return True
+    return False
+
+
+@jit
+def rail_kept(g, r, i):
+    """Vanilla removeSoftConnections, for the rail at r's connection i: is there a rail there that connects back?"""
+    sh = g.U[r, DELAY]
+    q = rail_near(g, g.P[r, 0] + RAIL_CONN[sh, i, 0], g.P[r, 1] + RAIL_CONN[sh, i, 1], g.P[r, 2] + RAIL_CONN[sh, i, 2])
+    return q != 0 and rail_links(g, q, g.P[r, 0], g.P[r, 2])
+
+
+@jit
+def rail_accepts(g, r, x, z):
+    """Vanilla canConnectTo after removeSoftConnections: the rail at r, its connections to rails that do not connect
+    back dropped, can connect to a rail in column (x, z): it already does, or it keeps fewer than two."""
+    if not (rail_kept(g, r, 0) and rail_kept(g, r, 1)):
+        return True
+    return rail_links(g, r, x, z)
+
+
+@jit
+def rail_climb(g, x, y, z, sh):
+    """A straight shape turned ascending toward a rail one block up beyond either end (the later check wins)."""
+    if sh == R_NS:
+        if rail_at(g, x, y + 1, z - 1):
+            sh = R_ANORTH
+        if rail_at(g, x, y + 1, z + 1):
+            sh = R_ASOUTH
+    elif sh == R_EW:
+        if rail_at(g, x + 1, y + 1, z):
+            sh = R_AEAST
+        if rail_at(g, x - 1, y + 1, z):
+            sh = R_AWEST
+    return sh
+
+
+@jit
+def set_rail_shape(g, c, sh):
+    """A rail's shape set with neighbour updates (vanilla setBlock with flags 3)."""
+    log_event(g, c, EV_SHAPE, g.U[c, DELAY], sh)
+    g.U[c, DELAY] = sh
+    push_changed(g, c, K_BLOCK)
+
+
+@jit
+def rail_connect(g, r, x, z):
+    """Vanilla RailState.connectTo: the rail at r, with the connections it keeps and one more toward the rail in
+    column (x, z), takes the shape they give (a curve for a plain rail only)."""
+    U = g.U
+    rx, ry, rz = g.P[r, 0], g.P[r, 1], g.P[r, 2]
+    sh0 = U[r, DELAY]
+    n = s = w = e = False
+    for i in range(3):
+        if i < 2:
+            if not rail_kept(g, r, i):
+                continue
+            cx, cz = rx + RAIL_CONN[sh0, i, 0], rz + RAIL_CONN[sh0, i, 2]
+        else:
+            cx, cz = x, z
+        n = n or (cx == rx and cz == rz - 1)
+        s = s or (cx == rx and cz == rz + 1)
+        w = w or (cx == rx - 1 and cz == rz)
+        e = e or (cx == rx + 1 and cz == rz)
+    sh = -1
+    if n or s:
+        sh = R_NS
+    if w or e:
+        sh = R_EW
+    if U[r, FACE] == PLAIN:
+        if s and e and not n and not w:
+            sh = R_SE
+        if s and w and not n and not e:
+            sh = R_SW
+        if n and w and not s and not e:
+            sh = R_NW
+        if n and e and not s and not w:
+            sh = R_NE
+    sh = rail_climb(g, rx, ry, rz, sh)
+    if sh < 0:
+        sh = R_NS
+    if sh != sh0:
+        set_rail_shape(g, r, sh)
+
+
+@jit
+def rail_derive(g, c, powered, always):
+    """Vanilla RailState.place for the rail at c (`powered`: its neighbour signal): its shape from the rails around it
+    that can take a connection (a curve only for a plain rail; at a plain junction of three the signal picks the
+    curve), ascending toward a rail one block up, else kept; then each rail it now connects to joins it (connectTo).
+    `always` (vanilla onPlace) makes the neighbours join even when the shape stays."""
+    U = g.U
+    x, y, z = g.P[c, 0], g.P[c, 1], g.P[c, 2]
+    plain = U[c, FACE] == PLAIN
+    q = rail_near(g, x, y, z - 1)
+    n = q != 0 and rail_accepts(g, q, x, z)
+    q = rail_near(g, x, y, z + 1)
+    s = q != 0 and rail_accepts(g, q, x, z)
+    q = rail_near(g, x - 1, y, z)
+    w = q != 0 and rail_accepts(g, q, x, z)
+    q = rail_near(g, x + 1, y, z)
+    e = q != 0 and rail_accepts(g, q, x, z)
+    ns = n or s
+    ew = w or e
+    sh = -1
+    if ns and not ew:
+        sh = R_NS
+    if ew and not ns:
+        sh = R_EW
+    if plain:
+        if s and e and not n and not w:
+            sh = R_SE
+        if s and w and not n and not e:
+            sh = R_SW
+        if n and w and not s and not e:
+            sh = R_NW
+        if n and e and not s and not w:
+            sh = R_NE
+    if sh < 0:
+        if ns and ew:
+            sh = U[c, DELAY]
+        elif ns:
+            sh = R_NS
+        elif ew:
+            sh = R_EW
+        if plain:
+            if powered:
+                if s and e:
+                    sh = R_SE
+                if s and w:
+                    sh = R_SW
+                if n and e:
+                    sh = R_NE
+                if n and w:
+                    sh = R_NW
+            else:
+                if n and w:
+                    sh = R_NW
+                if n and e:
+                    sh = R_NE
+                if s and w:
+                    sh = R_SW
+                if s and e:
+                    sh = R_SE
+    sh = rail_climb(g, x, y, z, sh)
+    if sh < 0:
+        sh = U[c, DELAY]
+    changed = sh != U[c, DELAY]
+    if not (always or changed):
+        return
+    if changed:
+        set_rail_shape(g, c, sh)
+    for i in range(2):
+        q = rail_near(g, x + RAIL_CONN[sh, i, 0], y + RAIL_CONN[sh, i, 1], z + RAIL_CONN[sh, i, 2])
+        if q != 0 and rail_accepts(g, q, x, z):
+            rail_connect(g, q, x, z)
+
+
+@jit
+def rail_junction(g, c):
+    """Vanilla RailState.countPotentialConnections: how many of the four sides have a rail level, above or below."""
+    x, y, z = g.P[c, 0], g.P[c, 1], g.P[c, 2]
+    k = 0
+    for d in range(4):
+        if rail_near(g, x + NEAR[FC[d], 0], y, z + NEAR[FC[d], 2]):
+            k += 1
+    return k
 
 
 @jit
@@ -2867,6 +3096,8 @@ def place(g, c, old_type, exempt, player):
         exempt = -1  # vanilla PistonBaseBlock.onPlace: a piston placed by any means (a paste too) checks its power
     elif b == PISTON_HEAD:
         exempt = c  # a head waits for a neighbour update before it checks for its base
+    elif b == COPPER_BULB:
+        exempt = -1  # vanilla CopperBulbBlock.onPlace: a bulb placed by any means checks its power at once
     elif b == OBSERVER and U[c, ON]:
         # vanilla ObserverBlock.onPlace: placed powered with no tick pending, it switches off at once,
         # quietly (no shape update), and updates the blocks behind it
@@ -2919,6 +3150,13 @@ def place(g, c, old_type, exempt, player):
         push_changed(g, u, K_BLOCK)
         propagate(g, -1)
         return
+    if b == RAIL and old_type != RAIL and not g.meta[M_PASTE]:
+        # vanilla BaseRailBlock.onPlace (a player's rail, /setblock; a paste keeps the shapes saved): its shape from
+        # the rails around it, which join it
+        p = lamp_powered(U, N, c)
+        if U[c, FACE] == PLAIN:
+            U[c, ON] = 1 if p else 0
+        rail_derive(g, c, p, True)
     push_changed(g, c, K_BLOCK)
     propagate(g, exempt)
 
@@ -3026,6 +3264,7 @@ def place_items(g, cells, st, bad, start, stop, replay):
         if old != AIR and same_static(U, c, st, i):
             i += 1
             continue
+        kind = U[c, FACE]
         clear_power(g, c)
         U[c, POWER] = st[i, S_POWER]
         U[c, TOGI] = 0
@@ -3041,6 +3280,8 @@ def place_items(g, cells, st, bad, start, stop, replay):
         if old != AIR:
             put_event(g, c, EV_REMOVED, 0, 0, old)
         put_event(g, c, EV_PLACED, 0, 0, b)
+        if b == RAIL and old == RAIL and kind != U[c, FACE]:
+            old = AIR  # another kind of rail: vanilla's onPlace runs for it as for a new block
         place(g, c, old, c if replay else -1, not replay)
         i += 1
     return i

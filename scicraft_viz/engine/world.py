@@ -32,7 +32,7 @@ EVENT_HISTORY = 100_000
 EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout", "placed", "removed", "mode", "tuned",
                "note")
 _STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit", B.IRON_DOOR: "open", B.IRON_TRAPDOOR: "open",
-               B.FENCE_GATE: "open",
+               B.FENCE_GATE: "open", B.COPPER_BULB: "lit",
                B.DAYLIGHT: "inverted", B.PISTON: "extended", B.STICKY_PISTON: "extended", B.PISTON_HEAD: "short"}
 _VANILLA_IDS = (B.STONE, B.GLASS, B.PARTIAL)  # ids whose cells may hold a vanilla block's state number
 
@@ -255,6 +255,10 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
     if b == B.RAIL:  # its shape, kept in DELAY; powered is worked out when it is placed (vanilla onPlace)
         delay = B.RAIL_SHAPES.index(props["shape"])
         cmp |= sim.CMP_DELAY
+        if st.name == "detector_rail":  # no minecart: unpowered, as vanilla's onPlace (checkPressed) leaves it
+            on = False
+    elif b == B.COPPER_BULB:  # lit in ON, powered in POWER: /setblock and a paste keep both as given
+        power = int(replay and props["powered"] == "true")
     if b in (B.IRON_DOOR, B.IRON_TRAPDOOR, B.FENCE_GATE):
         # FACE: a door's or trapdoor's half (1 upper, top), a fence gate's in_wall
         face = int(props.get("half") in ("upper", "top") or props.get("in_wall") == "true")
@@ -667,7 +671,12 @@ class World:
             props = f"power={u[sim.POWER]}"
         elif b == B.RAIL:
             name = B.RAILS[u[sim.FACE]]
-            props = f"powered={tf[u[sim.ON]]},shape={B.RAIL_SHAPES[u[sim.DELAY]]},waterlogged=false"
+            props = f"shape={B.RAIL_SHAPES[u[sim.DELAY]]},waterlogged=false"
+            if u[sim.FACE] != B.PLAIN_RAIL:
+                props = f"powered={tf[u[sim.ON]]}," + props
+        elif b == B.COPPER_BULB:
+            name = B.COPPER_BULBS[u[sim.FACE]]
+            props = f"lit={tf[u[sim.ON]]},powered={tf[u[sim.POWER] > 0]}"
         elif b == B.DAYLIGHT:
             props = f"inverted={tf[u[sim.ON]]},power={u[sim.POWER]}"
         elif b in _VANILLA_IDS and (u[sim.FACING] or u[sim.FACE]):

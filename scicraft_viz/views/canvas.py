@@ -106,7 +106,18 @@ def describe_block(frame: Frame, pos: Pos) -> str:
         power = f"pressed, output {level}" if level else "released"
     elif name in G.B.RAILS:
         shape = split_state(state)[1].get("shape", "north_south").replace("_", " ")
-        power = f"{shape}, " + ("powered" if frame.on[i] else "unpowered")
+        if name == "rail":
+            power = f"{shape} (a plain rail: no power of its own)"
+        elif name == "detector_rail":
+            power = f"{shape}, unpowered (it gives 15 only under a minecart, and minecarts are not simulated)"
+        else:
+            power = f"{shape}, " + ("powered" if frame.on[i] else "unpowered")
+    elif name in G.B.COPPER_BULBS:
+        props = split_state(state)[1]
+        light = G.B.BULB_LIGHT[G.B.VARIANT_OF[name] % 4]
+        power = (f"lit (light {light}), comparator reads 15" if props.get("lit") == "true" else
+                 "dark, comparator reads 0") + ("; powered" if props.get("powered") == "true" else "; unpowered")
+        power += " (a rising edge of power toggles it)"
     elif name == "daylight_detector":
         power = f"output {int(frame.power[i])}" + (", inverted" if "inverted=true" in state else "")
     elif name == "hopper":

@@ -108,6 +108,11 @@ _COLORS = {
     "stone_plate": (0.62, 0.62, 0.62),
     "gold_plate": (0.96, 0.80, 0.24),
     "activator_rail": (0.55, 0.30, 0.24),  # a powered rail is gold (gold_plate)
+    "detector_rail": (0.45, 0.42, 0.40),
+    "rail": (0.50, 0.44, 0.36),
+    # copper bulbs by oxidation stage: copper, exposed, weathered, oxidized
+    "bulb_0": (0.75, 0.45, 0.32), "bulb_1": (0.63, 0.50, 0.40), "bulb_2": (0.42, 0.58, 0.45),
+    "bulb_3": (0.30, 0.62, 0.55),
     "iron_plate": (0.85, 0.85, 0.85),
     "daylight": (0.82, 0.74, 0.56),
     "daylight_inverted": (0.35, 0.45, 0.72),
@@ -375,7 +380,7 @@ def _boxes(lay: Layout, visible: np.ndarray, numbers: bool = False):
             bx.add(r[st], P_STONE, _orient(step, d), org[r[st]])
     # Lamps are inset by a sixteenth, all faces kept: a row of lit lamps reads as separate blocks with a
     # dark seam between them, not as one slab. Their glow stays inside the block for the same reason.
-    r = rows_of(B.LAMP)
+    r = rows_of(B.LAMP, B.COPPER_BULB)  # a copper bulb is drawn as a lamp, in its copper's colour (box_colors)
     bx.add(r, P_LAMP, LAMP_BOX, org[r])
     bx.add(r, P_GLOW_LAMP, (0.6, 0.6, 0.6, 15.4, 16.3, 15.4), org[r],
            np.tile(np.array([False, False, True, False, False, False]), (len(r), 1)))
@@ -568,15 +573,32 @@ def _more_boxes(bx: _Boxes, lay: Layout, rows_of, org: np.ndarray) -> None:
             bx.add(r, P_OPEN, oriented(r, box, d), org[r])
     r = rows_of(*B.PLATES)
     bx.add(r, P_PLATE, (1, 0, 1, 15, 1, 15), org[r])
-    r = rows_of(B.RAIL)  # a rail lies flat (a slope too; hover text names its shape), coloured as a plate is
-    bx.add(r, P_PLATE, (0, 0, 0, 16, 2, 16), org[r])
+    # a rail lies flat, coloured as a plate is; an ascending one climbs in four steps toward its high side
+    r = rows_of(B.RAIL)
+    if len(r):
+        shape = np.array([B.split_state(lay.states[i])[1].get("shape", "north_south") for i in r.tolist()])
+        flat = ~np.char.startswith(shape, "ascending_")
+        bx.add(r[flat], P_PLATE, (0, 0, 0, 16, 2, 16), org[r[flat]])
+        for rise, steps in _RAIL_STEPS.items():
+            m = r[shape == rise]
+            for box in steps:
+                bx.add(m, P_PLATE, box, org[m])
     r = rows_of(B.DAYLIGHT)
     bx.add(r, P_DAYLIGHT, (0, 0, 0, 16, 6, 16), org[r])
 
 
+# An ascending rail's four steps, sixteenths of a block, each 4 wide and rising 4 toward the side it climbs to.
+_RAIL_STEPS = {
+    "ascending_east": [(4 * i, 4 * i, 0, 4 * i + 4, 4 * i + 2, 16) for i in range(4)],
+    "ascending_west": [(12 - 4 * i, 4 * i, 0, 16 - 4 * i, 4 * i + 2, 16) for i in range(4)],
+    "ascending_south": [(0, 4 * i, 4 * i, 16, 4 * i + 2, 4 * i + 4) for i in range(4)],
+    "ascending_north": [(0, 4 * i, 12 - 4 * i, 16, 4 * i + 2, 16 - 4 * i) for i in range(4)],
+}
+
+
 def _plate_colors(lay: Layout, rows: np.ndarray, c: dict) -> np.ndarray:
     """A plate's own colour: stone grey, its wood's, gold (light weighted) or iron (heavy weighted); a rail's: gold
-    (powered rail) or dark red (activator rail)."""
+    (powered rail), dark red (activator rail), grey (detector rail) or brown (plain rail)."""
     out = np.empty((len(rows), 3), np.float32)
     for j, i in enumerate(rows.tolist()):
         k = int(lay.kind[i])
@@ -585,7 +607,7 @@ def _plate_colors(lay: Layout, rows: np.ndarray, c: dict) -> np.ndarray:
         elif k == B.HEAVY_PLATE:
             out[j] = c["iron_plate"]
         elif k == B.RAIL:
-            out[j] = c["gold_plate"] if lay.name(i) == "powered_rail" else c["activator_rail"]
+            out[j] = c["gold_plate"] if lay.name(i) == "powered_rail" else c[lay.name(i)]
         else:
             out[j] = block_color(lay.name(i)) or c["stone_plate"]
     return out
@@ -697,6 +719,12 @@ def box_colors(geom: Geometry, frame: Frame) -> np.ndarray:
     checker = ((lay.pos[geom.block, 0] + lay.pos[geom.block, 2]) % 2 == 0)[:, None]
     put(P_STONE, np.where(checker, c["stone"] * 0.92, c["stone"]))
     put(P_LAMP, np.where(on[:, None], c["lamp_on"], c["lamp_off"]))
+    m = (part == P_LAMP) & (lay.kind[geom.block] == B.COPPER_BULB)
+    if m.any():  # a copper bulb: its oxidation stage's copper, lit toward the lamp's glow by its light level
+        stage = lay.face[geom.block[m]].astype(np.int64) % 4
+        base = np.array([c[f"bulb_{k}"] for k in range(4)], np.float32)[stage]
+        light = np.array(B.BULB_LIGHT, np.float32)[stage][:, None] / 15.0
+        col[m] = np.where(on[m][:, None], base + (c["lamp_on"] - base) * light, base * 0.7)
     put(P_RBLOCK, c["rblock"])
     put(P_GLASS, c["glass"])
     put(P_DUST, dust_color(frame.power[geom.block]))
