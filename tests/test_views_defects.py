@@ -254,3 +254,20 @@ def test_a_machine_without_dust_or_lamps_is_charted_on_its_own_layer():
     assert hm.layer.value == 0 and hm.empty_text() is None
     markers = set(zip(hm.figure.data[1].x, hm.figure.data[1].y))
     assert {(x, z) for x, _, z in parts} <= markers
+
+
+def test_a_placement_is_the_players_and_what_it_does_at_once_follows_from_it():
+    """Placing a lamp beside powered dust: the log said "placed: 6 rt after lamp (1, 4, 2) lit" and "lit:
+    6 rt after lamp (1, 4, 2) lit", as if an earlier lamp had caused the edit."""
+    from scicraft_viz.engine.causes import explain
+
+    s = Session(demo_world())
+    s.press()
+    s.step(12)
+    w = s.world
+    n0 = len(w.events)
+    s.place((1, 4, 3), "redstone_lamp")
+    s.undo()
+    texts = [c.text for c in explain(w.events, w.blocks(), w.rules)[n0:]]
+    assert texts == ["lamp (1, 4, 3) placed: the player", "lamp (1, 4, 3) lit: at once, when lamp (1, 4, 3) placed",
+                     "lamp (1, 4, 3) removed: the player"], texts
