@@ -54,6 +54,27 @@ def test_scrubbing_back_judges_the_contract_as_of_the_shown_tick(late_pulse):
     assert cut.at == press + 12 and all(w.off_status != "ok" for w in cut.lamps)
 
 
+def test_a_verdict_as_of_a_tick_does_not_speak_of_the_end_of_the_recording(late_pulse):
+    """At +7 rt the late lamps are still lit as their off-window closes: the reason says so of that tick,
+    not of "the end of the recording" (which goes on to +37 rt, where they went dark at +8 rt)."""
+    ex = late_pulse
+    s = ex.session
+    press = s.presses[-1]
+    view = contract_view(ex.task, s.trace, press, at=press + 14)
+    off = next(c for c in view.checks if c.name == "pulse_off_window")
+    assert view.verdict(off) == "failing"
+    assert off.reason.startswith("lamp at (1, 4, -3) was still lit at this tick (+7 rt)"), off.reason
+    assert "end of the recording" not in off.reason
+    whole = next(c for c in contract_view(ex.task, s.trace, press).checks if c.name == "pulse_off_window")
+    assert whole.reason.startswith("lamp at (1, 4, -3) went dark at +8 rt (lit for 6 rt)"), whole.reason
+    ex.timeline.select(press + 14, ex.timeline.lamps[0])
+    assert "still lit at this tick (+7 rt)" in ex.timeline.summary.value and "end of the recording" not in \
+        ex.timeline.summary.value
+    ex.timeline.select(press + 63, ex.timeline.lamps[0])  # the same standing, later: the reason moves on too
+    assert "went dark at +8 rt (lit for 6 rt)" in ex.timeline.summary.value
+    assert "still lit" not in ex.timeline.summary.value
+
+
 def test_the_timeline_keeps_the_cursor_in_view_and_counts_from_the_press():
     ex = Explorer(world=demo_world())
     s = ex.session
@@ -233,3 +254,20 @@ def test_a_machine_without_dust_or_lamps_is_charted_on_its_own_layer():
     assert hm.layer.value == 0 and hm.empty_text() is None
     markers = set(zip(hm.figure.data[1].x, hm.figure.data[1].y))
     assert {(x, z) for x, _, z in parts} <= markers
+
+
+def test_a_placement_is_the_players_and_what_it_does_at_once_follows_from_it():
+    """Placing a lamp beside powered dust: the log said "placed: 6 rt after lamp (1, 4, 2) lit" and "lit:
+    6 rt after lamp (1, 4, 2) lit", as if an earlier lamp had caused the edit."""
+    from scicraft_viz.engine.causes import explain
+
+    s = Session(demo_world())
+    s.press()
+    s.step(12)
+    w = s.world
+    n0 = len(w.events)
+    s.place((1, 4, 3), "redstone_lamp")
+    s.undo()
+    texts = [c.text for c in explain(w.events, w.blocks(), w.rules)[n0:]]
+    assert texts == ["lamp (1, 4, 3) placed: the player", "lamp (1, 4, 3) lit: at once, when lamp (1, 4, 3) placed",
+                     "lamp (1, 4, 3) removed: the player"], texts

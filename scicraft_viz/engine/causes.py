@@ -134,7 +134,14 @@ def explain(events: list, blocks: dict[Pos, str] | None = None, rules=None) -> l
         state = blocks.get(pos)
         want = _delay_of(e, state, rules)
         what = what_happened(e)
-        found, delay = _find(events, by_pos, i, pos, state, want)
+        # a placement, removal or delay change is the player's edit, whatever changed near it before
+        found, delay = (None, None) if e.kind in ("placed", "removed", "delay") else _find(
+            events, by_pos, i, pos, state, want)
+        # a block that changes in the tick it was placed does so because it was placed there (a lamp put
+        # beside powered dust lights at once), not because of whatever changed near it earlier
+        here = by_pos.get(pos, [])
+        if e.kind != "placed" and here and events[here[-1]].kind == "placed" and events[here[-1]].tick == e.tick:
+            found, delay = here[-1], 0
         if found is None:
             who = {"button": "the player pressed it", "lever": "the player flipped it"}.get(_short(e.block))
             if e.kind in ("placed", "removed", "delay"):

@@ -272,6 +272,10 @@ class LampTimeline(HostsFigures, W.VBox):
                 # sent, plotly would lay the whole figure out again for one word of its title on every tick
                 with quiet(self.figure) if drawn else contextlib.nullcontext():
                     self.figure.layout.title.text = t
+            # the reasons name times that move on with the tick ("still lit at this tick" becomes "went dark
+            # at +8 rt"): a small HTML, sent only when its words change
+            if self.summary.value != (h := self._summary_html()):
+                self.summary.value = h
             return
         before = set(self._contract.violations) if self._contract is not None else set()
         self._contract = contract
