@@ -236,3 +236,31 @@ def test_water_makes_sources_only_by_the_infinite_source_rule_and_is_determinist
         assert sources <= sources0 + made
     c.step(30)
     assert c.blocks() == w.blocks()
+
+
+def test_water_is_drawn_translucent_blue_as_high_as_its_level_and_named_in_hover_text():
+    import numpy as np
+
+    from scicraft_viz.views import geometry
+    from scicraft_viz.views.canvas import describe_block
+    from scicraft_viz.views.frame import frame_from_world
+
+    w = World(replay=True)
+    w.set_blocks({(0, 0, 0): "stone", (0, 1, 0): "water[level=3]", (1, 1, 0): "oak_slab[waterlogged=true]",
+                  (2, 1, 0): "water", (3, 1, 0): "water[level=8]"})
+    f = frame_from_world(w)
+    g = geometry.build(f.layout)
+    lo = geometry._boxes(f.layout, np.ones(len(f.layout), bool))[2]
+    col = geometry.box_colors(g, f)
+    drawn = {f.layout.positions[b]: (box, c, part) for b, box, c, part in
+             zip(g.block.tolist(), lo.tolist(), col.tolist(), g.part.tolist(), strict=True)
+             if part == geometry.P_WATER}
+    assert sorted(drawn) == [(0, 1, 0), (2, 1, 0), (3, 1, 0)]
+    heights = {p: round(box[4] - box[1], 4) for p, (box, _, _) in drawn.items()}
+    assert heights == {(0, 1, 0): round(5 / 9, 4), (2, 1, 0): round(8 / 9, 4), (3, 1, 0): 1.0}  # amount / 9
+    assert all(c[2] > c[0] for _, c, _ in drawn.values())  # blue
+    assert geometry._MESH_OF_PART[geometry.P_WATER] == "glass"  # the translucent mesh
+    assert describe_block(f, (0, 1, 0)) == ("(0, 1, 0) water[level=3] · flowing water, 5 of 8 (it dries up without a "
+                                            "feed); it breaks dust, repeaters, torches, levers, buttons and plates it "
+                                            "reaches")
+    assert describe_block(f, (1, 1, 0)).endswith("waterlogged: a water source that stays, spreading from it")
