@@ -38,7 +38,8 @@ HONEY_BOX = (1, 0, 1, 15, 15, 15)  # a honey block's shape (its collision box in
 
 MESHES = ("solid", "glass", "glow", "lamp")
 # lamps have a mesh of their own so that the canvas can make them see-through
-_MESH_OF_PART = {P_GLASS: "glass", P_MOVING: "glass", P_WATER: "glass", P_GLOW_LAMP: "glow", P_GLOW_TORCH: "glow", P_LAMP: "lamp",
+_MESH_OF_PART = {P_GLASS: "glass", P_MOVING: "glass", P_WATER: "glass", P_GLOW_LAMP: "glow", P_GLOW_TORCH: "glow",
+                 P_LAMP: "lamp",
                  P_SHUT: "glow", P_OPEN: "glow",
                  **{p: "glow" for p in (*P_SEG, P_SEG_TEN)}}
 # Segments on a dust's top, in sixteenths, read from the south (the digit's top towards north, -z); they
