@@ -54,6 +54,9 @@ NON_CONDUCTOR_SUFFIXES = ("_stained_glass", "_leaves")
 # Falling blocks (sand, gravel, concrete powder) drop at their first update: not static blocks.
 FALLING = {"sand", "red_sand", "gravel"}
 FALLING_SUFFIXES = ("_concrete_powder",)
+# Water: a partial block with no shape (the engine's fluid rules, engine/fluids.py, move it; docs/redstone.md
+# sections 67-69). Lava and bubble columns stay out.
+FLUIDS = {"water"}
 # Properties a kept full block may have: none of them changes its redstone behaviour.
 KEEP = {"axis", "snowy", "distance", "persistent", "waterlogged"}
 # Blocks a piston's push treats apart (engine/kernels.py sticky_kind) that are not full cubes: partial blocks
@@ -159,6 +162,8 @@ def build_rows() -> dict:
             codes = "C" * n
         elif name in STICKY or name in ENTITY_PARTIAL or name in SHAPED:
             codes = "".join(chr(ord("a") + sturdy_mask(b)) for b in boxes)
+        elif name in FLUIDS:
+            codes = "a" * n
         elif name in ANALOG_STATE:
             whole = "C" if name not in NON_CONDUCTORS else "T"
             codes = "".join(whole if b == full else chr(ord("a") + sturdy_mask(b)) for b in boxes)

@@ -1454,6 +1454,12 @@ def compile_world(world) -> CompiledWorld:
     if n:
         raise CompileRefused(f"the world holds {n} item entities: their physics, the hoppers that take them and the "
                              "plates they press run in the reference engine only")
+    if getattr(world, "_fluid", None) is not None:
+        wet = world.water()
+        if wet or world.fluid_ticks():
+            where = f" at {next(iter(wet))}" if wet else ""
+            raise CompileRefused(f"water{where}: the compiled graph runs no fluid ticks (water spreads, dries up and "
+                                 "breaks blocks in the reference engine only, docs/redstone.md section 67)")
     tick, pending, toggles, seq = world_dynamic_state(world)
     _check_links(world)
     return CompiledWorld(world.blocks(), tick, pending, toggles, seq, world.rules, world_levels(world),

@@ -365,6 +365,8 @@ class World:
         self._rng = JavaRandom(0)  # the level's random source: droppers' eject velocities
         self._plate_items: dict[Pos, int] = {}  # the item entities each pressure plate counted last
         self._test_messages: dict[Pos, str] = {}  # test blocks' messages (block-entity data), by position
+        self._fluid = None  # pending fluid ticks (engine/fluids.py), made when water or a waterlogged block comes
+        self._fluid_busy = False
         self.g: sim.Grid = self._grid(64, 128)
         self.g.meta[sim.M_NCELL] = 1  # cell 0 is the shared air that stands for every position without a cell
         self.g.meta[sim.M_LOG] = 1 if log_events else 0
@@ -938,6 +940,8 @@ class World:
                 i = stop + 1
         if self._items:
             self._forget_replaced_containers()
+        if not self._fluid_busy and (self._fluid is not None or _wet_rows(st)):
+            self._fluid_sync()
         if self._hoppers or (b0 == B.HOPPER if len(st) == 1 else bool((st[:, sim.S_ID] == B.HOPPER).any())):
             self._track_hoppers(cells[(bad == 0) & (cells > 0)])
 
@@ -1545,8 +1549,10 @@ class World:
             # first tick one may move an item (the kernels stop by themselves after a dropper fires or a
             # hopper is unlocked)
             stop = until if not len(sensors) else min(until, (self.tick // 20 + 1) * 20)
-            if self._entities:  # item entities move every tick
+            if self._entities or self._fluid is not None:  # item entities move every tick; water is watched
                 stop = min(stop, self.tick + 1)
+            if self._fluid is not None:
+                self._fluid_sync()  # what an action changed beside water since the last tick
             elif self._hoppers:
                 due = self._hoppers_due()
                 if due is not None:
@@ -1557,6 +1563,16 @@ class World:
                 self._check()  # raises on overflow
             row += reached - start
             moved, start = reached > start, reached
+            wet = False
+            if moved and self._fluid is not None:  # the fluid ticks, after the block ticks (ServerLevel.tick)
+                self._fluid_sync()
+                self._fluid_busy = True
+                try:
+                    wet = self._fluid.run_due(self, reached)
+                finally:
+                    self._fluid_busy = False
+                if wet:
+                    self._fluid_sync()
             if moved:
                 items = bool(self.g.meta[sim.M_NFIRE] or self._hoppers or self._entities or self._plate_items)
                 if items:
@@ -1565,7 +1581,7 @@ class World:
                         self._items_rec[reached] = tuple(self.item_entities())
                 if len(sensors) and reached % 20 == 0:
                     self._update_daylight(sensors)
-                if (items or (len(sensors) and reached % 20 == 0)) and len(rec[2]) and row - 1 < len(rec[2]):
+                if (items or wet or (len(sensors) and reached % 20 == 0)) and len(rec[2]) and row - 1 < len(rec[2]):
                     rec[2][row - 1] = self.g.U[rec[0], sim.ON]  # the row of this tick shows the update
                     rec[3][row - 1] = self.g.U[rec[1], sim.POWER]
             if reached == until:
@@ -1573,6 +1589,66 @@ class World:
             if reached != stop:
                 self._check()
                 self._reserve()
+
+    # ------------------------------------------------------------------ water (engine/fluids.py)
+    def _fluid_set(self, p: Pos, state: str) -> None:
+        """A fluid tick's setBlock: the state as given (no player derivation), with the engine's updates."""
+        _, row = _parse_item(state, True)
+        self._load(np.array([p], np.int64), np.array([row], np.int64), np.zeros(1, np.uint8))
+
+    def _fluid_sync(self) -> None:
+        """Ask for the fluid ticks vanilla would have asked for since the last look: a water block placed
+        (LiquidBlock.onPlace), and water or a waterlogged block beside a block that changed (neighborChanged,
+        updateShape), in the order of the cells, each changed cell's neighbours in vanilla's update order."""
+        from scicraft_viz.engine import fluids
+
+        if self._fluid is None:
+            self._fluid = fluids.FluidTicks()
+        f = self._fluid
+        g = self.g
+        n = int(g.meta[sim.M_NCELL])
+        cur = g.U[:n, : sim.LOCKED + 1]
+        snap = f.snap
+        if snap is None:
+            changed = np.arange(1, n)
+        else:
+            m = min(len(snap), n)
+            changed = np.concatenate([np.nonzero((cur[:m] != snap[:m]).any(axis=1))[0], np.arange(m, n)])
+        f.snap = cur.copy()
+        if not len(changed):
+            return
+        t = self.tick
+        wet = {}
+
+        def watery(c: int) -> object:
+            if c not in wet:
+                wet[c] = fluids.info(self._state_at(c)) if c > 0 else None
+            i = wet[c]
+            return i if i is not None and i.amount else None
+
+        for c in changed.tolist():
+            if c <= 0:
+                continue
+            i = watery(c)
+            if i is not None:
+                f.schedule(tuple(g.P[c].tolist()), fluids.SOURCE if i.source else fluids.FLOWING, t + fluids.TICK_DELAY)
+            for k in fluids.UPDATE_ORDER:
+                q = int(g.N[c, sim.FC[k]])
+                j = watery(q) if q > 0 else None
+                if j is not None:
+                    f.schedule(tuple(g.P[q].tolist()), fluids.SOURCE if j.source else fluids.FLOWING,
+                               t + fluids.TICK_DELAY)
+
+    def fluid_ticks(self) -> list[tuple[int, Pos, str]]:
+        """The pending fluid ticks in the order they run: (due game tick, position, 'water' for a source's or
+        'flowing_water'). docs/redstone.md section 67."""
+        return self._fluid.listing() if self._fluid is not None else []
+
+    def water(self) -> dict[Pos, str]:
+        """Every water block and waterlogged block, {position: state}."""
+        from scicraft_viz.engine import fluids
+
+        return {p: s for p, s in self.blocks().items() if fluids.is_watery(s)}
 
     def blocks(self) -> dict[Pos, str]:
         """Every non-air block as {position: canonical state}, in x, y, z order."""
@@ -1638,6 +1714,7 @@ class World:
         w._rng = copy.deepcopy(self._rng)
         w._plate_items = dict(self._plate_items)
         w._test_messages = dict(self._test_messages)
+        w._fluid = self._fluid.copy() if self._fluid is not None else None
         w.g = self._regrid(self.g.U.shape[0], self.g.HT.shape[0])
         return w
 
@@ -1668,6 +1745,7 @@ class World:
         self._rng = copy.deepcopy(src._rng)
         self._plate_items = dict(src._plate_items)
         self._test_messages = dict(src._test_messages)
+        self._fluid = src._fluid.copy() if src._fluid is not None else None
         return True
 
     def record(self, n: int, *, lamps_only: bool = False, dust=None):
@@ -1931,6 +2009,19 @@ def _real_triple(v: object, what: str) -> tuple[float, float, float]:
             or not all(isinstance(x, Real) and not isinstance(x, bool) and math.isfinite(x) for x in v)):
         raise InputError(f"{what} must be three finite numbers (x, y, z), got {_short_repr(v)}")
     return (float(v[0]), float(v[1]), float(v[2]))
+
+
+def _wet_rows(st: np.ndarray) -> bool:
+    """Do any placement rows place water or a waterlogged block?"""
+    from scicraft_viz.engine.fluids import watery_numbers
+
+    ids = st[:, sim.S_ID]
+    vanilla = _is_any(ids, _VANILLA_IDS)
+    if vanilla.any():
+        numbers = st[vanilla, sim.S_FACING] | (st[vanilla, sim.S_FACE] << 8)
+        if watery_numbers()[numbers].any():
+            return True
+    return bool(((ids == B.CHEST) & (st[:, sim.S_ON] == 1)).any())
 
 
 def _counts_items(U, c: int) -> bool:

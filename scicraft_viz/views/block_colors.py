@@ -20,7 +20,8 @@ WOODS = {
 }
 # Materials by a word in the name, the first match wins (so 'red_sandstone' before 'sandstone').
 MATERIALS = (
-    ("cauldron", (0.24, 0.24, 0.26)), ("cake", (0.93, 0.90, 0.86)), ("composter", (0.55, 0.38, 0.20)),
+    ("cauldron", (0.24, 0.24, 0.26)), ("water", (0.20, 0.38, 0.90)), ("cake", (0.93, 0.90, 0.86)),
+    ("composter", (0.55, 0.38, 0.20)),
     ("end_portal_frame", (0.36, 0.48, 0.40)), ("respawn_anchor", (0.16, 0.06, 0.30)), ("beehive", (0.71, 0.56, 0.33)),
     ("bee_nest", (0.80, 0.66, 0.30)), ("lectern", (0.62, 0.47, 0.28)), ("jukebox", (0.40, 0.27, 0.19)),
     ("red_sandstone", (0.73, 0.39, 0.12)), ("sandstone", (0.86, 0.81, 0.60)), ("quartz", (0.92, 0.90, 0.86)),

@@ -137,6 +137,13 @@ def describe_block(frame: Frame, pos: Pos) -> str:
                  "behind; a piston breaks it")
     elif name in G.B.SHULKER_BOXES:  # section 53
         power = "a container, kept empty: a comparator reads 0; conducts; a piston breaks it"
+    elif name == "water":  # sections 67-69
+        level = int(split_state(state)[1].get("level", "0"))
+        power = ("a source: it spreads 1 block per 5 game ticks, down first" if level == 0 else
+                 "falling water" if level >= 8 else f"flowing water, {8 - level} of 8 (it dries up without a feed)")
+        power += "; it breaks dust, repeaters, torches, levers, buttons and plates it reaches"
+    elif "waterlogged=true" in state:
+        power = "waterlogged: a water source that stays, spreading from it"
     elif name == "lightning_rod":  # section 55
         power = "a signal only when lightning strikes it (none here); dust turns toward it; a piston moves it"
     elif G.B.decorative_family(name) is not None:

@@ -32,13 +32,16 @@ P_HOPPER, P_DROPPER, P_MOUTH, P_FURNACE, P_FURNACE_FRONT, P_PLATE, P_DAYLIGHT, P
 P_OBS, P_OBS_FACE, P_OBS_EYE, P_PISTON, P_HEAD_PLATE, P_STICKY_PLATE, P_MOVING = range(39, 46)
 # a test block: a full cube in its mode's colour (start, log, fail, accept), brighter while powered
 P_TEST = 46
-N_PARTS = 47
+# water: translucent blue, as high as its level (docs/redstone.md section 67)
+P_WATER = 47
+N_PARTS = 48
 LAMP_BOX = (1, 0.5, 1, 15, 15.5, 15)  # sixteenths: a lamp drawn a little smaller than its cell
 HONEY_BOX = (1, 0, 1, 15, 15, 15)  # a honey block's shape (its collision box in vanilla's data)
 
 MESHES = ("solid", "glass", "glow", "lamp")
 # lamps have a mesh of their own so that the canvas can make them see-through
-_MESH_OF_PART = {P_GLASS: "glass", P_MOVING: "glass", P_GLOW_LAMP: "glow", P_GLOW_TORCH: "glow", P_LAMP: "lamp",
+_MESH_OF_PART = {P_GLASS: "glass", P_MOVING: "glass", P_WATER: "glass", P_GLOW_LAMP: "glow", P_GLOW_TORCH: "glow",
+                 P_LAMP: "lamp",
                  P_SHUT: "glow", P_OPEN: "glow",
                  **{p: "glow" for p in (*P_SEG, P_SEG_TEN)}}
 # Segments on a dust's top, in sixteenths, read from the south (the digit's top towards north, -z); they
@@ -73,6 +76,7 @@ _COLORS = {
     "lamp_on": (1.00, 0.86, 0.45),
     "rblock": (0.75, 0.08, 0.05),
     "glass": (0.72, 0.90, 1.00),
+    "water": (0.20, 0.38, 0.90),
     "rep_base": (0.74, 0.74, 0.71),
     "rep_off": (0.42, 0.07, 0.05),
     "rep_on": (1.00, 0.18, 0.08),
@@ -361,6 +365,12 @@ def _boxes(lay: Layout, visible: np.ndarray, numbers: bool = False):
     deco = np.array([B.decorative_family(_bare(lay.states[i])) is not None for i in r.tolist()], bool)
     _decorative(bx, lay, r[deco], org)
     r = r[~deco]
+    wet = np.array([_bare(lay.states[i]) == "water" for i in r.tolist()], bool)
+    for i in r[wet].tolist():  # vanilla's fluid height: 8/9 of a block for a source, amount/9 flowing, whole falling
+        level = int(B.split_state(lay.states[i])[1].get("level", "0"))
+        h = 16.0 if level >= 8 else 16.0 * (8 if level == 0 else 8 - level) / 9
+        bx.add(np.array([i]), P_WATER, (0, 0, 0, 16, h, 16), org[[i]])
+    r = r[~wet]
     rod = np.array([_bare(lay.states[i]) == "lightning_rod" for i in r.tolist()], bool)
     for i in r[rod].tolist():
         for box in _ROD[B.split_state(lay.states[i])[1].get("facing", "up")]:
@@ -727,6 +737,7 @@ def box_colors(geom: Geometry, frame: Frame) -> np.ndarray:
         col[m] = np.where(on[m][:, None], base + (c["lamp_on"] - base) * light, base * 0.7)
     put(P_RBLOCK, c["rblock"])
     put(P_GLASS, c["glass"])
+    put(P_WATER, c["water"])
     put(P_DUST, dust_color(frame.power[geom.block]))
     put(P_REP_BASE, c["rep_base"])
     put(P_REP_LIT, np.where(on[:, None], c["rep_on"], c["rep_off"]))

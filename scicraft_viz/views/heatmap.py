@@ -207,6 +207,9 @@ class SignalHeatmap(HostsFigures, W.VBox):
                 sym = []
                 for i in others:
                     k = int(lay.kind[i])
+                    if k == B.PARTIAL and lay.states[i].startswith("minecraft:water"):
+                        sym.append("square")  # water: a blue square (docs/redstone.md section 67)
+                        continue
                     sym.append(_REP_SYMBOL[int(lay.facing[i]) % 4] if k == B.REPEATER else _MARK.get(k, ("x",))[0])
                 sc.x = lay.pos[others, 0].tolist()
                 sc.y = lay.pos[others, 2].tolist()
