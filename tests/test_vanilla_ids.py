@@ -33,6 +33,9 @@ def vanilla():
                 props[s["name"]] = tuple(s["values"]) if "values" in s else ("false", "true")
             out[name] = props
     assert all(n in out for n in COPPER_BULBS)
+    # the test block is new in 1.21.5, past the versions the minecraft-data package holds: its one property as the
+    # game's block-state registry names it (TestBlock.MODE, TestBlockMode)
+    out["test_block"] = {"mode": ("start", "log", "fail", "accept")}
     return out
 
 
@@ -65,6 +68,7 @@ def test_every_palette_state_is_written_as_a_vanilla_state(vanilla):
                            + 13 * 2 + 2 * 16 + 2 * 16  # stone and wooden plates, weighted plates, daylight sensor
                            + 3 * 2 * 6 + 10  # powered, activator, detector and plain rails (never waterlogged)
                            + 8 * 2 * 2  # copper bulbs
+                           + 4  # the test block's modes
                            + 6 * 2 + 2 * 2 * 6 + 6 * 2 * 2 + 6 * 2)  # observer, pistons, piston head, moving piston
     for s in states:
         check_vanilla(vanilla_state(s), vanilla)
