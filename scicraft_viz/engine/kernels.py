@@ -1891,19 +1891,27 @@ def rail_connect(g, r, x, z):
     if w or e:
         sh = R_EW
     if U[r, FACE] == PLAIN:
-        if s and e and not n and not w:
-            sh = R_SE
-        if s and w and not n and not e:
-            sh = R_SW
-        if n and w and not s and not e:
-            sh = R_NW
-        if n and e and not s and not w:
-            sh = R_NE
+        sh = rail_corner(n, s, w, e, sh)
     sh = rail_climb(g, rx, ry, rz, sh)
     if sh < 0:
         sh = R_NS
     if sh != sh0:
         set_rail_shape(g, r, sh)
+
+
+@jit
+def rail_corner(n, s, w, e, sh):
+    """A plain rail's curve when rails lie on exactly two sides that meet at a corner (n, s, w, e: which sides),
+    else sh unchanged."""
+    if s and e and not n and not w:
+        return R_SE
+    if s and w and not n and not e:
+        return R_SW
+    if n and w and not s and not e:
+        return R_NW
+    if n and e and not s and not w:
+        return R_NE
+    return sh
 
 
 @jit
@@ -1931,14 +1939,7 @@ def rail_derive(g, c, powered, always):
     if ew and not ns:
         sh = R_EW
     if plain:
-        if s and e and not n and not w:
-            sh = R_SE
-        if s and w and not n and not e:
-            sh = R_SW
-        if n and w and not s and not e:
-            sh = R_NW
-        if n and e and not s and not w:
-            sh = R_NE
+        sh = rail_corner(n, s, w, e, sh)
     if sh < 0:
         if ns and ew:
             sh = U[c, DELAY]
