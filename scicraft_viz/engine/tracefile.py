@@ -163,13 +163,13 @@ def from_json(obj, what: str = "trace") -> Trace:
         events.append(Event(e["tick"], position(e["pos"], f"events[{j}].pos"), e["kind"], e["block"], e["old"],
                             e["new"]))
     blocks = None if obj.get("blocks") is None else _block_rows(obj["blocks"], t0, last_tick, fail, position)
-    items = None if obj.get("items") is None else _item_rows(obj["items"], rows, fail)
+    items = None if obj.get("items") is None else _read_items(obj["items"], rows, fail)
     return Trace(ticks=np.arange(t0, t0 + rows, dtype=np.int64), lamp_positions=lamps, lamp_lit=lit,
                  dust_positions=dust, dust_power=power, component_positions=comps, component_kinds=kinds,
                  component_on=on, events=events, blocks=blocks, items=items)
 
 
-def _item_rows(rows_in: list, rows: int, fail) -> list[tuple]:
+def _read_items(rows_in: list, rows: int, fail) -> list[tuple]:
     """The recorded item entities, a list per row, checked as `World.spawn_item` checks a new one: known items,
     counts within a stack, finite positions and velocities in range; an id at most once in a row."""
     from scicraft_viz.engine.world import ItemInfo, check_item_entity
