@@ -8,7 +8,8 @@ structure in each block's `nbt`, an MCEdit schematic in `TileEntities`, a region
 `block_entities`. Each stack stays in its slot (World.slots): empty slots before it are kept as None, since
 hoppers and droppers take from the first filled slot. A comparator's `OutputSignal` is read too (`collect`'s
 `outputs`; World.from_build_file takes it only where it agrees with the comparator's state), and a test block's
-`message` and `powered` (`collect`'s `tests`). Block-entity data of other blocks (a sign's text) is not part of the
+`message` and `powered` (`collect`'s `tests`), and a command block's data (`collect`'s `commands`,
+engine/commands.py). Block-entity data of other blocks (a sign's text) is not part of the
 engine's blocks and is left out."""
 
 from __future__ import annotations
@@ -98,10 +99,14 @@ def items_tag(stacks) -> object:
 
 
 def block_entity(state: str, stacks, **extra) -> object:
-    """A container's block entity: its id (the block's vanilla id), `Items`, and the given extra tags."""
+    """A container's block entity: its id (the block's vanilla id), `Items`, and the given extra tags; `stacks` may
+    instead be a block entity's own tags (a command block's, commands.entity_tag), kept as they are."""
     from nbtlib import Compound, String
 
-    return Compound({**extra, "id": String("minecraft:" + B.parse_state(state).name), "Items": items_tag(stacks)})
+    name = String("minecraft:" + B.parse_state(state).name)
+    if isinstance(stacks, Compound):
+        return Compound({**extra, "id": name, **stacks})
+    return Compound({**extra, "id": name, "Items": items_tag(stacks)})
 
 
 def comparator_output(tag, source: str, where: str, pos: Pos) -> int | None:
@@ -136,7 +141,7 @@ def test_block_data(tag, source: str, where: str, pos: Pos) -> tuple[str, bool]:
 
 
 def collect(found, data: dict[Pos, tuple[object, str]], source: str, omitted: list | None = None,
-            outputs: dict | None = None, tests: dict | None = None) -> Contents:
+            outputs: dict | None = None, tests: dict | None = None, commands: dict | None = None) -> Contents:
     """The contents of the containers among the loaded blocks `found` ((pos, canonical state) pairs) from
     block entities `data` ({pos: (nbt compound, where in the file)}). Data at a block that is no container
     is left out (the module's docstring says why), and listed in `omitted` (skip_unsupported) when given;
@@ -154,6 +159,11 @@ def collect(found, data: dict[Pos, tuple[object, str]], source: str, omitted: li
                 continue
         if tests is not None and state is not None and state.startswith("minecraft:test_block["):
             tests[p] = test_block_data(tag, source, where, p)
+            continue
+        if commands is not None and state is not None and B.split_state(state)[0] in B.COMMAND_BLOCKS:
+            from scicraft_viz.engine.commands import command_block_data
+
+            commands[p] = command_block_data(tag, source, where, p)
             continue
         b = container_id(state) if state is not None else None
         if b is None:
@@ -213,11 +223,16 @@ def position(tag, keys, source: str, where: str) -> Pos:
 def check_contents(contents, blocks: dict[Pos, str], source: str = "build") -> Contents:
     """Contents given with a build to write ({pos: [(item, count), ...]}), each at a container of the
     build, checked as World.set_items checks them."""
+    from nbtlib import Compound
+
     from scicraft_viz.engine import containers as C
 
     out: Contents = {}
     for p, items in dict(contents or {}).items():
         state = blocks.get(tuple(p))
+        if isinstance(items, Compound) and state is not None and B.split_state(state)[0] in B.COMMAND_BLOCKS:
+            out[tuple(p)] = items  # type: ignore[index]  # a command block's block entity (commands.entity_tag)
+            continue
         b = container_id(state) if state is not None else None
         if b is None:
             raise BuildFileError(f"{source}: items given at {fmt_pos(p)}, which holds "

@@ -53,6 +53,13 @@ BULB_LIGHT = (15, 12, 8, 4)  # light level of a lit bulb by oxidation stage (una
 # every side while powered; the others react to being powered. docs/redstone.md sections 64-66, engine/gametest.py.
 TEST_BLOCK = 38
 TEST_MODES = ("start", "log", "fail", "accept")
+# Command blocks (docs/redstone.md sections 72-75): one id, which kind (COMMAND_BLOCKS: impulse, repeating, chain)
+# kept in FACE, `facing` (any of six) in FACING, `conditional` in DELAY. Block-entity data: `powered` in ON, the
+# success count (what a comparator reads, at most 15 here) in POWER, `auto` and vanilla's conditionMet as bits of
+# LOCKED (kernels.CMD_AUTO, CMD_MET); the command and the rest are kept by the world (engine/commands.py).
+COMMAND_BLOCK = 21
+COMMAND_BLOCKS = ("command_block", "repeating_command_block", "chain_command_block")
+CMD_IMPULSE, CMD_REPEATING, CMD_CHAIN = 0, 1, 2
 CONTAINERS = (BARREL, CHEST, HOPPER, DROPPER, DISPENSER, FURNACE)
 PLATES = (PLATE, LIGHT_PLATE, HEAVY_PLATE)
 WOODS = ("oak", "spruce", "birch", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "bamboo", "crimson", "warped")
@@ -67,6 +74,7 @@ VARIANTS = {
     FURNACE: ("furnace", "blast_furnace", "smoker"),
     RAIL: RAILS,
     COPPER_BULB: COPPER_BULBS,
+    COMMAND_BLOCK: COMMAND_BLOCKS,
     PLATE: ("stone_pressure_plate", "polished_blackstone_pressure_plate", *(f"{w}_pressure_plate" for w in WOODS)),
 }
 WOODEN_PLATE = 2  # the variant of the first wooden plate: every variant from it is wooden (it counts items too)
@@ -122,6 +130,8 @@ PALETTE: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
     ),
     "target": (TARGET, {"power": ("0",)}, {"power": "0"}),
     "test_block": (TEST_BLOCK, {"mode": TEST_MODES}, {"mode": "start"}),
+    **{name: (COMMAND_BLOCK, {"conditional": _BOOL, "facing": DIRECTIONS}, {"conditional": "false", "facing": "north"})
+       for name in COMMAND_BLOCKS},
     "note_block": (
         NOTE_BLOCK,
         {"instrument": INSTRUMENTS, "note": tuple(str(i) for i in range(25)), "powered": _BOOL},

@@ -908,6 +908,7 @@ _NOT_COMPILED = {
     **dict.fromkeys((B.OBSERVER, B.PISTON, B.STICKY_PISTON, B.PISTON_HEAD, B.MOVING_PISTON),
                     "the compiled graph has no blocks that watch or move (observers, pistons)"),
     B.TEST_BLOCK: "a test block's powered and triggered flags are block-entity data the compiled graph does not keep",
+    B.COMMAND_BLOCK: "a command block runs its command through the world, which the compiled graph cannot call",
     B.RAIL: "rails are not compiled: powered and activator rails pass power along their line, and a plain rail's "
             "shape follows its neighbours, which the compiled graph does not follow",
     B.COPPER_BULB: "a copper bulb toggles on each rising edge of its power, a memory the compiled graph has no node "

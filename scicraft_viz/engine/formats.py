@@ -47,7 +47,7 @@ class Build(list):
     order)."""
 
     def __init__(self, items=(), contents: dict | None = None, outputs: dict | None = None,
-                 entities: list | None = None, tests: dict | None = None):
+                 entities: list | None = None, tests: dict | None = None, commands: dict | None = None):
         super().__init__(items)
         self.contents = dict(contents or {})
         # each comparator's OutputSignal as the file's block entities give it, {pos: 0-15}
@@ -56,6 +56,8 @@ class Build(list):
         self.entities = list(entities or [])
         # each test block's block-entity data as the file gives it, {pos: (message, powered)}
         self.tests = dict(tests or {})
+        # each command block's block-entity data as the file gives it, {pos: fields} (commands.command_block_data)
+        self.commands = dict(commands or {})
 
 
 class _Collected(dict):
@@ -66,6 +68,7 @@ class _Collected(dict):
         self.outputs: dict = {}
         self.entities: list = []
         self.tests: dict = {}
+        self.commands: dict = {}
 
 
 class UnsupportedBlocksWarning(UserWarning):
@@ -333,7 +336,7 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
 
         out = decode_region(data, source, box, omitted, contents)
         _warn_omitted(omitted, out, source)
-        return Build(out, contents, contents.outputs, contents.entities, contents.tests)
+        return Build(out, contents, contents.outputs, contents.entities, contents.tests, contents.commands)
     if text is not None:
         from scicraft_viz.engine.mcfunction import parse_mcfunction
 
@@ -342,19 +345,19 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
         if lines and omitted is not None:
             omitted.extend((word, len(ps), ps[:3]) for word, ps in lines.items())
             _warn_omitted(omitted, out, source)
-        return Build(out, contents, contents.outputs, contents.entities, contents.tests)
+        return Build(out, contents, contents.outputs, contents.entities, contents.tests, contents.commands)
     if fmt == "snbt":
         from scicraft_viz.engine.structure import decode_structure
 
         out = decode_structure(parse_snbt(data, source), source, omitted, contents)
         _warn_omitted(omitted, out, source)
-        return Build(out, contents, contents.outputs, contents.entities, contents.tests)
+        return Build(out, contents, contents.outputs, contents.entities, contents.tests, contents.commands)
     if fmt == "mcstructure":
         from scicraft_viz.engine.mcstructure import decode_mcstructure
 
         out = decode_mcstructure(parse_bedrock_nbt(data, source), source, omitted, contents)
         _warn_omitted(omitted, out, source)
-        return Build(out, contents, contents.outputs, contents.entities, contents.tests)
+        return Build(out, contents, contents.outputs, contents.entities, contents.tests, contents.commands)
     if data[:2] != GZIP_MAGIC:
         raise BuildFileError(f"{source}: not a {fmt or 'schematic'} file: expected gzip-compressed NBT "
                              f"(bytes 1f 8b), found {data[:8]!r}")
@@ -378,7 +381,7 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
     else:
         out = schematic.decode_sponge(root, source, omitted, contents)
     _warn_omitted(omitted, out, source)
-    return Build(out, contents, contents.outputs, contents.entities, contents.tests)
+    return Build(out, contents, contents.outputs, contents.entities, contents.tests, contents.commands)
 
 
 def _warn_omitted(omitted: list | None, loaded: Blocks, source: str) -> None:
@@ -510,6 +513,13 @@ def encode_build(blocks, fmt: str, *, schem_version: int = 3, contents=None) -> 
     if contents is None:
         contents = blocks.contents() if callable(getattr(blocks, "contents", None)) else getattr(blocks, "contents",
                                                                                                   None)
+    cmds: dict = {}
+    if callable(getattr(blocks, "command_block_entities", None)):  # a World's command blocks
+        cmds = blocks.command_block_entities()
+    elif getattr(blocks, "commands", None):  # a decoded Build's
+        from scicraft_viz.engine.commands import entity_tag
+
+        cmds = {p: entity_tag(f) for p, f in blocks.commands.items()}
     items = check_blocks(blocks)
     from scicraft_viz.engine.blockentity import check_contents
 
@@ -521,9 +531,14 @@ def encode_build(blocks, fmt: str, *, schem_version: int = 3, contents=None) -> 
             warnings.warn(UnsupportedBlocksWarning(
                 f"setblock text carries no block entity data: the items of {len(contents)} container(s) are left out "
                 "(write .litematic, .schem, .nbt or .snbt to keep them)"), stacklevel=3)
+        if cmds:
+            warnings.warn(UnsupportedBlocksWarning(
+                f"setblock text carries no block entity data: the commands of {len(cmds)} command block(s) are left "
+                "out (write .litematic, .schem, .nbt or .snbt to keep them)"), stacklevel=3)
         return to_mcfunction(dict(items)).encode("utf-8")
     from scicraft_viz.engine import schematic
 
+    contents = {**contents, **check_contents(cmds, dict(items))}
     if fmt == "litematic":
         return schematic.encode_litematic(items, contents)
     if fmt in ("nbt", "snbt"):

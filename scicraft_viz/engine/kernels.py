@@ -32,6 +32,8 @@ from scicraft_viz.engine.blocks import (
     BUTTON,
     CENTRE,
     CHEST,
+    CMD_CHAIN,
+    COMMAND_BLOCK,
     COMPARATOR,
     COPPER_BULB,
     DAYLIGHT,
@@ -148,7 +150,12 @@ M_NFIRE, M_WAKE = 23, 24
 # M_PASTE is set while a build file loads as a paste: the fences, walls and panes beside what it places keep the
 # sides saved with them (no shape updates reach them, see relink).
 M_PASTE = 25
-NMETA = 26
+# M_CMD: a command block's scheduled tick came (its cell, > 0): `run` stops in the middle of that tick for the world
+# to run the command (engine/commands.py), which then sets -1 to resume the rest of the tick where it stopped.
+M_CMD = 26
+NMETA = 27
+# Command blocks (blocks.COMMAND_BLOCK): bits of LOCKED, `auto` and vanilla's conditionMet.
+CMD_AUTO, CMD_MET = 1, 2
 DISPENSE_DELAY = 4  # game ticks from a dropper's or dispenser's rising edge to its firing
 PH_ACTION, PH_TICKS, PH_EVENTS, PH_MOVING = 0, 1, 2, 3
 # Block event types (vanilla PistonBaseBlock): extend, retract, retract leaving the pushed block behind.
@@ -357,7 +364,20 @@ def cells_for(g, xyz, create, out):
 @jit
 def is_conductor(b):
     return (b == STONE or b == LAMP or b == BARREL or b == TARGET or b == NOTE_BLOCK or b == DROPPER
-            or b == DISPENSER or b == FURNACE or b == TEST_BLOCK)
+            or b == DISPENSER or b == FURNACE or b == TEST_BLOCK or b == COMMAND_BLOCK)
+
+
+@jit
+def cmd_mark_met(U, N, c):
+    """Vanilla CommandBlockEntity.markConditionMet: a conditional command block's condition holds when the block
+    behind it (opposite its facing) is a command block whose success count is above 0; any other's always does.
+    Kept in LOCKED's CMD_MET bit; returns it."""
+    met = True
+    if U[c, DELAY]:
+        n = N[c, FC[opp(U[c, FACING])]]
+        met = U[n, BT] == COMMAND_BLOCK and U[n, POWER] > 0
+    U[c, LOCKED] = (U[c, LOCKED] & CMD_AUTO) | (CMD_MET if met else 0)
+    return met
 
 
 @jit
@@ -403,6 +423,8 @@ def analog_level(U, c):
         return np.int64(U[c, POWER])
     if is_vanilla(b):
         return np.int64(ANALOG_OUTPUT[state_number(U, c)])
+    if b == COMMAND_BLOCK:  # vanilla CommandBlock: its success count (kept at most 15)
+        return np.int64(U[c, POWER])
     if b == COPPER_BULB:  # vanilla CopperBulbBlock: 15 while lit
         return 15 if U[c, ON] else 0
     if b == RAIL and U[c, FACE] == DETECTOR:  # a detector rail reads a minecart on it; there is none
@@ -431,7 +453,7 @@ def is_component(b):
     """A block with scheduled ticks or a lamp: what a power change near it must reach."""
     return ((b >= REPEATER and b <= LAMP) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or b == OBSERVER
             or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b) or b == RAIL or b == TEST_BLOCK
-            or b == COPPER_BULB)
+            or b == COPPER_BULB or b == COMMAND_BLOCK)
 
 
 @jit
@@ -457,7 +479,7 @@ def is_notified(b, structural):
     if structural:
         return ((b >= WIRE and b <= LEVER) or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or is_plate(b)
                 or is_piston(b) or b == PISTON_HEAD or b == HOPPER or is_dispenser(b) or b == RAIL
-                or b == TEST_BLOCK or b == COPPER_BULB)
+                or b == TEST_BLOCK or b == COPPER_BULB or b == COMMAND_BLOCK)
     return is_component(b)
 
 
@@ -1621,7 +1643,7 @@ def check(g, c, exempt):
     b = U[c, BT]
     if c == exempt:
         if (b == LAMP or b == REPEATER or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or is_dispenser(b)
-                or b == TEST_BLOCK):
+                or b == TEST_BLOCK or b == COMMAND_BLOCK):
             return False
     elif not is_supported(U, N, c):
         return True
@@ -1634,6 +1656,15 @@ def check(g, c, exempt):
     elif b == TORCH or b == WALL_TORCH:
         if (U[c, ON] != 0) == torch_powered(U, N, c):
             schedule(g, c, g.meta[R_TORCH], P_NORMAL)
+    elif b == COMMAND_BLOCK:
+        # vanilla CommandBlock.neighborChanged: `powered` follows its neighbours at once; an impulse or repeating
+        # block that is not `auto` schedules its tick 1 gt after a rising edge, its condition read then
+        p = lamp_powered(U, N, c)
+        was = U[c, ON]
+        U[c, ON] = 1 if p else 0
+        if p and not was and not (U[c, LOCKED] & CMD_AUTO) and U[c, FACE] != CMD_CHAIN:
+            cmd_mark_met(U, N, c)
+            schedule(g, c, 1, P_NORMAL)
     elif b == TEST_BLOCK:
         # vanilla TestBlock.neighborChanged: a log, fail or accept block's `powered` follows its neighbours at once
         # and a rising edge triggers it; no block state changes (nothing else hears of it)
@@ -2279,6 +2310,9 @@ def run_tick(g, c):
     N = g.N
     b = U[c, BT]
     t = g.meta[M_TICK]
+    if b == COMMAND_BLOCK:  # the world runs it (engine/commands.py): `run` stops here for it
+        g.meta[M_CMD] = c
+        return
     if is_vanilla(b):
         leaves_tick(g, c)
         return
@@ -2416,23 +2450,32 @@ def run(g, until, rec_on_cells, rec_pow_cells, rec_on, rec_pow, row0):
     U = g.U
     rows = rec_on.shape[0]
     row = row0
-    while g.meta[M_TICK] < until:
-        if g.meta[M_OVERFLOW]:
-            break
-        if needs_room(g):
-            break
-        idle = g.meta[M_NBEV] == g.meta[M_BEVH] and g.meta[M_NMOV] == 0  # no block event, nothing moving
-        if rows == 0 and idle and g.meta[M_HEAP] == 0:
-            g.meta[M_TICK] = until
-            break
-        if rows == 0 and idle and g.H[0, HK1] // 4 > until:
-            g.meta[M_TICK] = until
-            break
-        if rows == 0 and idle and g.H[0, HK1] // 4 > g.meta[M_TICK] + 1:
-            g.meta[M_TICK] = g.H[0, HK1] // 4 - 1
-        t = g.meta[M_TICK] + 1
-        g.meta[M_TICK] = t
-        ticked = not idle
+    while True:
+        if g.meta[M_CMD] < 0:  # back from a command block's tick: the rest of this tick's scheduled ticks
+            g.meta[M_CMD] = 0
+            if g.meta[M_OVERFLOW]:
+                break
+            t = g.meta[M_TICK]
+            ticked = True
+        else:
+            if g.meta[M_TICK] >= until:
+                break
+            if g.meta[M_OVERFLOW]:
+                break
+            if needs_room(g):
+                break
+            idle = g.meta[M_NBEV] == g.meta[M_BEVH] and g.meta[M_NMOV] == 0  # no block event, nothing moving
+            if rows == 0 and idle and g.meta[M_HEAP] == 0:
+                g.meta[M_TICK] = until
+                break
+            if rows == 0 and idle and g.H[0, HK1] // 4 > until:
+                g.meta[M_TICK] = until
+                break
+            if rows == 0 and idle and g.H[0, HK1] // 4 > g.meta[M_TICK] + 1:
+                g.meta[M_TICK] = g.H[0, HK1] // 4 - 1
+            t = g.meta[M_TICK] + 1
+            g.meta[M_TICK] = t
+            ticked = not idle
         g.meta[M_PHASE] = PH_TICKS
         while g.meta[M_HEAP] > 0 and g.H[0, HK1] // 4 <= t:
             k1, c, ty = heap_pop(g)
@@ -2441,6 +2484,10 @@ def run(g, until, rec_on_cells, rec_pow_cells, rec_on, rec_pow, row0):
             if U[c, BT] == ty:
                 run_tick(g, c)
                 ticked = True
+                if g.meta[M_CMD] > 0:
+                    break
+        if g.meta[M_CMD] > 0:  # stopped inside tick t: the world runs the command block, then resumes the tick
+            return -1 if g.meta[M_OVERFLOW] else t - 1
         if g.meta[M_NBEV] > g.meta[M_BEVH]:
             g.meta[M_PHASE] = PH_EVENTS
             run_block_events(g)
@@ -2516,7 +2563,7 @@ def push_reaction(U, x):
     if (b == WIRE or b == REPEATER or b == TORCH or b == WALL_TORCH or b == BUTTON or b == LEVER or b == COMPARATOR
             or b == IRON_DOOR):  # doors of every wood and iron: PushReaction.DESTROY
         return PUSH_DESTROY
-    if is_container(b) or b == PISTON_HEAD or b == MOVING_PISTON or b == TEST_BLOCK:
+    if is_container(b) or b == PISTON_HEAD or b == MOVING_PISTON or b == TEST_BLOCK or b == COMMAND_BLOCK:
         return PUSH_BLOCK  # a block entity, or part of a piston
     return PUSH_NORMAL
 
@@ -3372,6 +3419,44 @@ def test_start(g, c):
         return 0
     g.U[c, ON] = 1
     changed(g, c)
+    if g.meta[M_OVERFLOW]:
+        return 3
+    return 1
+
+
+@jit
+def cmd_set_auto(g, c, auto):
+    """Vanilla CommandBlockEntity.setAutomatic for the command block at c: an impulse or repeating block that
+    becomes always active while unpowered marks its condition and schedules its tick 1 gt later. Returns as
+    `use` does."""
+    if needs_room(g):
+        return 2
+    U = g.U
+    was = U[c, LOCKED] & CMD_AUTO
+    U[c, LOCKED] = (U[c, LOCKED] & CMD_MET) | (CMD_AUTO if auto else 0)
+    if auto and not was and not U[c, ON] and U[c, FACE] != CMD_CHAIN:
+        cmd_mark_met(U, g.N, c)
+        schedule(g, c, 1, P_NORMAL)
+    if g.meta[M_OVERFLOW]:
+        return 3
+    return 1
+
+
+@jit
+def output_changed(g, c):
+    """Vanilla updateNeighbourForOutputSignal for the block at c (a command block after it ran): the comparators
+    that read it re-read it. Returns as `use` does."""
+    if needs_room(g):
+        return 2
+    U = g.U
+    N = g.N
+    for k in range(4):
+        n = N[c, FC[k]]
+        if U[n, BT] != COMPARATOR and is_conductor(U[n, BT]):
+            n = N[c, FC2[k]]
+        if U[n, BT] == COMPARATOR and check(g, n, -1):
+            pop(g, n)
+            propagate(g, -1)
     if g.meta[M_OVERFLOW]:
         return 3
     return 1

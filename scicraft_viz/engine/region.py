@@ -223,5 +223,5 @@ def decode_region(data: bytes, source: str, box, omitted: list | None = None, co
            if resolved.get(i) is not None]
     if contents is not None:
         contents.update(blockentity.collect(out, data_at, source, omitted, getattr(contents, "outputs", None),
-                                             getattr(contents, "tests", None)))
+                                             getattr(contents, "tests", None), getattr(contents, "commands", None)))
     return sorted(out, key=lambda it: _yzx(it[0]))

@@ -354,7 +354,7 @@ def decode_sponge(root, source: str, omitted: list | None = None, contents: dict
                                              else (be, where))
     if contents is not None:
         contents.update(blockentity.collect(out, data_at, source, omitted, getattr(contents, "outputs", None),
-                                             getattr(contents, "tests", None)))
+                                             getattr(contents, "tests", None), getattr(contents, "commands", None)))
     return out
 
 
@@ -565,7 +565,7 @@ def decode_litematic(root, source: str, omitted: list | None = None, contents: d
                  key=lambda it: _yzx(it[0]))  # type: ignore[misc]
     if contents is not None:
         contents.update(blockentity.collect(out, data_at, source, omitted, getattr(contents, "outputs", None),
-                                             getattr(contents, "tests", None)))
+                                             getattr(contents, "tests", None), getattr(contents, "commands", None)))
     return out
 
 

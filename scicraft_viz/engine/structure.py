@@ -147,7 +147,7 @@ def decode_structure(root, source: str, omitted: list | None = None, contents: d
     if contents is not None:
         contents.update(blockentity.collect(found.items(), data_at, source, omitted,
                                              getattr(contents, "outputs", None),
-                                             getattr(contents, "tests", None)))
+                                             getattr(contents, "tests", None), getattr(contents, "commands", None)))
     return sorted(found.items(), key=lambda it: _yzx(it[0]))
 
 

@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from scicraft_viz.engine import blocks as B
+from scicraft_viz.engine import commands
 from scicraft_viz.engine import kernels as sim
 from scicraft_viz.engine.blocks import BlockState, parse_state, split_state
 from scicraft_viz.engine.items import ItemEntity, JavaRandom
@@ -252,6 +253,9 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
         cmp |= sim.CMP_DELAY
     if b == B.TEST_BLOCK:  # DELAY: triggered (kernels.check), never as placed
         delay = 0
+    elif b == B.COMMAND_BLOCK:  # DELAY: conditional; its kind is its variant (FACE)
+        delay = int(props["conditional"] == "true")
+        cmp |= sim.CMP_DELAY
     if b == B.RAIL:  # its shape, kept in DELAY; powered is worked out when it is placed (vanilla onPlace)
         delay = B.RAIL_SHAPES.index(props["shape"])
         cmp |= sim.CMP_DELAY
@@ -365,6 +369,8 @@ class World:
         self._rng = JavaRandom(0)  # the level's random source: droppers' eject velocities
         self._plate_items: dict[Pos, int] = {}  # the item entities each pressure plate counted last
         self._test_messages: dict[Pos, str] = {}  # test blocks' messages (block-entity data), by position
+        self._commands: dict[Pos, commands.CommandData] = {}  # command blocks' block-entity data, by position
+        self._command_log = commands.new_messages()  # what command blocks said, and what they could not run
         self._fluid = None  # pending fluid ticks (engine/fluids.py), made when water or a waterlogged block comes
         self._fluid_busy = False
         self.g: sim.Grid = self._grid(64, 128)
@@ -908,9 +914,11 @@ class World:
                 break
         return f"cannot place {st.name} at {p}: it needs {phrase} at {sp}, but there is {below}"
 
-    def _load(self, xyz: np.ndarray, st: np.ndarray, bad: np.ndarray, refused=None, cells=None) -> None:
+    def _load(self, xyz: np.ndarray, st: np.ndarray, bad: np.ndarray, refused=None, cells=None,
+              as_setblock: bool = False) -> None:
         """Place rows of (position, placement row) in order, skipping rows flagged in `bad`; refused(j)
-        is called for each of those when its turn comes. `cells`: the rows' cells, when already made."""
+        is called for each of those when its turn comes. `cells`: the rows' cells, when already made.
+        `as_setblock`: placed as /setblock places them whatever the world's `replay` (a command block's command)."""
         self._cg_refused = False
         if cells is None:
             create = (st[:, sim.S_ID] != B.AIR) & (bad == 0)
@@ -933,7 +941,7 @@ class World:
         for stop in [*stops, n]:
             while i < stop:
                 self._reserve()
-                i = int(self._k.place_items(self.g, cells, st, bad, i, stop, self.replay))
+                i = int(self._k.place_items(self.g, cells, st, bad, i, stop, self.replay or as_setblock))
                 self._check()
             if stop < n:
                 refused(stop)
@@ -942,6 +950,9 @@ class World:
             self._forget_replaced_containers()
         if not self._fluid_busy and (self._fluid is not None or _wet_rows(st)):
             self._fluid_sync()
+        if self._commands or (b0 == B.COMMAND_BLOCK if len(st) == 1 else
+                              bool((st[:, sim.S_ID] == B.COMMAND_BLOCK).any())):
+            commands.sync_placed(self, xyz, st, bad)
         if self._hoppers or (b0 == B.HOPPER if len(st) == 1 else bool((st[:, sim.S_ID] == B.HOPPER).any())):
             self._track_hoppers(cells[(bad == 0) & (cells > 0)])
 
@@ -1559,6 +1570,15 @@ class World:
                     stop = min(stop, max(self.tick + 1, due))
             self.g.meta[sim.M_WAKE] = 0
             reached = k.run(self.g, stop, rec[0], rec[1], rec[2], rec[3], row)
+            while reached >= 0 and self.g.meta[sim.M_CMD] > 0:  # a command block's tick, inside tick reached + 1
+                row += reached - start
+                start = reached
+                c = int(self.g.meta[sim.M_CMD])
+                self.g.meta[sim.M_CMD] = 0
+                commands.run_tick(self, c)
+                self._reserve()
+                self.g.meta[sim.M_CMD] = -1  # the kernels go on with the rest of the tick
+                reached = k.run(self.g, stop, rec[0], rec[1], rec[2], rec[3], row)
             if reached < 0:
                 self._check()  # raises on overflow
             row += reached - start
@@ -1714,6 +1734,9 @@ class World:
         w._rng = copy.deepcopy(self._rng)
         w._plate_items = dict(self._plate_items)
         w._test_messages = dict(self._test_messages)
+        w._commands = {p: copy.copy(d) for p, d in self._commands.items()}
+        w._command_log = commands.new_messages()
+        w._command_log.extend(self._command_log)
         w._fluid = self._fluid.copy() if self._fluid is not None else None
         w.g = self._regrid(self.g.U.shape[0], self.g.HT.shape[0])
         return w
@@ -1745,6 +1768,9 @@ class World:
         self._rng = copy.deepcopy(src._rng)
         self._plate_items = dict(src._plate_items)
         self._test_messages = dict(src._test_messages)
+        self._commands = {p: copy.copy(d) for p, d in src._commands.items()}
+        self._command_log = commands.new_messages()
+        self._command_log.extend(src._command_log)
         self._fluid = src._fluid.copy() if src._fluid is not None else None
         return True
 
@@ -1857,6 +1883,7 @@ class World:
                 w.set_items(p, list(stacks))
             except InputError as e:
                 raise BuildFileError(f"{source}: {e}") from None
+        commands.load_block_entities(w, getattr(items, "commands", {}), source)  # success counts before outputs
         w._load_outputs(items.outputs)
         w._load_test_blocks(getattr(items, "tests", {}))
         for name, count, pos, motion, delay, age in items.entities:  # a structure's item entities, in its order
@@ -1936,6 +1963,59 @@ class World:
             self._test_messages[p] = message
         else:
             self._test_messages.pop(p, None)
+
+    # ------------------------------------------------------------------ command blocks (engine/commands.py)
+    def _command_cell(self, pos: object, what: str) -> tuple[Pos, int]:
+        p = check_pos(pos)
+        c = self._find(p)
+        if c <= 0 or int(self.g.U[c, sim.BT]) != B.COMMAND_BLOCK:
+            raise InputError(f"{what}: {fmt_pos(p)} holds {self._block_at(p)}, not a command block")
+        return p, c
+
+    def command_block(self, pos: object) -> commands.CommandBlockInfo:
+        """The command block at pos: its kind, facing, conditional, command and the rest of its block-entity data
+        (`problem` says why its command last failed to run, naming it, '' when it ran)."""
+        p, c = self._command_cell(pos, "command_block")
+        return commands.info(self, p, c)
+
+    def command_blocks(self) -> dict[Pos, commands.CommandBlockInfo]:
+        """Every command block in the world, by position."""
+        return {p: commands.info(self, p, c) for p in list(self._commands)
+                if (c := self._find(p)) > 0 and int(self.g.U[c, sim.BT]) == B.COMMAND_BLOCK}
+
+    def set_command(self, pos: object, command: object = None, *, auto: object = None,
+                    track_output: object = None, update_last_execution: object = None) -> None:
+        """Set the command block at pos's command (at most commands.MAX_COMMAND_CHARS characters) and flags, as
+        its screen does. Turning `auto` on for an unpowered impulse or repeating block schedules its tick 1 game
+        tick later (vanilla setAutomatic)."""
+        p, c = self._command_cell(pos, "set_command")
+        flags = {"auto": auto, "track_output": track_output, "update_last_execution": update_last_execution}
+        for name, v in flags.items():
+            if v is not None and not isinstance(v, bool):
+                raise InputError(f"set_command: {name} must be True or False, got {_short_repr(v)}")
+        if command is not None:
+            command = commands.check_command(command, "set_command")
+        d = commands.data_at(self, p, c)
+        if command is not None:
+            d.command = command
+            d.problem = ""
+        if track_output is not None:
+            d.track_output = track_output
+            if not track_output:
+                d.last_output = ""
+        if update_last_execution is not None:
+            d.update_last_execution = update_last_execution
+        if auto is not None:
+            commands.set_auto(self, c, auto)
+
+    def command_messages(self) -> list[commands.CommandMessage]:
+        """What command blocks said (say, tell, tellraw) and the commands they could not run (unsupported or
+        failed, naming the command block), oldest first; the newest commands.MAX_MESSAGES are kept."""
+        return list(self._command_log)
+
+    def command_block_entities(self) -> dict:
+        """Each command block's block entity as a build file keeps it (nbtlib compounds, vanilla's keys)."""
+        return {p: commands.entity_tag(self, p) for p in self.command_blocks()}
 
     @classmethod
     def from_litematic(cls, src, replay: bool = False) -> World:

@@ -144,6 +144,8 @@ def describe_block(frame: Frame, pos: Pos) -> str:
         power += "; it breaks dust, repeaters, torches, levers, buttons and plates it reaches"
     elif "waterlogged=true" in state:
         power = "waterlogged: a water source that stays, spreading from it"
+    elif name in G.B.COMMAND_BLOCKS:  # sections 72-75: the world's frame has its command in `notes`
+        power = frame.notes.get(tuple(pos)) or "a command block (its command is block-entity data: open the world)"
     elif name == "lightning_rod":  # section 55
         power = "a signal only when lightning strikes it (none here); dust turns toward it; a piston moves it"
     elif G.B.decorative_family(name) is not None:

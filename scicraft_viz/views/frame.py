@@ -17,7 +17,7 @@ Pos = tuple[int, int, int]
 SIDE_NAMES = ("north", "east", "south", "west")
 # opaque: they hide the faces of their neighbours
 FULL_CUBES = (B.STONE, B.LAMP, B.REDSTONE_BLOCK, B.BARREL, B.TARGET, B.NOTE_BLOCK, B.DROPPER, B.DISPENSER, B.FURNACE,
-              B.OBSERVER, B.TEST_BLOCK)
+              B.OBSERVER, B.TEST_BLOCK, B.COMMAND_BLOCK)
 # blocks whose `open` follows power: a frame shows it from `on` (their `powered`)
 OPENED_BY_POWER = ("iron_door", "iron_trapdoor")
 DYNAMIC_PROPS = {"power", "lit", "powered", "locked"}
@@ -70,6 +70,8 @@ class Frame:
     power: np.ndarray  # uint8 (N,): dust power
     locked: np.ndarray  # bool (N,): repeater locked
     tick: int | None = None
+    # block-entity text for hover: a command block's command and state, {pos: line} (frame_from_world)
+    notes: dict = field(default_factory=dict)
 
     def state(self, i: int) -> str:
         """The block state at row i with this frame's values (for tooltips and messages)."""
@@ -145,6 +147,8 @@ def layout_from_blocks(blocks: dict[Pos, str], moving: dict | None = None
             delay[i] = int(props["hinge"] == "right")
         if "delay" in props:
             delay[i] = int(props["delay"])
+        if "conditional" in props:  # a command block's, kept where the engine keeps it
+            delay[i] = int(props["conditional"] == "true")
         if "power" in props:
             power[i] = int(props["power"])
         if name == "redstone_wire":
@@ -165,5 +169,13 @@ def frame_from_blocks(blocks: dict[Pos, str], tick: int | None = None, moving: d
 
 
 def frame_from_world(world) -> Frame:
-    """The world as it is now, blocks in motion drawn where they are on their way."""
-    return frame_from_blocks(world.blocks(), world.tick, world.moving())
+    """The world as it is now, blocks in motion drawn where they are on their way; a command block shown
+    powered while its block entity is, with its command in `notes`."""
+    f = frame_from_blocks(world.blocks(), world.tick, world.moving())
+    found = world.command_blocks() if hasattr(world, "command_blocks") else {}
+    for p, cb in found.items():
+        i = f.layout.at(p)
+        if i is not None:
+            f.on[i] = cb.powered
+            f.notes[p] = cb.describe()
+    return f

@@ -34,7 +34,10 @@ P_OBS, P_OBS_FACE, P_OBS_EYE, P_PISTON, P_HEAD_PLATE, P_STICKY_PLATE, P_MOVING =
 P_TEST = 46
 # water: translucent blue, as high as its level (docs/redstone.md section 67)
 P_WATER = 47
-N_PARTS = 48
+# a command block: a full cube in its kind's colour (orange impulse, purple repeating, green chain), brighter while
+# powered, and a mark on the face it points out of (white when conditional)
+P_CMD, P_CMD_MARK = 48, 49
+N_PARTS = 50
 LAMP_BOX = (1, 0.5, 1, 15, 15.5, 15)  # sixteenths: a lamp drawn a little smaller than its cell
 HONEY_BOX = (1, 0, 1, 15, 15, 15)  # a honey block's shape (its collision box in vanilla's data)
 
@@ -101,6 +104,11 @@ _COLORS = {
     "test_log": (0.55, 0.55, 0.60),
     "test_fail": (0.70, 0.18, 0.18),
     "test_accept": (0.20, 0.62, 0.25),
+    "cmd_impulse": (0.80, 0.48, 0.22),  # command blocks by kind: orange impulse, purple repeating, green chain
+    "cmd_repeating": (0.45, 0.30, 0.70),
+    "cmd_chain": (0.35, 0.62, 0.45),
+    "cmd_mark": (0.20, 0.18, 0.16),
+    "cmd_conditional": (0.95, 0.95, 0.92),
     "note_on": (0.60, 0.38, 0.22),
     "digit": (0.95, 0.95, 0.95),
     "hopper": (0.27, 0.27, 0.30),
@@ -462,6 +470,10 @@ def _boxes(lay: Layout, visible: np.ndarray, numbers: bool = False):
     bx.add(r, P_NOTE, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
     r = rows_of(B.TEST_BLOCK)
     bx.add(r, P_TEST, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
+    r = rows_of(B.COMMAND_BLOCK)
+    if len(r):
+        bx.add(r, P_CMD, full, org[r], _exposed(lay, r, FULL_CUBES, visible))
+        bx.add(r, P_CMD_MARK, _along(lay.facing[r], 15.8, 16.2, 5, 11), org[r])
     r = rows_of(B.CHEST)
     if len(r):
         bx.add(r, P_CHEST, (1, 0, 1, 15, 14, 15), org[r])
@@ -761,6 +773,10 @@ def box_colors(geom: Geometry, frame: Frame) -> np.ndarray:
     test = np.asarray([c["test_start"], c["test_log"], c["test_fail"], c["test_accept"]])[
         np.minimum(lay.face[geom.block].astype(np.int64), 3)]
     put(P_TEST, np.where(on[:, None], np.minimum(test * 1.35, 1.0), test))
+    cmd = np.asarray([c["cmd_impulse"], c["cmd_repeating"], c["cmd_chain"]])[
+        np.minimum(lay.face[geom.block].astype(np.int64), 2)]
+    put(P_CMD, np.where(on[:, None], np.minimum(cmd * 1.3, 1.0), cmd))
+    put(P_CMD_MARK, np.where((lay.delay[geom.block] == 1)[:, None], c["cmd_conditional"], c["cmd_mark"]))
     put(P_OBS, c["observer"])
     put(P_OBS_FACE, c["observer_face"])
     put(P_OBS_EYE, np.where(on[:, None], c["rep_on"], c["rep_off"]))
