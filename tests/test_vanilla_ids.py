@@ -69,6 +69,7 @@ def test_every_palette_state_is_written_as_a_vanilla_state(vanilla):
                            + 3 * 2 * 6 + 10  # powered, activator, detector and plain rails (never waterlogged)
                            + 8 * 2 * 2  # copper bulbs
                            + 4  # the test block's modes
+                           + 3 * 6 * 2  # command blocks: impulse, repeating, chain; facing, conditional
                            + 6 * 2 + 2 * 2 * 6 + 6 * 2 * 2 + 6 * 2)  # observer, pistons, piston head, moving piston
     for s in states:
         check_vanilla(vanilla_state(s), vanilla)

@@ -216,8 +216,10 @@ def command_block_data(tag, source: str, where: str, pos: Pos) -> dict:
         v = tag.get(key)
         if v is None:
             return default
-        if not isinstance(v, int) or isinstance(v, bool) or not lo <= int(v) <= hi:
-            raise BuildFileError(f"{at}: {key} is {str(v)[:40]!r}, expected an integer from {lo:,} to {hi:,}")
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise BuildFileError(f"{at}: {key} is {type(v).__name__}, expected an integer from {lo:,} to {hi:,}")
+        if not lo <= int(v) <= hi:
+            raise BuildFileError(f"{at}: {key} is {int(v):,}, expected an integer from {lo:,} to {hi:,}")
         return int(v)
 
     command = text("Command")
@@ -360,15 +362,14 @@ def _perform(world, p: Pos, c: int, d: CommandData) -> bool:
     if t == d.last_execution:
         return False
     d.problem = ""
-    if d.command == "Searge":  # vanilla's easter egg
+    if not d.command:  # nothing runs; the last output stays
+        count, out = 0, d.last_output
+    elif d.command == "Searge":  # vanilla's easter egg
         count, out = 1, "#itzlipofutzli"
     else:
         count, out = execute(world, p, d)
     d.success_count = count
-    if d.track_output:
-        d.last_output = out
-    else:
-        d.last_output = ""
+    d.last_output = out if d.track_output else ""
     c = world._find(p)
     if c > 0 and int(world.g.U[c, _sim(world).BT]) == B.COMMAND_BLOCK:
         world.g.U[c, _sim(world).POWER] = min(count, 15)

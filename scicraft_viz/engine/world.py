@@ -638,6 +638,9 @@ class World:
                      f"powered={tf[u[sim.ON]]}")
         elif b == B.TARGET:
             props = "power=0"  # set by projectile hits only
+        elif b == B.COMMAND_BLOCK:  # its command, powered and auto are block-entity data (engine/commands.py)
+            name = B.COMMAND_BLOCKS[u[sim.FACE]]
+            props = f"conditional={tf[u[sim.DELAY]]},facing={B.DIRECTIONS[u[sim.FACING]]}"
         elif b == B.TEST_BLOCK:
             props = f"mode={B.TEST_MODES[u[sim.MODE]]}"  # its powered and triggered are block-entity data
         elif b == B.OBSERVER:
