@@ -339,7 +339,7 @@ def test_a_structure_files_command_blocks_load_with_their_data_and_write_back():
                ((0, 0, 2), "repeating_command_block[conditional=true,facing=up]"),
                cmds={(0, 0, 0): ("setblock ~ ~2 ~ redstone_block", {"auto": True}), (1, 0, 0): "say loaded",
                      (0, 0, 2): ("say r", {"track_output": False, "update_last_execution": False})})
-    for fmt in ("nbt", "litematic", "schem"):
+    for fmt in ("nbt", "litematic", "schem", "mcfunction"):
         data = formats.write_build(w, fmt)
         v = World.from_build_file(data, fmt=fmt)
         assert v.command_block((0, 0, 0)).command == "setblock ~ ~2 ~ redstone_block"
@@ -372,3 +372,16 @@ def test_a_files_command_block_without_data_takes_vanillas_defaults_and_bad_data
     huge = b'Command: "' + b"x" * 40_000 + b'"'
     with pytest.raises(BuildFileError, match="Command is 40,000 characters; a command block holds at most 32,500"):
         World.from_build_file(snbt(huge), fmt="snbt")
+
+
+def test_setblock_text_carries_a_command_blocks_data_after_its_state():
+    text = ('setblock 0 0 0 minecraft:command_block[conditional=false,facing=up]{Command: "say hi there", auto: 1b}\n'
+            "setblock 2 0 0 minecraft:chain_command_block[conditional=false,facing=up]{Command: 'say \\'q\\''} keep\n")
+    w = World.from_build_file(text.encode(), fmt="mcfunction")
+    assert (w.command_block((0, 0, 0)).command, w.command_block((0, 0, 0)).auto) == ("say hi there", True)
+    assert (w.command_block((2, 0, 0)).command, w.command_block((2, 0, 0)).auto) == ("say 'q'", False)
+    assert "{Command: \"say hi there\"" in w.to_mcfunction()
+    with pytest.raises(BuildFileError, match=r"<bytes>:1: .*read only for command blocks"):
+        World.from_build_file(b'setblock 0 0 0 stone{Command: "x"}\n', fmt="mcfunction")
+    with pytest.raises(BuildFileError, match=r"<bytes>:1: cannot read the command block's data"):
+        World.from_build_file(b'setblock 0 0 0 command_block{Command: "x"\n', fmt="mcfunction")

@@ -341,7 +341,7 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
         from scicraft_viz.engine.mcfunction import parse_mcfunction
 
         lines: dict | None = {} if skip_unsupported else None
-        out = parse_mcfunction(text, source, omitted=lines)
+        out = parse_mcfunction(text, source, omitted=lines, block_entities=contents.commands)
         if lines and omitted is not None:
             omitted.extend((word, len(ps), ps[:3]) for word, ps in lines.items())
             _warn_omitted(omitted, out, source)
@@ -531,11 +531,13 @@ def encode_build(blocks, fmt: str, *, schem_version: int = 3, contents=None) -> 
             warnings.warn(UnsupportedBlocksWarning(
                 f"setblock text carries no block entity data: the items of {len(contents)} container(s) are left out "
                 "(write .litematic, .schem, .nbt or .snbt to keep them)"), stacklevel=3)
-        if cmds:
+        writable = {p: t for p, t in check_contents(cmds, dict(items)).items() if _printable(t.snbt())}
+        if len(writable) < len(cmds):
             warnings.warn(UnsupportedBlocksWarning(
-                f"setblock text carries no block entity data: the commands of {len(cmds)} command block(s) are left "
-                "out (write .litematic, .schem, .nbt or .snbt to keep them)"), stacklevel=3)
-        return to_mcfunction(dict(items)).encode("utf-8")
+                f"setblock text is printable ASCII: the data of {len(cmds) - len(writable)} command block(s) whose "
+                "command holds other characters is left out (write .litematic, .schem, .nbt or .snbt to keep it)"),
+                stacklevel=3)
+        return to_mcfunction(dict(items), writable).encode("utf-8")
     from scicraft_viz.engine import schematic
 
     contents = {**contents, **check_contents(cmds, dict(items))}
@@ -546,6 +548,10 @@ def encode_build(blocks, fmt: str, *, schem_version: int = 3, contents=None) -> 
 
         return structure.encode_structure(items, contents) if fmt == "nbt" else structure.encode_snbt(items, contents)
     return schematic.encode_sponge(items, version=schem_version, contents=contents)
+
+
+def _printable(text: str) -> bool:
+    return all(" " <= ch <= "~" for ch in text)
 
 
 def format_of_path(path: str | os.PathLike) -> str:

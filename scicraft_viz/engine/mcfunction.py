@@ -37,21 +37,25 @@ def _canonical(word: str) -> str:
 
 
 def parse_mcfunction(text: str, source: str = "<string>", max_blocks: int = MAX_BLOCKS,
-                     omitted: dict | None = None) -> list[tuple[Pos, str]]:
+                     omitted: dict | None = None, block_entities: dict | None = None) -> list[tuple[Pos, str]]:
     """Parse setblock lines into (position, canonical state) pairs, in file order.
 
     `#` comments and blank lines are skipped; a leading `/` and a trailing mode
     (replace/destroy/keep) are accepted. Anything else raises BuildFileError naming source:line,
     as does a file with more than `max_blocks` setblock lines (checked as they are read). Given a dict
     `omitted`, a well-formed setblock line of a block the engine does not know is left out instead and
-    noted there ({state word: [positions]})."""
+    noted there ({state word: [positions]}). Given a dict `block_entities`, a command block's data written
+    after its state (`setblock X Y Z command_block[...]{Command: "say hi", auto: 1b}`) is read into it
+    ({pos: fields}, engine/commands.py); block-entity data of any other block is refused."""
     from scicraft_viz.engine.blocks import is_known, split_state
 
     out: list[tuple[Pos, str]] = []
     lo, hi = -MAX_COORD, MAX_COORD
     for num, m in enumerate(_LINES.finditer(text), start=1):
         x, y, z, word, line = m.groups()
-        if line is None:
+        if line is None and "{" in word:
+            line = m.group()  # block-entity data: _parse_line reads it
+        elif line is None:
             if len(out) < max_blocks:
                 x, y, z = int(x), int(y), int(z)
                 if lo <= x <= hi and lo <= y <= hi and lo <= z <= hi:
@@ -66,7 +70,7 @@ def parse_mcfunction(text: str, source: str = "<string>", max_blocks: int = MAX_
             line = m.group()
         elif line[:1] == "#":  # comments (the usual ones start the line) are skipped unread
             continue
-        item = _parse_line(line, num, source, len(out), max_blocks)
+        item = _parse_line(line, num, source, len(out), max_blocks, block_entities)
         if item is not None:
             out.append(item)
     return out
@@ -101,9 +105,10 @@ def read_setblocks(text: str, source: str = "<string>",
     return xyz, wid, list(states)
 
 
-def _parse_line(line: str, num: int, source: str, count: int, max_blocks: int) -> tuple[Pos, str] | None:
+def _parse_line(line: str, num: int, source: str, count: int, max_blocks: int,
+                block_entities: dict | None = None) -> tuple[Pos, str] | None:
     """One line of a build file: its block, None for a blank or comment line; BuildFileError otherwise.
-    `count` blocks were read before it."""
+    `count` blocks were read before it; a command block's data goes to `block_entities` (parse_mcfunction)."""
     line = line.removesuffix("\r")
     if num == 1:
         line = line.removeprefix("\ufeff")
@@ -116,6 +121,13 @@ def _parse_line(line: str, num: int, source: str, count: int, max_blocks: int) -
         ch = bad.group()
         raise BuildFileError(f"{where}: unexpected character {ch!r} (U+{ord(ch):04X}) at column {bad.start() + 1}; "
                              "setblock lines are printable ASCII, one per line")
+    tag_text = None
+    if "{" in line:  # a command block's data: {...} right after its state, then perhaps a mode
+        line, _, rest = line.partition("{")
+        tag_text = "{" + rest
+        last = tag_text.rstrip(" \t").rsplit(" ", 1)
+        if len(last) == 2 and last[1] in _MODES:
+            tag_text = last[0]
     words = _WORDS.split(line.removeprefix("/"))
     if not words or words[0] != "setblock":
         raise BuildFileError(f"{where}: expected 'setblock X Y Z STATE', got {line[:80]!r}")
@@ -140,7 +152,25 @@ def _parse_line(line: str, num: int, source: str, count: int, max_blocks: int) -
         state = _canonical(words[4])
     except InputError as e:
         raise BuildFileError(f"{where}: {e}") from None
-    return (int(coords[0]), int(coords[1]), int(coords[2])), state
+    pos = (int(coords[0]), int(coords[1]), int(coords[2]))
+    if tag_text is not None:
+        _read_block_entity(tag_text, state, pos, where, block_entities)
+    return pos, state
+
+
+def _read_block_entity(tag_text: str, state: str, pos: Pos, where: str, block_entities: dict | None) -> None:
+    from nbtlib import parse_nbt
+
+    from scicraft_viz.engine.blocks import COMMAND_BLOCKS, split_state
+    from scicraft_viz.engine.commands import command_block_data
+
+    if block_entities is None or split_state(state)[0] not in COMMAND_BLOCKS:
+        raise BuildFileError(f"{where}: block-entity data ({{...}}) is read only for command blocks, in build files")
+    try:
+        tag = parse_nbt(tag_text)
+    except Exception as e:  # nbtlib's parse errors are of several kinds
+        raise BuildFileError(f"{where}: cannot read the command block's data: {str(e)[:120]}") from None
+    block_entities[pos] = command_block_data(tag, where, "its data", pos)
 
 
 def _order(item: tuple[Pos, str]) -> int:
@@ -148,10 +178,12 @@ def _order(item: tuple[Pos, str]) -> int:
     return 1 if is_attached(item[1]) else 0
 
 
-def to_mcfunction(blocks: dict[Pos, str]) -> str:
-    """setblock lines for the given blocks with vanilla ids, supports before what they support."""
+def to_mcfunction(blocks: dict[Pos, str], entities: dict | None = None) -> str:
+    """setblock lines for the given blocks with vanilla ids, supports before what they support; a command
+    block's data (`entities`, {pos: nbtlib compound}) follows its state as vanilla's /setblock takes it."""
     items = sorted(blocks.items(), key=lambda kv: (_order(kv), kv[0][1], kv[0]))
-    return "".join(f"setblock {x} {y} {z} {vanilla_state(s)}\n" for (x, y, z), s in items)
+    tags = {p: t.snbt() for p, t in (entities or {}).items()}
+    return "".join(f"setblock {x} {y} {z} {vanilla_state(s)}{tags.get((x, y, z), '')}\n" for (x, y, z), s in items)
 
 
 def world_from_blocks(items, replay: bool = False, source: str = "<string>", paste: bool = False):

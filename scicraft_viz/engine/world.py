@@ -1845,7 +1845,7 @@ class World:
     def to_mcfunction(self) -> str:
         from scicraft_viz.engine.mcfunction import to_mcfunction
 
-        return to_mcfunction(self.blocks())
+        return to_mcfunction(self.blocks(), self.command_block_entities())
 
     @classmethod
     def from_mcfunction(cls, text: str, replay: bool = False, source: str = "<string>") -> World:
