@@ -365,6 +365,8 @@ def test_a_files_command_block_without_data_takes_vanillas_defaults_and_bad_data
     cb = w.command_block((0, 0, 0))
     assert (cb.command, cb.success_count, cb.last_output, cb.auto, cb.powered) == ("say hi", 3, "done", False, False)
     assert w.command_block((1, 0, 0)).auto  # no block entity: a chain block starts always active
+    w = World.from_build_file(snbt(b'Command: "say hi", LastOutput: {text: "[12:00:00] Done"}'), fmt="snbt")
+    assert w.command_block((0, 0, 0)).last_output == "[12:00:00] Done"  # 1.21.5 saves text components as NBT
     with pytest.raises(BuildFileError, match=r"the command block at \(0, 0, 0\)\): Command is Int"):
         World.from_build_file(snbt(b"Command: 5"), fmt="snbt")
     with pytest.raises(BuildFileError, match=r"auto is 2, expected an integer from 0 to 1"):

@@ -226,7 +226,13 @@ def command_block_data(tag, source: str, where: str, pos: Pos) -> dict:
     if len(command) > MAX_COMMAND_CHARS:
         raise BuildFileError(f"{at}: Command is {len(command):,} characters; a command block holds at most "
                              f"{MAX_COMMAND_CHARS:,}")
-    out = {"Command": command, "LastOutput": _output_text(text("LastOutput"))}
+    last = tag.get("LastOutput")
+    if isinstance(last, Compound):  # a text component saved as NBT (1.21.5 and later): its plain text
+        words = last.get("text", last.get("translate", String("")))
+        out_text = str(words)[:MAX_COMMAND_CHARS] if isinstance(words, String) else ""
+    else:
+        out_text = _output_text(text("LastOutput"))
+    out = {"Command": command, "LastOutput": out_text}
     for key, default in (("auto", 0), ("powered", 0), ("conditionMet", 0), ("TrackOutput", 1),
                          ("UpdateLastExecution", 1)):
         out[key] = bool(number(key, default, 0, 1))
