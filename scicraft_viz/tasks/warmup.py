@@ -86,6 +86,18 @@ def warmup(progress=None) -> float:
     d.set_entities((0, 1, 0), 0)
     d.step(20)
 
+    say("command blocks")
+    k = World()
+    k.set_block((0, 0, 0), "command_block[facing=east]")
+    k.set_block((1, 0, 0), "chain_command_block[facing=east]")
+    k.set_block((0, -1, 1), "stone")
+    k.set_block((0, 0, 1), "comparator[facing=north]")
+    k.set_block((0, 1, 0), "lever[face=floor]")
+    k.set_command((0, 0, 0), "setblock ~ ~3 ~ redstone_block")
+    k.set_command((1, 0, 0), "say warm", auto=True)
+    k.use((0, 1, 0))
+    k.record(4)
+
     say("replay worlds (blocks that pop off)")
     r = World(replay=True)
     r.set_block((0, 5, 0), "redstone_wire")
