@@ -135,7 +135,15 @@ def sync_placed(world, xyz: np.ndarray, st: np.ndarray, bad: np.ndarray) -> None
     another block loses its own."""
     sim = _sim(world)
     U = world.g.U
-    for j in range(len(xyz)):
+    rows = np.nonzero((st[:, sim.S_ID] == B.COMMAND_BLOCK) & (bad == 0))[0].tolist()
+    if world._commands and len(xyz) <= len(world._commands):
+        rows = range(len(xyz))  # few blocks placed: look at each
+    elif world._commands:  # many placed: look at the command blocks the world had instead
+        for p in list(world._commands):
+            c = world._find(p)
+            if c <= 0 or int(U[c, sim.BT]) != B.COMMAND_BLOCK:
+                del world._commands[p]
+    for j in rows:
         if bad[j]:
             continue
         p = (int(xyz[j, 0]), int(xyz[j, 1]), int(xyz[j, 2]))
