@@ -188,6 +188,12 @@ def test_triple_extender():
     t.run()
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "not a Java-parity test (Bedrock's default suite only), and its piston loads retracted beside a lever saved on "
+    "(Bedrock keeps the extension in the PistonArm block entity): the pull turns the lever off, nothing moves, and "
+    "the observer watching the piston never fires; the pulse it showed at tick 2 came from the structure's "
+    "placement, which Java's framework clears"
+))
 def test_observer_retraction_timing():
     t = GameTest("PistonTests/observer_retraction_timing")
     observer = (2, 2, 1)

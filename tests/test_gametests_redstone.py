@@ -216,24 +216,19 @@ def test_rs_latch(q, not_q):
     assert t.run() == 16
 
 
-# With this structure's delay-2 repeaters the observer's second pulse (it watches the loop's own dust, powered at
-# tick 6) reaches the loop repeater (2, 2, 6) while its stretched first pulse still holds it on, so the loop of
-# two repeaters latches on and the lamps never go out: Java's repeater and observer rules give that too. Microsoft
-# disables the script for it ("The ticks of Redstone repeater is too short in structure, causing the Redstone
-# lamp will not go out") and its Bedrock variant's structure sets the repeaters to their longest delay, with which
-# the script passes here.
-SHORT_REPEATERS = pytest.mark.xfail(strict=True, reason=(
-    "the structure's delay-2 repeaters let the observer's second pulse latch the repeater loop on, so the lamps "
-    "never go out, by Java's rules too (Microsoft: the repeaters' ticks are too short in the structure)"
+# Java's test framework clears the ticks scheduled while the structure is placed (tests/gametest.py), and the
+# script's stone at (0, 2, 5) lands behind the observer (0, 2, 6), which watches (0, 2, 7): nothing starts the
+# repeater loop. Microsoft disables the script ("The ticks of Redstone repeater is too short in structure, causing
+# the Redstone lamp will not go out"); its Bedrock variant runs another structure, with the repeaters at their
+# longest delay.
+@pytest.mark.xfail(strict=True, reason=(
+    "nothing starts the loop: the stone the script sets at (0, 2, 5) lands behind the observer (0, 2, 6), which "
+    "watches (0, 2, 7), and the pulses the structure's placement scheduled are cleared as Java's GameTestInfo "
+    "clears them, so the first lamp never lights"
 ))
-
-
-@pytest.mark.parametrize("delay", [pytest.param(2, marks=SHORT_REPEATERS), 4])
-def test_repeater_delay(delay):
+def test_repeater_delay():
     t = GameTest("RedstoneTests/repeater_delay", max_ticks=200)
     lamp1, lamp2 = (1, 2, 0), (3, 2, 0)
-    for p in [(1, 2, 2), (3, 2, 2), (1, 2, 4), (3, 2, 4), (1, 2, 6), (2, 2, 6)]:
-        t.set_block(p, t.w.get_block(t.at(p)).replace("delay=2", f"delay={delay}"))
     t.set_block((0, 2, 5), "stone")
     (t.sequence()
          .then_wait(lambda: assert_power(t, lamp1, 15))
@@ -241,7 +236,7 @@ def test_repeater_delay(delay):
          .then_wait(lambda: assert_power(t, lamp1, 0))
          .then_execute(lambda: assert_power(t, lamp2, 0))
          .then_succeed())
-    assert t.run() == 25  # lit at 17, out at 25
+    t.run()
 
 
 @pytest.mark.parametrize("pulse", [2, pytest.param(3, marks=PULSE_OF_THE_BEDROCK_PORT)])
