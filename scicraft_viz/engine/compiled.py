@@ -99,6 +99,7 @@ N_PER_NODE = 16
 # K_FOLD_FIRST or K_FOLD_LAST (a repeater whose check of lamp S_FOLD, that lamp's only input, is not a link but
 # made by _changed itself, before or after its links: where the link was in the check order)
 K_DELAY, K_PRIO, K_LAZY, K_SELF, K_FOLD_FIRST, K_FOLD_LAST = 8, 1 << 24, 1 << 25, 1 << 26, 1 << 27, 1 << 28
+K_TOUCH = 1 << 29  # its switch may send a neighbour update to a lamp (G_TA..G_TB, _reaches_due_lamp)
 # graph arrays: per-node fields (what the hot path reads is in the state rows: S_KIND, S_LNK), then the links
 # (target and flag side by side), dust lists and analog entries. A comparator's rear inputs are analog entries
 # G_CA..G_CB-1, its side inputs G_CB..G_CE-1; G_CONT is the fill level of the container it reads (-1: none).
@@ -443,7 +444,7 @@ def _run_tick(node, lk, alist, st, tog, wq, t, seq, npend, rburnout, rlamp, rtor
                     # reaches it matters, which the graph does not see: leave the rest to the reference
                     wq[q] = x
                     return False, seq, npend
-            if lamps and node[x, G_TB] > node[x, G_TA] and _reaches_due_lamp(node, alist, st, x, q - s8, t):
+            if lamps and st[x, S_KIND] & K_TOUCH and _reaches_due_lamp(node, alist, st, x, q - s8, t):
                 wq[q] = x
                 return False, seq, npend
             nxt = st[x, S_NXT]
@@ -1218,6 +1219,8 @@ class CompiledWorld:
             analog_source = s.b[p].id in _ANALOG
             alist += sorted({self.node_of[x] for x in touch.get(p, ()) if analog_source or p not in inputs[x]})
             node[i, G_TB] = len(alist)
+            if node[i, G_TB] > node[i, G_TA]:
+                kind[i] |= K_TOUCH
         lk: list[int] = []  # pairs: target, flag
         first = np.zeros(n, np.int64)
         fold = np.zeros(n, np.int64)  # S_FOLD
