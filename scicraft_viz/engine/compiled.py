@@ -107,7 +107,9 @@ K_TOUCH = 1 << 29  # its switch may send a neighbour update to a lamp (G_TA..G_T
 # ones: read only in a tick where a lamp's off tick is due (see _run_tick).
 (G_NTYPE, G_CA, G_CB, G_CE, G_CONT, G_MODE, G_TA, G_TB) = range(8)
 NG = 8
-LAMPQ = 8 * WHEEL  # wq[LAMPQ + slot]: lamp off ticks queued for that slot's game tick (a bound: never less)
+# wq[LAMPQ + slot]: lamp off ticks queued for that slot's game tick, or more: a slot is reset when its tick runs, so a
+# tick skipped with nothing queued but lazy lamps leaves its count, and the slot's next tick checks its switches in vain
+LAMPQ = 8 * WHEEL
 # A link's flag: 1 input, 2 lock, and the power lost on the way (dust) from bit 4 up, which matters only
 # when the source is a comparator (any other source emits 15 and reaches only where it arrives above 0).
 
@@ -509,7 +511,6 @@ def k_step(G, S, until, act):
             break
         t = tick + 1
         while t <= until and not _due(wq, t):
-            wq[LAMPQ + (t & (WHEEL - 1))] = 0  # lamps due then, if any, are lazy: nothing runs to update them
             t += 1
         if t > until:
             tick = until
@@ -618,9 +619,7 @@ def k_record(G, S, rec_on, rec_pow, rec_out):
         if row:
             t = meta[M_TICK] + 1
             meta[M_TICK] = t
-            if not _due(wq, t):
-                wq[LAMPQ + (t & (WHEEL - 1))] = 0
-            else:
+            if _due(wq, t):
                 ok, seq, npend = _run_tick(node, lk, alist, st, tog, wq, t, meta[M_SEQ],
                                            meta[M_NPEND], meta[M_RBURNOUT], meta[M_RLAMP], meta[M_RTORCH])
                 meta[M_SEQ] = seq
