@@ -342,3 +342,65 @@ def test_event_log_on_keeps_the_reference_engine():
         w.use(button)
         w.step(30)
     assert w._cg is None and w.events_total > n0
+
+
+# ------------------------------------------------------------------------------------- a lamp's due off tick
+def _lamp_beside_a_repeaters_front(lazy: bool = False) -> World:
+    """A lamp lit by lever A (or, `lazy`, by a repeater A feeds: a lamp fed by repeaters only is settled
+    lazily), beside the air in front of a delay-1 repeater fed by lever B (tests/test_rules_lamp.py)."""
+    w = World()
+    w.set_blocks([((x, 0, z), "stone") for x in range(-4, 3) for z in range(-2, 3)])
+    if lazy:
+        w.set_blocks([((0, 1, -2), "lever[face=floor,facing=north]"),
+                      ((0, 1, -1), "redstone_repeater[facing=north,delay=1]")])
+    else:
+        w.set_block((-1, 1, 0), "lever[face=floor,facing=north]")
+    w.set_blocks([((0, 1, 0), "redstone_lamp"), ((-2, 1, 1), "lever[face=floor,facing=north]"),
+                  ((-1, 1, 1), "redstone_repeater[facing=west,delay=1]")])
+    w.use((0, 1, -2) if lazy else (-1, 1, 0))
+    w.step(10)
+    return w
+
+
+@pytest.mark.parametrize("lazy", [False, True], ids=["queued", "lazy"])
+def test_stops_before_an_update_reaches_a_lamp_whose_off_tick_is_due_and_the_world_goes_on_exactly(lazy):
+    """The reference lamp schedules a second off tick when it hears an update while its own due tick waits
+    (redstone.md section 12); the graph cannot queue a lamp twice, so it stops before the repeater's tick that
+    sends the update, and the reference engine finishes that tick."""
+    a = (0, 1, -2) if lazy else (-1, 1, 0)
+    d = 2 if lazy else 0  # the repeater between lever A and the lamp adds 2 gt
+    w = _lamp_beside_a_repeaters_front(lazy)
+    cw = compile_world(w)
+    assert bool(cw.kinds[cw.node_of[(0, 1, 0)]]) and cw._lazy[cw.node_of[(0, 1, 0)]] == lazy
+    ref = w.copy()
+    # A off now (the lamp's off tick due 4 gt after it loses power), B on 2 gt before that tick
+    ticks = _compare(ref, cw, [(a, 1 + d), ((-2, 1, 1), 5)])
+    assert cw.stopped and ticks == (2 + d) + 2  # the rows before the tick it stopped in
+    assert cw.tick == w.tick + 4 + d
+    # World itself: on the graph, it stops there and goes on on the reference, tick for tick
+    fast, slow = _lamp_beside_a_repeaters_front(lazy), _lamp_beside_a_repeaters_front(lazy)
+    fast.log_events = False
+    fast._cg_after_calls = 1
+    t0 = fast.tick
+    plan = {t0: a, t0 + 2 + d: (-2, 1, 1), t0 + 5: a, t0 + 6: a}
+    lit = {}
+    for t in range(t0, t0 + 14 + d):
+        if t in plan:
+            assert fast.use(plan[t]) == slow.use(plan[t])
+        lit[t] = fast.get_block((0, 1, 0)).endswith("lit=true]")  # after the tick and its actions
+        fast.step(1)
+        slow.step(1)
+        assert fast.blocks() == slow.blocks()
+    # off at its due tick, lit again, and out at the second tick, 4 gt after the first (not 4 gt after it lost
+    # power again, 1 gt after it was lit): with lever A at once, through A's repeater 2 gt later
+    assert [t - t0 for t in sorted(lit)[1:] if lit[t] != lit[t - 1]] == [4 + d, 5 + d, 8 + d]
+
+
+def test_does_not_stop_when_no_update_reaches_the_lamp_in_its_due_tick():
+    """The same lamp with B pressed a tick later: the repeater switches after the lamp's due tick, the graph runs
+    on and agrees with the reference every tick."""
+    w = _lamp_beside_a_repeaters_front()
+    cw = compile_world(w)
+    ref = w.copy()
+    ticks = _compare(ref, cw, [((-1, 1, 0), 2), ((-2, 1, 1), 2), ((-1, 1, 0), 0), ((-1, 1, 0), 12)])
+    assert not cw.stopped and ticks == 3 + 3 + 1 + 13

@@ -11,7 +11,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scicraft_viz import World
-from scicraft_viz.engine.compiled import K_FOLD_FIRST, K_FOLD_LAST, S_FOLD, S_KIND, compile_world, world_dynamic_state
+from scicraft_viz.engine.compiled import (
+    K_FOLD_FIRST,
+    K_FOLD_LAST,
+    LAMP,
+    S_CNT,
+    S_FOLD,
+    S_KIND,
+    S_ON,
+    S_PEND,
+    S_PTIME,
+    compile_world,
+    world_dynamic_state,
+)
 from scicraft_viz.engine.rules import random_ruleset
 from tests.test_compiled_analog import compare, floor
 
@@ -159,7 +171,9 @@ _CELLS = ["R1", "R2", "R3", "R4", "L", "L", "L", "S", "."]
 @given(rnd=st.randoms(use_true_random=False), seed=st.integers(0, 10**6))
 def test_random_repeater_lamp_lines_under_random_rulesets(rnd, seed):
     """Random lines of repeaters, lamps and stone both ways, driven by levers flipped at random short gaps,
-    under a random ruleset (lamp off delay, repeater step): tick-identical to the reference."""
+    under a random ruleset (lamp off delay, repeater step): tick-identical to the reference, up to a tick where
+    the graph stops because a lit, unpowered lamp's off tick is due and a switch before it may update it
+    (redstone.md section 12: the reference engine takes over there)."""
     w = World(rules=random_ruleset(seed))
     floor(w, 14)
     for z, (x0, step) in enumerate([(0, 1), (13, -1), (0, 1)]):
@@ -167,7 +181,10 @@ def test_random_repeater_lamp_lines_under_random_rulesets(rnd, seed):
     cw = compile_world(w)
     levers = [(0, 1, 0), (13, 1, 2), (0, 1, 4)]
     actions = [(rnd.choice(levers), rnd.randint(0, 9)) for _ in range(25)] + [(None, 40)]
-    assert compare(w, cw, actions) == ticks(actions)
+    if compare(w, cw, actions) < ticks(actions):
+        st = cw._views()[1]
+        assert any(cw.kinds[i] == LAMP and st[i, S_PEND] and st[i, S_PTIME] == cw.tick and st[i, S_ON]
+                   and st[i, S_CNT] == 0 for i in range(cw.n))
 
 
 def test_random_lines_fold_lamps_both_ways():

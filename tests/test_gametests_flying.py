@@ -36,8 +36,6 @@ def fly(name: str) -> int:
 FIRE = "the script starts the machine by setting fire in front of its observer; the engine has no fire"
 DIFFER = {
     "machine_a": FIRE, "machine_d": FIRE, "machine_f": FIRE,
-    "machine_e": "the honey machine reaches the far end at tick 16 as the script expects, but by tick 36 there is no "
-                 "observer back at (1, 3, 1)",
     "machine_i": "at tick 18 there is no honey block at the far end, (3, 8, 1)",
 }
 
@@ -48,7 +46,11 @@ def test_flying_machine(name):
     assert fly(name) == sum(ticks for ticks, _ in MACHINES[name][1])
 
 
-@pytest.mark.xfail(strict=True, reason="at tick 20 there is no slime block at the far end, (4, 3, 5)")
+@pytest.mark.xfail(strict=True, reason=(
+    "at tick 20 there is no slime block at the far end, (4, 3, 5): the structure holds from the start the obsidian "
+    "the script sets at (4, 3, 4) only at tick 40, in the machine's path; with it removed the machine still does not "
+    "get there by tick 20 (not explained yet)"
+))
 def test_machine_c():
     """machine_c flies out; an obsidian block set in its way stops it on the way back."""
     t = GameTest("FlyingMachineTests/machine_c")

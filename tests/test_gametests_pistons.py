@@ -188,6 +188,12 @@ def test_triple_extender():
     t.run()
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "not a Java-parity test (Bedrock's default suite only), and its piston loads retracted beside a lever saved on "
+    "(Bedrock keeps the extension in the PistonArm block entity): the pull turns the lever off, nothing moves, and "
+    "the observer watching the piston never fires; the pulse it showed at tick 2 came from the structure's "
+    "placement, which Java's framework clears"
+))
 def test_observer_retraction_timing():
     t = GameTest("PistonTests/observer_retraction_timing")
     observer = (2, 2, 1)
@@ -201,7 +207,10 @@ def test_observer_retraction_timing():
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "at tick 14 (0, 1, 3) holds a piston head, where the script expects the concrete"
+    "not a Java-parity test: Microsoft tags it for Bedrock's default suite only, so tick 14 is Bedrock's timing; "
+    "and two of its sticky pistons, (2, 1, 2) and (2, 1, 5), load as extended=false with a head in front (Bedrock "
+    "keeps a piston's extension in its PistonArm block entity, not its state). Here (0, 1, 3) holds a piston head "
+    "at tick 14"
 ))
 def test_instant_retraction():
     t = GameTest("PistonTests/instant_retraction")

@@ -141,19 +141,26 @@ def test_observer_clock():
     assert len(passed) == 18 and [b - a for a, b in zip(passed, passed[1:17])] == [2] * 16
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "every state comes one tick later than the script expects: with the 3-tick pulse placed at tick 0 and"
-    " removed at tick 3, the delay-1 repeater (2 game ticks) turns on at 2 and off at 5, where the script"
-    " wants it off at 4"
+# The Java-parity repeater scripts pulse for 3 ticks, a length their Bedrock port chose: repeater_clock_bedrock
+# says "Change redstone pulse form 2 ticks to 3", and the Java variants carry the same 3. Their expected states are
+# those of a 2-tick pulse under Java's repeater rules: with 2 ticks both pass; with the scripts' 3 every state
+# comes one tick late (a delay-1 repeater fed from tick 0 to 3 is on from 2 to 5, where the script wants it off
+# at 4), as Java's repeaters would do with that pulse too.
+PULSE_OF_THE_BEDROCK_PORT = pytest.mark.xfail(strict=True, reason=(
+    "a 3-tick pulse, as the Bedrock port wrote the script (repeater_clock_bedrock: 'Change redstone pulse form 2 "
+    "ticks to 3'); the expected states are a 2-tick pulse's: every state comes one tick late, in Java too"
 ))
-def test_repeater_delay_lines():
-    """A 3-tick pulse down four lines of repeaters (delays 4, 3, 2 and 1): which repeater of each line is on,
+
+
+@pytest.mark.parametrize("pulse", [2, pytest.param(3, marks=PULSE_OF_THE_BEDROCK_PORT)])
+def test_repeater_delay_lines(pulse):
+    """A pulse down four lines of repeaters (delays 4, 3, 2 and 1): which repeater of each line is on,
     every 2 ticks (a digit: the powered one; X: none)."""
     t = GameTest("RedstoneTests/repeater_delay_lines")
     lines = [[(x, 2, z) for z in range(1, 5)] for x in (4, 3, 2, 1)]
     states = ["XXX0", "XX01", "X002", "0013", "001X", "012X", None, "113X", "123X", "12XX", None, "23XX", None, None,
               "2XXX", "3XXX", None, None, None, "XXXX"]
-    t.pulse_redstone((0, 2, 0), 3)
+    t.pulse_redstone((0, 2, 0), pulse)
     s = t.sequence()
 
     def check(state):
@@ -171,12 +178,24 @@ def test_repeater_delay_lines():
     assert t.run() == 40
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the latch's Q trapdoor never opens after the R pulse (the script expects it open 4 ticks after)"
+# This structure wires R to the torch under the script's Q: saved with that torch lit and Q open, an R pulse
+# powers the dust (1, 2, 1) into the torch's block, so Q closes and not-Q opens (what the Bedrock variant,
+# rs_latch_bedrock, expects after R). The Java script expects R to open Q, so it was written for a structure with
+# the outputs the other way round; Microsoft disables it ("Redstone timing inconsistencies between java and
+# bedrock"). With Q and not-Q read the other way round, the script passes at its own ticks with Java's 2-tick
+# pulses.
+OUTPUTS_OF_ANOTHER_STRUCTURE = pytest.mark.xfail(strict=True, reason=(
+    "this structure's R pulse closes the trapdoor the script calls Q (the torch under it is the one R's dust "
+    "powers) and opens not-Q, as rs_latch_bedrock expects; the script's Q and not-Q are another structure's"
 ))
-def test_rs_latch():
+
+
+@pytest.mark.parametrize("q, not_q", [((3, 4, 3), (0, 4, 2)),
+                                      pytest.param((0, 4, 2), (3, 4, 3), marks=OUTPUTS_OF_ANOTHER_STRUCTURE)],
+                         ids=["outputs_as_wired", "outputs_as_the_script_names_them"])
+def test_rs_latch(q, not_q):
     t = GameTest("RedstoneTests/rs_latch")
-    r, s_in, q, not_q = (1, 2, 0), (2, 2, 5), (0, 4, 2), (3, 4, 3)
+    r, s_in = (1, 2, 0), (2, 2, 5)
 
     def state(qv, nqv):
         t.assert_prop("open", qv, q)
@@ -197,29 +216,34 @@ def test_rs_latch():
     assert t.run() == 16
 
 
-@pytest.mark.xfail(strict=True, reason="the first lamp lights but never goes out within the 200 ticks")
+# Java's test framework clears the ticks scheduled while the structure is placed (tests/gametest.py), and the
+# script's stone at (0, 2, 5) lands behind the observer (0, 2, 6), which watches (0, 2, 7): nothing starts the
+# repeater loop. Microsoft disables the script ("The ticks of Redstone repeater is too short in structure, causing
+# the Redstone lamp will not go out"); its Bedrock variant runs another structure, with the repeaters at their
+# longest delay.
+@pytest.mark.xfail(strict=True, reason=(
+    "nothing starts the loop: the stone the script sets at (0, 2, 5) lands behind the observer (0, 2, 6), which "
+    "watches (0, 2, 7), and the pulses the structure's placement scheduled are cleared as Java's GameTestInfo "
+    "clears them, so the first lamp never lights"
+))
 def test_repeater_delay():
     t = GameTest("RedstoneTests/repeater_delay", max_ticks=200)
     lamp1, lamp2 = (1, 2, 0), (3, 2, 0)
     t.set_block((0, 2, 5), "stone")
-    s = (t.sequence()
+    (t.sequence()
          .then_wait(lambda: assert_power(t, lamp1, 15))
          .then_execute(lambda: assert_power(t, lamp2, 15))
          .then_wait(lambda: assert_power(t, lamp1, 0))
          .then_execute(lambda: assert_power(t, lamp2, 0))
          .then_succeed())
     t.run()
-    return s.passed
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the second stage opens at tick 3, the script expects tick 2 (one tick later, as in "
-    "repeater_delay_lines)"
-))
-def test_repeater_clock():
+@pytest.mark.parametrize("pulse", [2, pytest.param(3, marks=PULSE_OF_THE_BEDROCK_PORT)])
+def test_repeater_clock(pulse):
     t = GameTest("RedstoneTests/repeater_clock")
     stages = [(0, 1, 0), (2, 1, 0), (2, 1, 2), (0, 1, 2)]
-    t.pulse_redstone((0, 4, 0), 3)
+    t.pulse_redstone((0, 4, 0), pulse)
     s = t.sequence()
     for i in range(32):
         def check(active=i % 4):
@@ -231,8 +255,11 @@ def test_repeater_clock():
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the end of the first dust line, (5, 2, 4), is at power 15 at tick 6; the script expects the levers "
-    "to draw the dust away from it"
+    "in this structure each lever's dust also climbs the iron block beside it and lies on its top; in Java dust "
+    "powers the block under it and the block it climbs, so the comparator reading that block gives 15 and the "
+    "line's end (5, 2, 4) is at 15 at tick 6, and the dust on top powers the fence gates it points into; the "
+    "script's Java structure must keep the dust off the block (Microsoft disables it: 'Floating fence gates are "
+    "powered differently')"
 ))
 def test_wire_redirect():
     """Levers beside dust lines redirect the dust into them: the lines' ends stay unpowered and the fence gates
@@ -287,13 +314,34 @@ def test_repeater_regeneration():
     t.run()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the dust behind the comparator reading the second container, (1, 2, 7), is at power 0; the script "
-    "expects 15"
+# The script asserts at tick 0, so it reads the states the structure was saved with, and this copy holds
+# Bedrock's: the comparator (1, 2, 8), whose block receives 15 from the dust beside it, is saved unpowered
+# (OutputSignal 0) with its dust at 0, where Java's comparator reads a container beyond a block only while the
+# block receives less than 15 (Microsoft: "In the bedrock version, the chest is next to the square, causing the
+# red stone signal to fail to transmit"). Its four chests are saved empty, so the comparator (6, 2, 14), which
+# reads its chest through a block at 14, gives 0 where the script's Java structure gave 1.
+SAVED_BY_BEDROCK = pytest.mark.xfail(strict=True, reason=(
+    "the structure is saved with Bedrock's outputs: the comparator (1, 2, 8), its block at 15, unpowered and its "
+    "dust (1, 2, 7) at 0, and no update reaches it before the script reads it at tick 0; its chests hold no items"
 ))
+
+
+@SAVED_BY_BEDROCK
 def test_comparator_container():
     t = GameTest("RedstoneTests/comparator_container")
     for p, level in (((6, 2, 2), 14), ((1, 2, 2), 15), ((6, 2, 7), 0), ((1, 2, 7), 15), ((6, 2, 13), 1),
+                     ((1, 2, 13), 15)):
+        assert_power(t, p, level)
+
+
+def test_comparator_container_after_an_update_pass():
+    """Updated once (the pass of a structure placed with updates), each comparator takes Java's output: through a
+    block receiving 15 it gives 15 whatever the chest beyond holds; through a block receiving 14 it reads the chest
+    (empty here: 0)."""
+    t = GameTest("RedstoneTests/comparator_container")
+    t.w.structure_updates(list(t.w.blocks()))
+    t.w.step(2)  # a comparator's change lands 2 gt after its update
+    for p, level in (((6, 2, 2), 14), ((1, 2, 2), 15), ((6, 2, 7), 0), ((1, 2, 7), 15), ((6, 2, 13), 0),
                      ((1, 2, 13), 15)):
         assert_power(t, p, level)
 

@@ -130,3 +130,55 @@ def test_lamp_changes_are_logged_as_events():
     rec = [(e.tick, tuple(e.pos)) for e in tr.events]
     assert (9, LAMP) in rec
     assert all(5 <= t <= 15 for t, _ in rec)
+
+
+def _lamp_beside_a_repeaters_front():
+    """A lamp lit by lever A, and beside the air in front of a delay-1 repeater fed by lever B: the repeater's
+    switch updates the block in front and that block's neighbours, the lamp among them, without powering it."""
+    w = new_world()
+    w.set_block((-1, 1, 0), "lever[face=floor,facing=north]")  # A
+    w.set_block(LAMP, "redstone_lamp")
+    w.set_block((-2, 1, 1), "lever[face=floor,facing=north]")  # B
+    w.set_block((-1, 1, 1), "redstone_repeater[facing=west,delay=1]")  # its front: (0, 1, 1), beside the lamp
+    w.use((-1, 1, 0))
+    w.step(10)
+    return w
+
+
+def test_a_lamp_whose_off_tick_is_due_but_not_run_schedules_a_second_one():
+    """Vanilla collects a tick's due ticks out of the containers before running any: a lit, unpowered lamp that
+    hears a neighbour update before its own due off tick runs finds no tick scheduled and schedules one 4 gt on.
+    Lit again and unpowered before that tick, it goes out then, not 4 gt after it lost power."""
+    w = _lamp_beside_a_repeaters_front()
+    t0 = w.tick
+    a, b = [lambda: w.use((-1, 1, 0))], [lambda: w.use((-2, 1, 1))]
+    # A off at t0 (off tick due t0+4); B on at t0+2, so the repeater turns on at t0+4 (high priority, before the
+    # lamp's tick): the lamp, still unpowered, schedules t0+8; its due tick puts it out at t0+4. A on at t0+5 and
+    # off at t0+6: the tick of t0+8 is still in the containers, so none is scheduled, and it goes out at t0+8
+    got = run(w, 16, lambda: on(w, LAMP), {t0: a, t0 + 2: b, t0 + 5: a, t0 + 6: a})
+    assert [(t - t0, v) for t, v in got] == [(0, True), (4, False), (5, True), (8, False)]
+
+
+def test_without_an_update_in_its_due_tick_the_lamp_keeps_its_4gt_delay():
+    """The same lamp without the repeater's switch: lit again and unpowered, it waits its full 4 gt."""
+    w = _lamp_beside_a_repeaters_front()
+    t0 = w.tick
+    a = [lambda: w.use((-1, 1, 0))]
+    got = run(w, 16, lambda: on(w, LAMP), {t0: a, t0 + 5: a, t0 + 6: a})
+    assert [(t - t0, v) for t, v in got] == [(0, True), (4, False), (5, True), (10, False)]
+
+
+def test_an_update_vanilla_does_not_send_schedules_no_second_tick():
+    """A repeater updates only the block in front and that block's neighbours: a lamp beside the repeater itself
+    (two steps from the front, diagonally) hears nothing of its switch and keeps its 4 gt delay."""
+    w = new_world()
+    w.set_block((-1, 1, 0), "lever[face=floor,facing=north]")  # A
+    w.set_block(LAMP, "redstone_lamp")
+    w.set_block((-1, 1, 1), "lever[face=floor,facing=north]")  # B
+    w.set_block((0, 1, 1), "redstone_repeater[facing=west,delay=1]")  # beside the lamp; its front (1, 1, 1)
+    w.use((-1, 1, 0))
+    w.step(10)
+    t0 = w.tick
+    a, b = [lambda: w.use((-1, 1, 0))], [lambda: w.use((-1, 1, 1))]
+    got = run(w, 16, lambda: on(w, LAMP), {t0: a, t0 + 2: b, t0 + 5: a, t0 + 6: a})
+    assert [(t - t0, v) for t, v in got] == [(0, True), (4, False), (5, True), (10, False)]

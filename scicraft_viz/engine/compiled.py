@@ -29,7 +29,10 @@ False) so that the caller continues on the reference engine from a state that is
   lack one), two pending ticks for one block;
 - a change after which two components reached only through dust could be scheduled for the same tick
   and priority: their order depends on which dust changed power, which the collapsed graph does not know;
-- a burnt-out torch left dark with no tick pending: from then on any update near it matters.
+- a burnt-out torch left dark with no tick pending: from then on any update near it matters;
+- a scheduled tick whose switch may send a neighbour update to a lit, unpowered lamp whose off tick is due in
+  the same game tick and has not run: the lamp would schedule a second off tick (kernels.check), and the graph
+  queues a lamp once.
 """
 
 from __future__ import annotations
@@ -96,11 +99,17 @@ N_PER_NODE = 16
 # K_FOLD_FIRST or K_FOLD_LAST (a repeater whose check of lamp S_FOLD, that lamp's only input, is not a link but
 # made by _changed itself, before or after its links: where the link was in the check order)
 K_DELAY, K_PRIO, K_LAZY, K_SELF, K_FOLD_FIRST, K_FOLD_LAST = 8, 1 << 24, 1 << 25, 1 << 26, 1 << 27, 1 << 28
+K_TOUCH = 1 << 29  # its switch may send a neighbour update to a lamp (G_TA..G_TB, _reaches_due_lamp)
 # graph arrays: per-node fields (what the hot path reads is in the state rows: S_KIND, S_LNK), then the links
 # (target and flag side by side), dust lists and analog entries. A comparator's rear inputs are analog entries
 # G_CA..G_CB-1, its side inputs G_CB..G_CE-1; G_CONT is the fill level of the container it reads (-1: none).
-(G_NTYPE, G_CA, G_CB, G_CE, G_CONT, G_MODE) = range(6)
-NG = 6
+# G_TA..G_TB-1: the lamps (nodes) this node's switch may send a neighbour update to, entries after the analog
+# ones: read only in a tick where a lamp's off tick is due (see _run_tick).
+(G_NTYPE, G_CA, G_CB, G_CE, G_CONT, G_MODE, G_TA, G_TB) = range(8)
+NG = 8
+# wq[LAMPQ + slot]: lamp off ticks queued for that slot's game tick, or more: a slot is reset when its tick runs, so a
+# tick skipped with nothing queued but lazy lamps leaves its count, and the slot's next tick checks its switches in vain
+LAMPQ = 8 * WHEEL
 # A link's flag: 1 input, 2 lock, and the power lost on the way (dust) from bit 4 up, which matters only
 # when the source is a comparator (any other source emits 15 and reaches only where it arrives above 0).
 
@@ -128,7 +137,7 @@ def _views(G, S):
     o = NMETA + N_PER_NODE * n
     tog = S[o : o + 8 * n].reshape(n, 8)
     o += 8 * n
-    wq = S[o : o + 8 * WHEEL]
+    wq = S[o : o + 9 * WHEEL]
     return node, lk, meta, st, tog, wq
 
 
@@ -210,7 +219,7 @@ def _comparator_output(node, st, alist, x):
 
 
 @_inline
-def _lazy_lamp(st, x, before, p, tick, seq, rlamp):
+def _lazy_lamp(st, wq, x, before, p, tick, seq, rlamp):
     """The check of lamp x fed by repeaters only (K_LAZY), its input having gone from `before` to `p`: its off
     tick (normal priority) runs after every repeater tick of its game tick, so it sees the input as it stood
     since the last change; it is settled here, at the next change, or when read (_settle_lamps), instead of
@@ -226,6 +235,7 @@ def _lazy_lamp(st, x, before, p, tick, seq, rlamp):
             st[x, S_PRANK] = P_NORMAL
             st[x, S_PSEQ] = seq
             seq += 1
+            wq[LAMPQ + ((tick + rlamp) & (WHEEL - 1))] += 1
     elif p:
         st[x, S_ON] = 1
     return seq
@@ -248,7 +258,7 @@ def _changed(node, lk, alist, st, wq, c, analog, old, new, tick, seq, rlamp, rto
         x = st[c, S_FOLD]
         st[x, S_CNT] = 1 if new > 0 else 0
         if fold & K_FOLD_FIRST:
-            seq = _lazy_lamp(st, x, old > 0, new > 0, tick, seq, rlamp)
+            seq = _lazy_lamp(st, wq, x, old > 0, new > 0, tick, seq, rlamp)
     links = st[c, S_LNK]
     for i in range(2 * (links & 0xFFFFFFFF), 2 * (links >> 32), 2):
         x = lk[i]
@@ -288,12 +298,13 @@ def _changed(node, lk, alist, st, wq, c, analog, old, new, tick, seq, rlamp, rto
                 queued += k
         elif b == LAMP:
             if kind & K_LAZY:
-                seq = _lazy_lamp(st, x, before, p, tick, seq, rlamp)
+                seq = _lazy_lamp(st, wq, x, before, p, tick, seq, rlamp)
             elif st[x, S_ON]:
                 if not p:
                     k = _schedule(st, wq, x, tick + rlamp, P_NORMAL, seq)
                     seq += k
                     queued += k
+                    wq[LAMPQ + ((tick + rlamp) & (WHEEL - 1))] += k
             elif p:
                 st[x, S_ON] = 1
         elif b == NOTE_BLOCK or b == IRON_DOOR or b == IRON_TRAPDOOR or b == FENCE_GATE:
@@ -304,7 +315,7 @@ def _changed(node, lk, alist, st, wq, c, analog, old, new, tick, seq, rlamp, rto
             seq += k
             queued += k
     if fold & K_FOLD_LAST:
-        seq = _lazy_lamp(st, st[c, S_FOLD], old > 0, new > 0, tick, seq, rlamp)
+        seq = _lazy_lamp(st, wq, st[c, S_FOLD], old > 0, new > 0, tick, seq, rlamp)
     return seq, queued
 
 
@@ -402,11 +413,27 @@ def _tick_one(node, lk, alist, st, tog, wq, c, b, t, seq, rburnout, rlamp, rtorc
 
 
 @_inline
+def _reaches_due_lamp(node, alist, st, x, rank, t):
+    """May the tick of x (priority `rank`), about to run in game tick t, send a neighbour update to a lit,
+    unpowered lamp whose off tick is due in t and has not run? Vanilla's scheduleTick finds that tick gone from
+    the tick containers, so such a lamp schedules a second one (kernels.check), which the graph cannot queue:
+    the run stops before x and the reference engine takes it from there. A lamp settled lazily (K_LAZY) runs its
+    off tick at its place among the normal-priority ticks."""
+    for i in range(node[x, G_TA], node[x, G_TB]):
+        y = alist[i]
+        if st[y, S_PEND] and st[y, S_PTIME] == t and st[y, S_ON] and st[y, S_CNT] == 0:
+            if not st[y, S_KIND] & K_LAZY or rank < P_NORMAL or st[x, S_PSEQ] < st[y, S_PSEQ]:
+                return True
+    return False
+
+
+@_inline
 def _run_tick(node, lk, alist, st, tog, wq, t, seq, npend, rburnout, rlamp, rtorch):
     """All scheduled ticks due at t, by priority then scheduling order: (False if it stopped before one,
     next scheduling number, ticks pending). No entry is queued for tick t while it runs (every delay is
     at least 1 and below WHEEL), so each queue is walked from its head and emptied at the end."""
     s8 = (t & (WHEEL - 1)) * 8
+    lamps = wq[LAMPQ + (t & (WHEEL - 1))] > 0  # a lamp's off tick may be due now
     for q in range(s8, s8 + 4):
         x = wq[q]
         if x < 0:
@@ -419,6 +446,9 @@ def _run_tick(node, lk, alist, st, tog, wq, t, seq, npend, rburnout, rlamp, rtor
                     # reaches it matters, which the graph does not see: leave the rest to the reference
                     wq[q] = x
                     return False, seq, npend
+            if lamps and st[x, S_KIND] & K_TOUCH and _reaches_due_lamp(node, alist, st, x, q - s8, t):
+                wq[q] = x
+                return False, seq, npend
             nxt = st[x, S_NXT]
             npend -= 1
             st[x, S_PEND] = 0
@@ -427,6 +457,7 @@ def _run_tick(node, lk, alist, st, tog, wq, t, seq, npend, rburnout, rlamp, rtor
             x = nxt
         wq[q] = -1
         wq[q + 4] = -1
+    wq[LAMPQ + (t & (WHEEL - 1))] = 0
     return True, seq, npend
 
 
@@ -1150,6 +1181,46 @@ class CompiledWorld:
             if p in inputs.get(p, ()) or p in locks.get(p, ()):
                 kind[i] |= K_SELF
         self._lazy = (kind & K_LAZY) != 0
+        # The lamps each ticking component's switch may send a neighbour update to, a superset of the reference's
+        # (kernels.piston_reached): a repeater or comparator the block in front and its neighbours, a button its
+        # neighbours and those of its support, a torch or plate what is within two steps; through dust it may
+        # change, what is within two steps of that dust; through a note block it flips, its neighbours. A lamp
+        # that has the switching component for a 0-or-15 input is left out: while that lamp is unpowered the
+        # component is off, and its switch powers the lamp.
+        lamps = {p for p in comps if s.b[p].id == LAMP}
+        one = [(0, 0, 0), *map(tuple, _OFF)]
+
+        def lamps_near(q: Pos | None, offsets) -> set:
+            if q is None:
+                return set()
+            return {(q[0] + a, q[1] + b, q[2] + c) for a, b, c in offsets} & lamps
+
+        touch: dict[Pos, set] = {}
+        for p in comps if lamps else ():
+            blk = s.b[p]
+            if blk.id in (REPEATER, COMPARATOR):
+                touch[p] = lamps_near(_add(p, _opp(blk.facing)), one)
+            elif blk.id == BUTTON:
+                touch[p] = lamps_near(p, one) | lamps_near(s.attachment(p), one)
+            elif blk.id in (TORCH, WALL_TORCH, *B.PLATES):
+                touch[p] = lamps_near(p, _NEAR_RANK)
+        for d in dust if touch else ():
+            near = lamps_near(d, _NEAR_RANK)
+            for q in dist[d] if near else ():
+                if q in touch:
+                    touch[q] |= near
+        for o in comps if touch else ():
+            if s.b[o].id == NOTE_BLOCK and (near := lamps_near(o, one)):
+                for q in inputs[o]:
+                    if q in touch:
+                        touch[q] |= near
+        for i, p in enumerate(nodes):
+            node[i, G_TA] = len(alist)
+            analog_source = s.b[p].id in _ANALOG
+            alist += sorted({self.node_of[x] for x in touch.get(p, ()) if analog_source or p not in inputs[x]})
+            node[i, G_TB] = len(alist)
+            if node[i, G_TB] > node[i, G_TA]:
+                kind[i] |= K_TOUCH
         lk: list[int] = []  # pairs: target, flag
         first = np.zeros(n, np.int64)
         fold = np.zeros(n, np.int64)  # S_FOLD
@@ -1190,7 +1261,7 @@ class CompiledWorld:
             [header, node.ravel(), np.array(lk, np.int64), dptr, np.array(dnode, np.int64), np.array(ddist, np.int64),
              np.array(alist, np.int64)]
         ))
-        self.S = _line_aligned(np.zeros(NMETA + N_PER_NODE * n + 8 * n + 8 * WHEEL, np.int64))
+        self.S = _line_aligned(np.zeros(NMETA + N_PER_NODE * n + 8 * n + 9 * WHEEL, np.int64))
         st = self._views()[1]
         st[:, S_KIND] = kind
         st[:, S_LNK] = first | ends << 32
@@ -1220,7 +1291,7 @@ class CompiledWorld:
         o = NMETA + N_PER_NODE * n
         tog = self.S[o : o + 8 * n].reshape(n, 8)
         o += 8 * n
-        wq = self.S[o : o + 8 * WHEEL]  # per slot: the head of each priority's queue, then its tail
+        wq = self.S[o : o + 9 * WHEEL]  # per slot: the head of each priority's queue, then its tail; lamp counts
         return meta, st, tog, wq
 
     def _load(self, s: _Structure, tick: int, pending, toggles, seq: int, levels: dict, entities: dict) -> None:
@@ -1231,7 +1302,8 @@ class CompiledWorld:
         r = self.rules
         meta[M_RBUTTON], meta[M_RTORCH], meta[M_RLAMP], meta[M_RBURNOUT] = (
             r.button_ticks, r.torch_delay, r.lamp_off_delay, r.burnout_count)
-        wq[:] = -1
+        wq[:LAMPQ] = -1
+        wq[LAMPQ:] = 0
         tog[:] = -(10**9)
         for i, p in enumerate(self.positions):
             st[i, S_ON] = s.b[p].on
@@ -1254,6 +1326,8 @@ class CompiledWorld:
             if not 0 < due - tick < WHEEL:
                 raise CompileRefused(f"the tick pending at {p} is due at {due}, outside the scheduler's window")
             st[i, S_PEND], st[i, S_PTIME], st[i, S_PRANK], st[i, S_PSEQ], st[i, S_NXT] = 1, due, rank, sq, -1
+            if self.kinds[i] == LAMP:
+                wq[LAMPQ + (due & (WHEEL - 1))] += 1
             if self._lazy[i]:
                 continue  # settled by _changed or k_settle, never queued
             q = (due & (WHEEL - 1)) * 8 + rank

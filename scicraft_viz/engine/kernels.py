@@ -1562,6 +1562,14 @@ def in_container(g, c):
 
 
 @jit
+def lamp_due(g, c):
+    """Is c a lit lamp whose off tick is due in this tick and has not run? Only then does a neighbour update
+    change what it does (check: it schedules a second tick), so only then must it hear exactly the updates
+    vanilla sends (piston_reached); otherwise a check of a lamp only re-reads its power."""
+    return g.U[c, ON] != 0 and has_pending(g, c) and not in_container(g, c)
+
+
+@jit
 def start_signal(g, c):
     """Vanilla ObserverBlock.startSignal: a tick 2 gt on unless one is in the containers, so an observer whose own
     tick is due in this tick but has not run yet schedules another one."""
@@ -1650,7 +1658,10 @@ def check(g, c, exempt):
     if b == LAMP:
         p = lamp_powered(U, N, c)
         if U[c, ON] and not p:
-            schedule(g, c, g.meta[R_LAMP_OFF], P_NORMAL)
+            # vanilla RedstoneLampBlock.neighborChanged: scheduleTick, which the tick containers turn down while
+            # they hold one for the lamp; its own tick due in this tick has left them, so it schedules another
+            if not in_container(g, c):
+                enqueue(g, c, g.meta[R_LAMP_OFF], P_NORMAL)
         elif not U[c, ON] and p:
             set_on(g, c, 1)
     elif b == TORCH or b == WALL_TORCH:
@@ -2220,7 +2231,8 @@ def propagate_in(g, exempt, vanilla):
                     pop(g, x)
                     continue
                 if (is_notified(U[x, BT], structural) or (structural and needs_support(U, x))) and not U[x, MARK]:
-                    if (is_qc(U[x, BT]) or U[x, BT] == PISTON_HEAD) and not piston_reached(U, N, c, g.chg[i] & 3, j):
+                    if ((is_qc(U[x, BT]) or U[x, BT] == PISTON_HEAD or (U[x, BT] == LAMP and lamp_due(g, x)))
+                            and not piston_reached(U, N, c, g.chg[i] & 3, j)):
                         continue
                     U[x, MARK] = 1
                     g.notify[nn] = x
@@ -2249,7 +2261,8 @@ def near_dist(j, ref):
 def piston_reached(U, N, c, kind, j):
     """Does vanilla send the piston at column j of c a neighbour update for this change? Other blocks
     re-read their inputs whenever they are told, but a piston powered only through quasi-connectivity
-    moves at its next update, so it hears exactly what vanilla sends: a placed or removed block updates its
+    moves at its next update (and a lamp whose off tick is due now schedules another, lamp_due), so it
+    hears exactly what vanilla sends: a placed or removed block updates its
     six neighbours (dust and torches two steps out); dust changing power updates two steps out; a switching
     torch too; a repeater, comparator or observer the block in front and that block's neighbours; a button
     or lever its neighbours and those of the block it hangs on."""
