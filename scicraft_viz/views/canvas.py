@@ -109,7 +109,8 @@ def describe_block(frame: Frame, pos: Pos) -> str:
         if name == "rail":
             power = f"{shape} (a plain rail: no power of its own)"
         elif name == "detector_rail":
-            power = f"{shape}, unpowered (it gives 15 only under a minecart, and minecarts are not simulated)"
+            power = f"{shape}, " + ("powered by a minecart" if frame.on[i] else
+                                    "unpowered (it gives 15 only under a minecart)")
         else:
             power = f"{shape}, " + ("powered" if frame.on[i] else "unpowered")
     elif name in G.B.COPPER_BULBS:
