@@ -242,3 +242,52 @@ def test_the_3d_view_outlines_each_cart_and_names_it_on_hover():
     cv.show_carts([])
     assert not cv._highlights["minecarts"].visible and "minecart" not in cv.hover(
         Pick(hit=(2, 0, 1), target=(2, 1, 1), normal=(0, 1, 0)))
+
+
+def test_a_record_keeps_the_carts_at_each_row():
+    w = World.from_build_file(NUCLEATION / "cart_flat.snbt")
+    trace = w.record(3)
+    want, _ = _moves("cart_flat")
+    assert [row[0].pos for row in trace.carts] == [(2.5, 1.0625, 1.5)] + [want[k][1][0] for k in range(3)]
+    assert trace.items is None
+    assert World.from_build_file(NUCLEATION / "detector_rail.snbt").record(0).carts[0][0].kind == "minecart"
+
+
+def _litematic_with(entities):
+    """A litematic of two detector-rail lanes on stone (its region's Position at (0, 0, 0)), holding `entities` in
+    its region's Entities."""
+    import gzip
+    import io
+
+    import nbtlib
+
+    w = World.from_blocks([((x, 0, z), "stone") for x in range(3) for z in range(3)]
+                          + [((1, 1, 0), "detector_rail[shape=north_south]"), ((1, 1, 1), "comparator[facing=north]")])
+    root = nbtlib.File.parse(io.BytesIO(gzip.decompress(w.to_litematic())))
+    (region,) = root["Regions"].values()
+    region["Entities"] = nbtlib.List[nbtlib.Compound](entities)
+    out = io.BytesIO()
+    nbtlib.File(root).write(out)
+    return gzip.compress(out.getvalue())
+
+
+def test_a_litematic_minecart_loads_at_its_region_position_with_its_items():
+    from nbtlib import Byte, Compound, Double, List, String
+
+    def doubles(*v):
+        return List[Double]([Double(x) for x in v])
+
+    items = List[Compound]([Compound({"Slot": Byte(0), "id": String("minecraft:stone"), "count": Byte(64)})])
+    cart = Compound({"id": String("minecraft:hopper_minecart"), "Pos": doubles(1.5, 1.0625, 0.5),
+                     "Motion": doubles(0.0, 0.0, 0.0), "Items": items})
+    w = World.from_build_file(_litematic_with([cart]))
+    (c,) = w.minecarts()
+    assert (c.kind, c.pos, c.slots) == ("hopper_minecart", (1.5, 1.0625, 0.5), (("stone", 64), None, None, None, None))
+    w.step(3)
+    assert "powered=true" in w.get_block((1, 1, 0)) and w.output_signal((1, 1, 1)) == 3  # 64/320 of a hopper cart
+    bad = Compound({"id": String("minecraft:minecart"), "Pos": List[Double]([Double(1.5)])})
+    with pytest.raises(InputError, match=r"Entities\[0\]\.Pos is a list of 1 Doubles; expected a list of 3 Doubles"):
+        World.from_build_file(_litematic_with([bad]))
+    with pytest.raises(InputError, match="minecraft:tnt_minecart"):
+        World.from_build_file(_litematic_with([Compound({"id": String("minecraft:tnt_minecart"),
+                                                         "Pos": doubles(1.5, 1.0, 0.5)})]))

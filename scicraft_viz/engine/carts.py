@@ -310,35 +310,48 @@ def from_nbt(entity, where: str, source: str, fail) -> CartSpec | None:
     """The minecart a structure file's entity compound holds (`nbt.id` minecart, chest_minecart or hopper_minecart:
     `pos`, `nbt.Motion`, `nbt.Items`), or None for any other entity; a field of the wrong kind is refused through
     `fail(message)`, naming it."""
+    from nbtlib import Compound
+
+    nbt = entity.get("nbt") if isinstance(entity, Compound) else None
+    if not isinstance(nbt, Compound):
+        return None
+    return from_data(nbt, entity.get("pos"), (0, 0, 0), where, "pos", f"{where}.nbt", source, fail)
+
+
+def from_data(nbt, pos, origin, where: str, pos_where: str, data_where: str, source: str, fail) -> CartSpec | None:
+    """The minecart an entity's data holds (`id`, `Motion`, `Items`) at `pos` (a list of 3 Doubles) from `origin`,
+    or None for another entity."""
     from nbtlib import Compound, Double, List
 
     from scicraft_viz.engine import blocks as B
     from scicraft_viz.engine.blockentity import read_items
     from scicraft_viz.errors import InputError
 
-    nbt = entity.get("nbt") if isinstance(entity, Compound) else None
     kind = str(nbt.get("id", "")).removeprefix("minecraft:") if isinstance(nbt, Compound) else ""
     if kind not in KINDS:
         return None
 
     def triple(tag, what):
         if not isinstance(tag, List) or len(tag) != 3 or not all(isinstance(v, Double) for v in tag):
-            raise fail(f"{where}.{what} is a {type(tag).__name__}; expected a list of 3 Doubles")
+            got = f"a list of {len(tag)} {tag.subtype.__name__}s" if isinstance(tag, List) else (
+                "missing" if tag is None else f"a {type(tag).__name__}")
+            raise fail(f"{what} is {got}; expected a list of 3 Doubles")
         return tuple(float(v) for v in tag)
 
-    pos = triple(entity.get("pos"), "pos")
-    motion = triple(nbt["Motion"], "nbt.Motion") if "Motion" in nbt else (0.0, 0.0, 0.0)
+    at = triple(pos, f"{where}.{pos_where}")
+    at = (at[0] + origin[0], at[1] + origin[1], at[2] + origin[2])
+    motion = triple(nbt["Motion"], f"{data_where}.Motion") if "Motion" in nbt else (0.0, 0.0, 0.0)
     if not all(math.isfinite(v) for v in motion):  # vanilla drops a non-finite Motion
         motion = (0.0, 0.0, 0.0)
     if "Passengers" in nbt:
         raise fail(f"{where} ({kind}) carries passengers, which the engine does not model")
     items = []
-    if kind != "minecart" and "Items" in nbt:
+    if kind != "minecart" and "Items" in nbt and all(math.isfinite(v) for v in at):
         block = B.CHEST if kind == "chest_minecart" else B.HOPPER
-        at = tuple(math.floor(v) for v in pos)
-        items = list(read_items(nbt, block, source, f"{where}.nbt ({kind})", at))
+        cell = tuple(math.floor(v) for v in at)
+        items = list(read_items(nbt, block, source, f"{data_where} ({kind})", cell))
     try:
-        return check_cart(kind, pos, motion, items, where)
+        return check_cart(kind, at, motion, items, where)
     except InputError as e:
         raise fail(str(e)) from None
 
