@@ -57,6 +57,9 @@ class Minecart:
     on_ground: bool = False
     on_rails: bool = False
     removed: bool = field(default=False, repr=False)
+    yaw: float = field(default=0.0, repr=False)  # Entity.yRot, a float in degrees: the push between carts reads it
+    flipped: bool = field(default=False, repr=False)
+    others: list = field(default_factory=list, repr=False)  # the other carts' boxes, which stop this one's move
 
     def box(self) -> tuple[float, float, float, float, float, float]:
         x, y, z = self.pos
@@ -126,7 +129,7 @@ def _seat(world: Surroundings, d: float, e: float, f: float) -> tuple[float, flo
 def _move(c: Minecart, movement: list[float], world: Surroundings) -> None:
     """Entity.move for a cart (MoverType.SELF) against blocks: the position, the ground, and the velocity a
     collision stops."""
-    got = collide(c.box(), movement, world)
+    got = _collide(c.box(), movement, world, c.others)
     d = got[0] * got[0] + got[1] * got[1] + got[2] * got[2]
     if d > EPS or movement[0] ** 2 + movement[1] ** 2 + movement[2] ** 2 - d < EPS:
         c.pos = [c.pos[0] + got[0], c.pos[1] + got[1], c.pos[2] + got[2]]
@@ -138,6 +141,24 @@ def _move(c: Minecart, movement: list[float], world: Surroundings) -> None:
         c.vel = [0.0 if hit_x else c.vel[0], c.vel[1], 0.0 if hit_z else c.vel[2]]
     if hit_y:  # Block.updateEntityMovementAfterFallOn (slime's bounce is not modelled for carts)
         c.vel[1] = 0.0
+
+
+def _collide(box, movement: list[float], world: Surroundings, others) -> list[float]:
+    """Entity.collide against blocks and the boxes of other minecarts in the way (vanilla's entity collision shapes:
+    a cart is solid to another), Y first, then the larger horizontal axis."""
+    if not others:
+        return collide(box, movement, world)
+    from scicraft_viz.engine.items import _clip
+
+    swept = (min(box[0], box[0] + movement[0]), min(box[1], box[1] + movement[1]), min(box[2], box[2] + movement[2]),
+             max(box[3], box[3] + movement[0]), max(box[4], box[4] + movement[1]), max(box[5], box[5] + movement[2]))
+    near = (swept[0] - 1e-7, swept[1] - 1e-7, swept[2] - 1e-7, swept[3] + 1e-7, swept[4] + 1e-7, swept[5] + 1e-7)
+    boxes = world.boxes_near(swept) + [o for o in others if intersects(o, near)]
+    out = [0.0, 0.0, 0.0]
+    for axis in (1, 2, 0) if abs(movement[0]) < abs(movement[2]) else (1, 0, 2):
+        if movement[axis] != 0.0:
+            out[axis] = _clip(axis, moved_box(box, out), boxes, movement[axis])
+    return out
 
 
 def _horizontal(v: list[float]) -> float:
@@ -235,6 +256,7 @@ def tick_cart(c: Minecart, world: Surroundings, conductor) -> None:
     gravity, then the move along the rail the cart is on (or off rails). `conductor(p)` tells whether the block at
     p conducts redstone (a powered rail starts a resting cart away from one)."""
     c.vel = [c.vel[0], c.vel[1] - GRAVITY, c.vel[2]]
+    xo, zo, yaw_before = c.pos[0], c.pos[2], c.yaw
     p = rail_pos(c, world)
     shape = rail_shape(world, p)
     c.on_rails = shape is not None
@@ -242,6 +264,67 @@ def tick_cart(c: Minecart, world: Surroundings, conductor) -> None:
         _move_along_track(c, p, shape, world, conductor)
     else:
         _come_off_track(c, world)
+    # the heading: along the tick's travel when it cleared 0.001 squared, turned half round when it swings by 170
+    # degrees or more (the cart is then `flipped`), each step a float as vanilla keeps yRot
+    d, e = xo - c.pos[0], zo - c.pos[2]
+    if d * d + e * e > 0.001:
+        c.yaw = _f32(math.degrees(math.atan2(e, d)))
+        if c.flipped:
+            c.yaw = _f32(c.yaw + np.float32(180.0))
+    f = (c.yaw - yaw_before) % 360.0
+    if f >= 180.0:
+        f -= 360.0
+    if f < -170.0 or f >= 170.0:
+        c.yaw = _f32(c.yaw + np.float32(180.0))
+        c.flipped = not c.flipped
+    c.yaw = float(np.fmod(np.float32(c.yaw), np.float32(360.0)))
+
+
+def _f32(v) -> float:
+    return float(np.float32(v))
+
+
+# Mth.SIN: the float table of 65536 samples of a turn that vanilla's Mth.sin and Mth.cos read
+_SIN = np.sin(np.arange(65536, dtype=np.float64) * (2.0 * math.pi / 65536.0)).astype(np.float32)
+PUSH = float(np.float32(0.05))  # the push between carts, a float in vanilla
+PUSH_REACH = float(np.float32(0.2))  # how far beyond a cart's box (sideways) it pushes others
+
+
+def _mth(radians: np.float32, quarter: int) -> float:
+    i = int(np.float32(radians * np.float32(10430.378)) + np.float32(quarter)) if quarter else int(
+        np.float32(radians * np.float32(10430.378)))
+    return float(_SIN[i & 0xFFFF])
+
+
+def push(this: Minecart, by: Minecart) -> None:
+    """AbstractMinecart.push(entity) of cart `this` by the cart `by`: when `by` lies ahead of or behind `this` (its
+    heading within about 37 degrees), each keeps 0.2 of its velocity and both take the pair's mean, pushed apart by
+    0.05 (less when farther than a block)."""
+    dx, dz = by.pos[0] - this.pos[0], by.pos[2] - this.pos[2]
+    sq = dx * dx + dz * dz
+    if not sq >= 1.0e-4:
+        return
+    dist = math.sqrt(sq)
+    k = min(1.0 / dist, 1.0)
+    px, pz = dx / dist * k * PUSH, dz / dist * k * PUSH
+    r = np.float32(np.float32(this.yaw) * np.float32(math.pi / 180.0))
+    fx, fz = _mth(r, 16384), _mth(r, 0)
+    n = math.sqrt(fx * fx + fz * fz)
+    if abs(dx / dist * (fx / n) + dz / dist * (fz / n)) < 0.800000011920929:
+        return
+    mx, mz = (by.vel[0] + this.vel[0]) / 2.0, (by.vel[2] + this.vel[2]) / 2.0
+    this.vel = [this.vel[0] * 0.2 + (mx - px), this.vel[1], this.vel[2] * 0.2 + (mz - pz)]
+    by.vel = [by.vel[0] * 0.2 + (mx + px), by.vel[1], by.vel[2] * 0.2 + (mz + pz)]
+
+
+def push_neighbours(c: Minecart, carts: list) -> None:
+    """OldMinecartBehavior.pushAndPickupEntities between carts: every other cart whose box meets this one's,
+    widened by 0.2 sideways, is pushed by it."""
+    b = c.box()
+    reach = (b[0] - PUSH_REACH, b[1], b[2] - PUSH_REACH, b[3] + PUSH_REACH, b[4], b[5] + PUSH_REACH)
+    for o in carts:
+        if o is not c and not o.removed and intersects(reach, o.box()):
+            push(o, c)
 
 
 def detector_cells(c: Minecart) -> list[tuple[int, int, int]]:
@@ -278,9 +361,11 @@ class CartSpec(NamedTuple):
     pos: tuple[float, float, float]
     motion: tuple[float, float, float]
     slots: tuple = ()
+    yaw: float = 0.0  # its heading in degrees (a float), which decides which carts it lets push it
 
 
-def check_cart(kind: object, pos: object, velocity: object, items: object, where: str) -> CartSpec:
+def check_cart(kind: object, pos: object, velocity: object, items: object, where: str,
+               yaw: object = 0.0) -> CartSpec:
     """A minecart's fields checked as `World.spawn_minecart` takes them, or InputError starting with `where`."""
     from scicraft_viz.engine import blocks as B
     from scicraft_viz.engine import containers
@@ -295,6 +380,10 @@ def check_cart(kind: object, pos: object, velocity: object, items: object, where
     if any(abs(v) > 3e7 for v in at) or any(abs(v) > 10.0 for v in vel):
         raise InputError(f"{where}: the position must lie within 30,000,000 blocks and each velocity component "
                          f"within 10 blocks a tick, got {at} and {vel}")
+    from numbers import Real
+
+    if not isinstance(yaw, Real) or isinstance(yaw, bool) or not math.isfinite(yaw):
+        raise InputError(f"{where}: the yaw must be a finite number of degrees, got {yaw!r}"[:300])
     slots: tuple = ()
     if name == "minecart":
         if items not in (None, (), []):
@@ -303,7 +392,7 @@ def check_cart(kind: object, pos: object, velocity: object, items: object, where
         block = B.CHEST if name == "chest_minecart" else B.HOPPER
         filled = containers.slot_stacks(items if items is not None else [], block, where)
         slots = containers.padded(filled, block)
-    return CartSpec(name, at, vel, slots)
+    return CartSpec(name, at, vel, slots, float(yaw))
 
 
 def from_nbt(entity, where: str, source: str, fail) -> CartSpec | None:
@@ -321,7 +410,7 @@ def from_nbt(entity, where: str, source: str, fail) -> CartSpec | None:
 def from_data(nbt, pos, origin, where: str, pos_where: str, data_where: str, source: str, fail) -> CartSpec | None:
     """The minecart an entity's data holds (`id`, `Motion`, `Items`) at `pos` (a list of 3 Doubles) from `origin`,
     or None for another entity."""
-    from nbtlib import Compound, Double, List
+    from nbtlib import Compound, Double, Float, List
 
     from scicraft_viz.engine import blocks as B
     from scicraft_viz.engine.blockentity import read_items
@@ -350,15 +439,18 @@ def from_data(nbt, pos, origin, where: str, pos_where: str, data_where: str, sou
         block = B.CHEST if kind == "chest_minecart" else B.HOPPER
         cell = tuple(math.floor(v) for v in at)
         items = list(read_items(nbt, block, source, f"{data_where} ({kind})", cell))
+    rot = nbt.get("Rotation")
+    yaw = float(rot[0]) if isinstance(rot, List) and len(rot) == 2 and all(isinstance(v, Float) for v in rot) else 0.0
     try:
-        return check_cart(kind, at, motion, items, where)
+        return check_cart(kind, at, motion, items, where, yaw if math.isfinite(yaw) else 0.0)
     except InputError as e:
         raise fail(str(e)) from None
 
 
 def spawn(world, spec: CartSpec) -> int:
     """Add a minecart to the world's entities (after those already there); returns its id."""
-    c = Minecart(world._next_entity, spec.kind, list(spec.pos), list(spec.motion), tuple(spec.slots))
+    c = Minecart(world._next_entity, spec.kind, list(spec.pos), list(spec.motion), tuple(spec.slots),
+                 yaw=float(np.fmod(np.float32(spec.yaw), np.float32(360.0))))
     world._next_entity += 1
     world._carts.append(c)
     count_on_detectors(world)
@@ -418,7 +510,11 @@ def tick_all(world) -> None:
 
     surroundings = Surroundings(world._block_at)
     for cart in world._carts:
+        cart.others = [o.box() for o in world._carts if o is not cart and not o.removed]
         tick_cart(cart, surroundings, conductor)
+        cart.others = []
+        if len(world._carts) > 1:
+            push_neighbours(cart, world._carts)
         for p in detector_cells(cart):
             if surroundings.name(*p) != "detector_rail":
                 continue
