@@ -3,8 +3,9 @@
 
 Positions and velocities are doubles, as vanilla keeps them; a container cart's slowdown is a 32-bit float sum,
 widened here from that float, so trajectories agree with the game's to the last bits. The world (engine/world.py)
-owns the list and calls `tick_cart` for each cart in spawn order during the entity phase of a game tick, after the
-scheduled ticks and block events."""
+owns the list and calls `tick_all`, which ticks each cart in spawn order (its move, then its push on the carts it
+touches, then the detector rails it sets off) during the entity phase of a game tick, after the scheduled ticks and
+block events."""
 
 from __future__ import annotations
 
@@ -252,9 +253,10 @@ def _come_off_track(c: Minecart, world: Surroundings) -> None:
 
 
 def tick_cart(c: Minecart, world: Surroundings, conductor) -> None:
-    """OldMinecartBehavior.tick on the server, without passengers, pushes between entities or activator rails:
-    gravity, then the move along the rail the cart is on (or off rails). `conductor(p)` tells whether the block at
-    p conducts redstone (a powered rail starts a resting cart away from one)."""
+    """OldMinecartBehavior.tick on the server, without passengers or activator rails, up to its push (the world runs
+    `push_neighbours` next): gravity, the move along the rail the cart is on (or off rails), then its heading.
+    `conductor(p)` tells whether the block at p conducts redstone (a powered rail starts a resting cart away from
+    one)."""
     c.vel = [c.vel[0], c.vel[1] - GRAVITY, c.vel[2]]
     xo, zo, yaw_before = c.pos[0], c.pos[2], c.yaw
     p = rail_pos(c, world)
