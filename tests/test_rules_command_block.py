@@ -1,4 +1,4 @@
-"""Command blocks run as vanilla's CommandBlock runs them: docs/redstone.md sections 72-75."""
+"""Command blocks run as vanilla's CommandBlock runs them: docs/redstone.md sections 70-73."""
 
 import numpy as np
 import pytest
@@ -28,7 +28,7 @@ def _said(w):
     return [(m.tick, m.pos, m.text) for m in w.command_messages() if m.kind == "say"]
 
 
-# ----------------------------------------------------------------------------- section 72: impulse and repeating
+# ----------------------------------------------------------------------------- section 70: impulse and repeating
 def test_an_impulse_block_runs_once_1_gt_after_a_rising_edge_and_not_again_while_powered():
     w = _world(((0, 0, 0), "command_block[facing=up]"), ((1, 0, 0), "stone"), ((1, 1, 0), "lever[face=floor]"),
                cmds={(0, 0, 0): "setblock ~ ~3 ~ redstone_block"})
@@ -95,7 +95,7 @@ def test_an_always_active_impulse_block_ignores_power_and_an_empty_command_count
     assert cb.success_count == 0 and cb.problem == "" and cb.last_execution == 1  # nothing ran
 
 
-# ----------------------------------------------------------------------------- section 73: chains and conditions
+# ----------------------------------------------------------------------------- section 71: chains and conditions
 LEVER = (-1, 1, 0)  # on stone beside the impulse block: it powers that block, not the chain beyond
 
 
@@ -178,7 +178,7 @@ def test_a_chain_loop_stops_at_a_block_that_already_ran_this_tick_or_at_the_chai
     assert "chain from (0, 0, 0) tried to execute more than 65,536 steps" in log[-1].text
 
 
-# ----------------------------------------------------------------------------- section 74: comparators and outputs
+# ----------------------------------------------------------------------------- section 72: comparators and outputs
 def test_a_comparator_reads_the_success_count_2_gt_after_the_command_ran():
     w = _world(((1, -1, 0), "stone"), ((2, -1, 0), "stone"), ((0, 0, 0), "command_block[facing=up]"),
                ((0, 1, 0), "lever[face=floor]"), ((1, 0, 0), "comparator[facing=west]"), ((2, 0, 0), "redstone_wire"),
@@ -214,7 +214,7 @@ def test_a_command_block_conducts_and_a_piston_cannot_move_it():
     assert w.get_block((-2, 0, 0)).startswith("minecraft:piston[extended=false")
 
 
-# ----------------------------------------------------------------------------- section 75: the commands
+# ----------------------------------------------------------------------------- section 73: the commands
 def test_setblock_and_fill_modes_relative_and_absolute_coordinates_with_vanillas_messages():
     w = _world(((0, 0, 0), "command_block[facing=up]"), ((0, 1, 0), "lever[face=floor]"))
     w.set_blocks([((x, 5, 0), "stone") for x in range(3)])

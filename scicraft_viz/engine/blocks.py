@@ -53,7 +53,7 @@ BULB_LIGHT = (15, 12, 8, 4)  # light level of a lit bulb by oxidation stage (una
 # every side while powered; the others react to being powered. docs/redstone.md sections 64-66, engine/gametest.py.
 TEST_BLOCK = 38
 TEST_MODES = ("start", "log", "fail", "accept")
-# Command blocks (docs/redstone.md sections 72-75): one id, which kind (COMMAND_BLOCKS: impulse, repeating, chain)
+# Command blocks (docs/redstone.md sections 70-73): one id, which kind (COMMAND_BLOCKS: impulse, repeating, chain)
 # kept in FACE, `facing` (any of six) in FACING, `conditional` in DELAY. Block-entity data: `powered` in ON, the
 # success count (what a comparator reads, at most 15 here) in POWER, `auto` and vanilla's conditionMet as bits of
 # LOCKED (kernels.CMD_AUTO, CMD_MET); the command and the rest are kept by the world (engine/commands.py).

@@ -1,4 +1,4 @@
-"""Command blocks: impulse, repeating and chain (docs/redstone.md sections 72-75).
+"""Command blocks: impulse, repeating and chain (docs/redstone.md sections 70-73).
 
 The kernels keep what redstone needs of a command block (blocks.COMMAND_BLOCK: its kind, facing, `conditional`,
 `powered`, `auto`, vanilla's conditionMet and its success count, which a comparator reads) and schedule its tick;

@@ -1529,6 +1529,11 @@ def compile_world(world) -> CompiledWorld:
     if n:
         raise CompileRefused(f"the world holds {n} item entities: their physics, the hoppers that take them and the "
                              "plates they press run in the reference engine only")
+    carts = getattr(world, "_carts", ())
+    if carts:
+        raise CompileRefused(f"the world holds {len(carts)} minecarts ({carts[0].kind} at "
+                             f"{tuple(round(v, 3) for v in carts[0].pos)}): their movement and the detector rails "
+                             "they press run in the reference engine only (docs/redstone.md sections 74-76)")
     if getattr(world, "_fluid", None) is not None:
         wet = world.water()
         if wet or world.fluid_ticks():

@@ -201,6 +201,7 @@ INSTR_HARP, INSTR_BASEDRUM, INSTR_HAT, INSTR_BASS = 0, 1, 3, 4
 # plate's or daylight sensor's output. ENTITIES (TOGI, which only torches use otherwise) is the number of
 # entities on a plate, set through World.set_entities.
 HALF, HINGE, ENTITIES = FACE, DELAY, TOGI
+DETECTOR_RECHECK = 20  # a powered detector rail checks for minecarts again this long after
 PLATE_RECHECK = 20  # stone and wooden plates re-check the entities on them this long after a press
 WEIGHTED_RECHECK = 10  # weighted plates
 HEAVY_MAX = 150  # entities a heavy plate counts at most (a light plate 15)
@@ -427,8 +428,8 @@ def analog_level(U, c):
         return np.int64(U[c, POWER])
     if b == COPPER_BULB:  # vanilla CopperBulbBlock: 15 while lit
         return 15 if U[c, ON] else 0
-    if b == RAIL and U[c, FACE] == DETECTOR:  # a detector rail reads a minecart on it; there is none
-        return 0
+    if b == RAIL and U[c, FACE] == DETECTOR:  # a powered detector rail: the fill level of a container cart on it
+        return np.int64(U[c, POWER]) if U[c, ON] else 0
     return -1
 
 
@@ -706,6 +707,8 @@ def strong_into(U, N, c):
                 best = U[n, POWER]
         elif k == UP and is_plate(b) and U[n, POWER] > best:  # a plate strongly powers the block below it
             best = U[n, POWER]
+        elif k == UP and b == RAIL and U[n, FACE] == DETECTOR and U[n, ON]:  # so does a pressed detector rail
+            return 15
     return best
 
 
@@ -760,6 +763,8 @@ def signal_to(U, N, src, k, with_dust):
         return U[src, POWER] if (U[src, ON] and U[src, FACING] == k) else 0
     if is_plate(b) or b == DAYLIGHT:
         return U[src, POWER]
+    if b == RAIL and U[src, FACE] == DETECTOR:  # a detector rail with a minecart on it: 15 to every side
+        return 15 if U[src, ON] else 0
     return 0
 
 
@@ -937,6 +942,8 @@ def dust_source(U, N, d):
             elif b == COMPARATOR:
                 if U[n, FACING] == k and U[n, POWER] > best:
                     best = U[n, POWER]
+            elif b == RAIL and U[n, FACE] == DETECTOR:
+                return 15
     return best
 
 
@@ -2089,7 +2096,8 @@ def refresh(U, N, x):
     for k in range(6):
         nb = U[N[x, FC[k]], BT]
         if (nb == REPEATER or nb == TORCH or nb == WALL_TORCH or nb == BUTTON or nb == LEVER or nb == COMPARATOR
-                or (k == UP and is_plate(nb)) or nb == OBSERVER):
+                or (k == UP and (is_plate(nb) or (nb == RAIL and U[N[x, FC[k]], FACE] == DETECTOR)))
+                or nb == OBSERVER):
             sm |= 1 << k
         if nb != AIR and nb != WIRE and nb != GLASS:
             pm |= 1 << k
@@ -2368,6 +2376,9 @@ def run_tick(g, c):
     elif is_plate(b):
         if U[c, POWER] > 0:  # vanilla BasePressurePlateBlock.tick: a pressed plate checks its entities again
             plate_check(g, c)
+    elif b == RAIL and U[c, FACE] == DETECTOR:
+        if U[c, ON]:  # vanilla DetectorRailBlock.tick: a powered detector rail checks for minecarts again
+            detector_check(g, c)
     elif is_dispenser(b):
         # vanilla DispenserBlock.tick fires whatever its state; the world moves the item (World._move_items)
         n = g.meta[M_NFIRE]
@@ -2422,6 +2433,45 @@ def plate_check(g, c):
         changed(g, c)
     if new > 0:
         schedule(g, c, PLATE_RECHECK if U[c, BT] == PLATE else WEIGHTED_RECHECK, P_NORMAL)
+
+
+@jit
+def detector_check(g, c):
+    """Vanilla DetectorRailBlock.checkPressed, with the minecarts on the rail counted by the world in ENTITIES: powered
+    follows them (the rail's neighbours and those of the block below hear of a change), a powered rail checks again
+    20 game ticks later, and the comparators reading it are told (its level, the fill level of a container cart on
+    it, is kept in POWER)."""
+    U = g.U
+    N = g.N
+    on = 1 if U[c, ENTITIES] > 0 else 0
+    if U[c, ON] != on:
+        set_on(g, c, on)
+        push_changed(g, c, K_COMP)
+    if on:
+        schedule(g, c, DETECTOR_RECHECK, P_NORMAL)
+    for k in range(4):  # vanilla updateNeighbourForOutputSignal
+        n = N[c, FC[k]]
+        if U[n, BT] != COMPARATOR and is_conductor(U[n, BT]):
+            n = N[c, FC2[k]]
+        if U[n, BT] == COMPARATOR and check(g, n, -1):
+            pop(g, n)
+    propagate(g, -1)
+
+
+@jit
+def set_carts(g, c, n, level):
+    """The minecarts on the detector rail at c become n, the fill level a comparator reads through it `level`; an
+    unpowered rail with a cart on it checks at once (vanilla entityInside, which a powered rail ignores: it waits for
+    its re-check). Returns as `use` does."""
+    if needs_room(g):
+        return 2
+    g.U[c, ENTITIES] = min(n, 255)
+    g.U[c, POWER] = level
+    if g.U[c, ON] == 0 and n > 0:
+        detector_check(g, c)
+    if g.meta[M_OVERFLOW]:
+        return 3
+    return 1
 
 
 @jit

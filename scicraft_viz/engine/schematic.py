@@ -441,10 +441,12 @@ def _unpack_bits(longs: np.ndarray, count: int, nbits: int) -> np.ndarray:
     return ((lo | hi) & np.uint64((1 << nbits) - 1)).astype(np.int64)
 
 
-def _litematic_regions(root, source: str, omitted: list | None = None) -> list[tuple[str, Pos, Pos, np.ndarray, list,
-                                                                                   list]]:
+def _litematic_regions(root, source: str, omitted: list | None = None,
+                       carts: list | None = None) -> list[tuple[str, Pos, Pos, np.ndarray, list, list]]:
     """Each region's name, position, signed size, palette indices (x fastest, then z, then y), palette and
-    block entities, after checking what litemapy would otherwise allocate or index blindly."""
+    block entities, after checking what litemapy would otherwise allocate or index blindly. Its minecarts go to
+    `carts` when given (engine/carts.py; an entity's Pos counts from the region's Position, as Litematica saves
+    it)."""
     from nbtlib import Compound, Int, List, LongArray
 
     _get(root, "MinecraftDataVersion", Int, source, "root")
@@ -475,6 +477,19 @@ def _litematic_regions(root, source: str, omitted: list | None = None) -> list[t
         extras = {}
         for key in ("Entities", "TileEntities", "PendingBlockTicks", "PendingFluidTicks"):
             extras[key] = _get(reg, key, List, source, where, default=List[Compound]())
+        if carts is not None:
+            from scicraft_viz.engine import carts as C
+
+            others = List[Compound]()
+            for j, e in enumerate(extras["Entities"]):
+                cart = C.from_data(e, e.get("Pos") if isinstance(e, Compound) else None, origin,
+                                   f"{where}.Entities[{j}]", "Pos", f"{where}.Entities[{j}]", source,
+                                   lambda m: _fail(source, m))
+                if cart is None:
+                    others.append(e)
+                else:
+                    carts.append(cart)
+            extras["Entities"] = others
         # pending ticks would have to run at their recorded times, which the engine cannot take from a file
         _refuse_extras(source, omitted, entities=extras["Entities"], **{
             "pending block ticks (PendingBlockTicks)": extras["PendingBlockTicks"],
@@ -530,7 +545,8 @@ def decode_litematic(root, source: str, omitted: list | None = None, contents: d
     region; tests compare the two)."""
     found: dict[Pos, str] = {}
     data_at: dict = {}
-    for name, (px, py, pz), (sx, sy, sz), idx, states, tiles in _litematic_regions(root, source, omitted):
+    regions = _litematic_regions(root, source, omitted, getattr(contents, "entities", None))
+    for name, (px, py, pz), (sx, sy, sz), idx, states, tiles in regions:
         solid = [j for j, st in enumerate(states) if split_state(st)[0] not in ("air", "cave_air", "void_air")]
         flat = np.flatnonzero(np.isin(idx, solid))
         _count_blocks(len(found) + len(flat), source)

@@ -50,6 +50,8 @@ class Trace:
     blocks: list[BlockRow] | None = None
     # the item entities at each row (World.item_entities), when the world held any during the trace; else None
     items: list[tuple] | None = None
+    # the minecarts at each row (World.minecarts), when the world held any during the trace; else None
+    carts: list[tuple] | None = None
 
     @property
     def start_tick(self) -> int:
@@ -214,15 +216,18 @@ def record(world, n: int, *, lamps_only: bool = False, dust=None) -> Trace:
     positions = world._positions(on_cells)
     dust_pos = world._positions(dust)
     start_items = tuple(world.item_entities())
+    start_carts = tuple(world.minecarts())
     world._items_rec = None if lamps_only else {}
     try:
         if n and not lamps_only and int(world.g.meta[sim.M_PISTONS]):
             trace = _record_moving(world, n, before, None if dust_given is None else set(dust_pos))
             trace.items = _item_rows(trace.ticks, start_items, world._items_rec)
+            trace.carts = _cart_rows(trace.ticks, start_carts, world._items_rec)
             return trace
         if n:
             world._run(t0 + n, (on_cells, dust, rec_on, rec_pow))
         item_rows = None if lamps_only else _item_rows(np.arange(t0, t0 + n + 1), start_items, world._items_rec)
+        cart_rows = None if lamps_only else _cart_rows(np.arange(t0, t0 + n + 1), start_carts, world._items_rec)
     finally:
         world._items_rec = None
     events = [] if lamps_only else world.events_since(before)
@@ -240,15 +245,23 @@ def record(world, n: int, *, lamps_only: bool = False, dust=None) -> Trace:
         events=events,
         blocks=_at_rest(world) if not lamps_only and int(world.g.meta[sim.M_PISTONS]) else None,
         items=item_rows,
+        carts=cart_rows,
     )
 
 
 def _item_rows(ticks, start: tuple, seen: dict) -> list[tuple] | None:
     """`Trace.items`: the item entities at each row (none at a tick the world ran through without any), or None
     when there were none at all."""
-    if not start and not any(seen.values()):
+    if not start and not any(v for k, v in seen.items() if not isinstance(k, tuple)):
         return None
     return [start] + [seen.get(int(t), ()) for t in ticks[1:]]
+
+
+def _cart_rows(ticks, start: tuple, seen: dict) -> list[tuple] | None:
+    """`Trace.carts`: the minecarts at each row (World.minecarts), or None when the world held none."""
+    if not start and not any(isinstance(k, tuple) for k in seen):
+        return None
+    return [start] + [seen.get(("carts", int(t)), ()) for t in ticks[1:]]
 
 
 def _at_rest(world) -> list[BlockRow]:

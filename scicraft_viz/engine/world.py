@@ -335,7 +335,7 @@ class World:
     def _cg_engage(self, n: int) -> bool:
         """Count a use/step call; switch to the compiled engine when it pays. True if running on it."""
         self._cg_calls += 1
-        if self._log or not self.jit or self._cg_refused or self._entities:
+        if self._log or not self.jit or self._cg_refused or self._entities or self._carts:
             return False
         if self._cg_calls < self._cg_after_calls and n < self._cg_after_ticks:
             return False
@@ -365,7 +365,8 @@ class World:
         # added), each with the first game tick its cooldown lets it move an item
         self._hoppers: dict[int, int] = {}
         self._entities: list[ItemEntity] = []  # item entities, in the order they tick (engine/items.py)
-        self._next_entity = 1  # the id the next item entity gets
+        self._next_entity = 1  # the id the next item entity or minecart gets
+        self._carts: list = []  # minecarts, in the order they tick (engine/carts.py)
         self._rng = JavaRandom(0)  # the level's random source: droppers' eject velocities
         self._plate_items: dict[Pos, int] = {}  # the item entities each pressure plate counted last
         self._test_messages: dict[Pos, str] = {}  # test blocks' messages (block-entity data), by position
@@ -1127,6 +1128,10 @@ class World:
         for c in fired:
             if int(g.U[c, sim.BT]) in (B.DROPPER, B.DISPENSER):
                 self._dispense(c)
+        if self._carts:  # minecarts tick before item entities (docs/limits.md)
+            from scicraft_viz.engine import carts
+
+            carts.tick_all(self)
         if self._entities:
             self._tick_entities()
         t = self.tick
@@ -1275,6 +1280,27 @@ class World:
         """Every item entity in the world, in the order they tick (spawn order)."""
         return [ItemInfo(e.id, e.item, e.count, tuple(e.pos), tuple(e.vel), e.on_ground, e.age, e.pickup_delay)
                 for e in self._entities]
+
+    def spawn_minecart(self, pos: object, velocity: object = (0.0, 0.0, 0.0), kind: object = "minecart", *,
+                       items: object = None, yaw: object = 0.0) -> int:
+        """Put a minecart into the world: `kind` minecart, chest_minecart or hopper_minecart, its box's bottom centre
+        at `pos` (x, y, z in blocks; a cart on a flat rail at (x, y, z) sits at (x + 0.5, y + 0.0625, z + 0.5)) moving
+        at `velocity` (blocks per game tick); a chest or hopper minecart holds `items` as `set_items` takes them;
+        `yaw` is its heading in degrees (vanilla's Rotation: 0 along x, 90 along z), which decides which carts may
+        push it. It
+        moves from the next step on, after the tick's scheduled ticks. Returns its id (shared with item entities, in
+        spawn order). docs/redstone.md sections 74-76."""
+        from scicraft_viz.engine import carts
+
+        spec = carts.check_cart(kind, pos, velocity, items, "spawn_minecart", yaw)
+        self.g  # noqa: B018  leaves the compiled engine, which has no minecarts
+        return carts.spawn(self, spec)
+
+    def minecarts(self) -> list:
+        """Every minecart in the world, in the order they tick (engine/carts.py CartInfo)."""
+        from scicraft_viz.engine import carts
+
+        return [carts.info(c) for c in self._carts]
 
     def set_random_seed(self, seed: object) -> None:
         """Seed the world's random source (vanilla's level random, java.util.Random's generator), from which a
@@ -1563,7 +1589,7 @@ class World:
             # first tick one may move an item (the kernels stop by themselves after a dropper fires or a
             # hopper is unlocked)
             stop = until if not len(sensors) else min(until, (self.tick // 20 + 1) * 20)
-            if self._entities or self._fluid is not None:  # item entities move every tick; water is watched
+            if self._entities or self._carts or self._fluid is not None:  # entities move every tick; water is watched
                 stop = min(stop, self.tick + 1)
             if self._fluid is not None:
                 self._fluid_sync()  # what an action changed beside water since the last tick
@@ -1597,11 +1623,14 @@ class World:
                 if wet:
                     self._fluid_sync()
             if moved:
-                items = bool(self.g.meta[sim.M_NFIRE] or self._hoppers or self._entities or self._plate_items)
+                items = bool(self.g.meta[sim.M_NFIRE] or self._hoppers or self._entities or self._plate_items
+                             or self._carts)
                 if items:
                     self._move_items()
-                    if self._items_rec is not None:  # record() keeps each tick's item entities
+                    if self._items_rec is not None:  # record() keeps each tick's item entities and minecarts
                         self._items_rec[reached] = tuple(self.item_entities())
+                        if self._carts:
+                            self._items_rec[("carts", reached)] = tuple(self.minecarts())
                 if len(sensors) and reached % 20 == 0:
                     self._update_daylight(sensors)
                 if (items or wet or (len(sensors) and reached % 20 == 0)) and len(rec[2]) and row - 1 < len(rec[2]):
@@ -1734,6 +1763,7 @@ class World:
         w._items = dict(self._items)
         w._hoppers = dict(self._hoppers)
         w._entities = [copy.deepcopy(e) for e in self._entities]
+        w._carts = [copy.deepcopy(c) for c in self._carts]
         w._rng = copy.deepcopy(self._rng)
         w._plate_items = dict(self._plate_items)
         w._test_messages = dict(self._test_messages)
@@ -1768,6 +1798,7 @@ class World:
         self._items = dict(src._items)
         self._hoppers = dict(src._hoppers)
         self._entities = [copy.deepcopy(e) for e in src._entities]
+        self._carts = [copy.deepcopy(c) for c in src._carts]
         self._rng = copy.deepcopy(src._rng)
         self._plate_items = dict(src._plate_items)
         self._test_messages = dict(src._test_messages)
@@ -1889,8 +1920,12 @@ class World:
         commands.load_block_entities(w, getattr(items, "commands", {}), source)  # success counts before outputs
         w._load_outputs(items.outputs)
         w._load_test_blocks(getattr(items, "tests", {}))
-        for name, count, pos, motion, delay, age in items.entities:  # a structure's item entities, in its order
+        for entity in items.entities:  # a structure's item entities and minecarts, in its order
             try:
+                if hasattr(entity, "kind"):  # a minecart (engine/carts.py CartSpec)
+                    w.spawn_minecart(entity.pos, entity.motion, entity.kind, items=list(entity.slots), yaw=entity.yaw)
+                    continue
+                name, count, pos, motion, delay, age = entity
                 w.spawn_item(name, count, pos, motion, pickup_delay=delay, age=age)
             except InputError as e:
                 raise BuildFileError(f"{source}: {e}") from None

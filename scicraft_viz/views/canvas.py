@@ -109,7 +109,8 @@ def describe_block(frame: Frame, pos: Pos) -> str:
         if name == "rail":
             power = f"{shape} (a plain rail: no power of its own)"
         elif name == "detector_rail":
-            power = f"{shape}, unpowered (it gives 15 only under a minecart, and minecarts are not simulated)"
+            power = f"{shape}, " + ("powered by a minecart" if frame.on[i] else
+                                    "unpowered (it gives 15 only under a minecart)")
         else:
             power = f"{shape}, " + ("powered" if frame.on[i] else "unpowered")
     elif name in G.B.COPPER_BULBS:
@@ -144,7 +145,7 @@ def describe_block(frame: Frame, pos: Pos) -> str:
         power += "; it breaks dust, repeaters, torches, levers, buttons and plates it reaches"
     elif "waterlogged=true" in state:
         power = "waterlogged: a water source that stays, spreading from it"
-    elif name in G.B.COMMAND_BLOCKS:  # sections 72-75: the world's frame has its command in `notes`
+    elif name in G.B.COMMAND_BLOCKS:  # sections 70-73: the world's frame has its command in `notes`
         power = frame.notes.get(tuple(pos)) or "a command block (its command is block-entity data: open the world)"
     elif name == "lightning_rod":  # section 55
         power = "a signal only when lightning strikes it (none here); dust turns toward it; a piston moves it"
@@ -478,8 +479,48 @@ class Canvas(W.VBox):
             self._recolor()
 
     def show_world(self, world) -> None:
-        """Draw any world as it is now (reads its blocks; never steps it)."""
+        """Draw any world as it is now (reads its blocks and minecarts; never steps it)."""
         self.show(frame_from_world(world))
+        self.show_carts(world.minecarts())
+
+    _carts: tuple = ()  # the minecarts drawn (engine/carts.py CartInfo)
+
+    def show_carts(self, carts) -> None:
+        """Draw each minecart (engine/carts.py CartInfo) as the outline of its 0.98 x 0.7 box; none hides them.
+        Hovering the block a cart stands in or on names it (`hover`)."""
+        from scicraft_viz.engine.carts import HALF_WIDTH, HEIGHT
+
+        self._carts = tuple(carts)
+        o = self._offset.astype(np.float32)
+        pts = []
+        for c in self._carts:
+            x, y, z = c.pos
+            lo = np.array([x - HALF_WIDTH, y, z - HALF_WIDTH], np.float32) - o
+            pts.append(box_outline(lo, lo + np.array([2 * HALF_WIDTH, HEIGHT, 2 * HALF_WIDTH], np.float32)))
+        arr = np.concatenate(pts) if pts else np.zeros((2, 3), np.float32)
+        old = self._highlights.get("minecarts")
+        if old is not None:
+            old.geometry = P3.BufferGeometry(attributes={"position": P3.BufferAttribute(array=arr, normalized=False)})
+            old.visible = bool(pts)
+            return
+        lines = _lines(arr, "#8a5a2b", "minecarts")
+        lines.visible = bool(pts)
+        self._highlights["minecarts"] = lines
+        self._world.children = [*self._world.children, lines]
+
+    def carts_at(self, pos: Pos) -> list[str]:
+        """What hovering the block at pos says of the minecarts drawn there (standing in it or on it)."""
+        out = []
+        for c in self._carts:
+            cell = tuple(int(np.floor(v)) for v in c.pos)
+            if cell in (tuple(pos), (pos[0], pos[1] + 1, pos[2])):
+                where = ", ".join(f"{v:.3f}" for v in c.pos)
+                speed = float(np.hypot(c.velocity[0], c.velocity[2]))
+                held = sum(s[1] for s in c.slots if s)
+                out.append(f"{c.kind} #{c.id} at ({where}), {speed:.3f} blocks/tick"
+                           + (" on rails" if c.on_rails else " off rails")
+                           + (f", holding {held} items" if c.kind != "minecart" else ""))
+        return out
 
     def show_blocks(self, blocks: dict[Pos, str], tick: int | None = None) -> None:
         self.show(frame_from_blocks(blocks, tick))
@@ -663,6 +704,9 @@ class Canvas(W.VBox):
             text = "hover a block to read its position, state and power"
         else:
             text = describe_block(self._frame, pick.hit)
+            carts = self.carts_at(pick.hit)
+            if carts:
+                text += "; " + "; ".join(carts)
         # dark text on the notebook's white page (a light grey there could not be read)
         self.hover_info.value = (f"<span class='scv-hover' style='font-size:13px;color:#1d2128'>"
                                  f"{html.escape(text)}</span>")

@@ -1,0 +1,529 @@
+"""Minecarts: the plain minecart and the chest and hopper minecarts, moving on rails and off them as vanilla's default
+(non-experimental) minecart behaviour moves them (Java 1.21 and later; docs/redstone.md sections 74-76).
+
+Positions and velocities are doubles, as vanilla keeps them; a container cart's slowdown is a 32-bit float sum,
+widened here from that float, so trajectories agree with the game's to the last bits. The world (engine/world.py)
+owns the list and calls `tick_all`, which ticks each cart in spawn order (its move, then its push on the carts it
+touches, then the detector rails it sets off) during the entity phase of a game tick, after the scheduled ticks and
+block events."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from scicraft_viz.engine.items import EPS, Surroundings, collide, intersects, moved_box
+
+KINDS = ("minecart", "chest_minecart", "hopper_minecart")
+SLOTS = {"minecart": 0, "chest_minecart": 27, "hopper_minecart": 5}
+GRAVITY = 0.04  # AbstractMinecart.getDefaultGravity (out of water)
+HALF_WIDTH, HEIGHT = 0.49, 0.7  # EntityType.MINECART's box: 0.98 x 0.7
+MAX_SPEED = 8.0 / 20.0  # OldMinecartBehavior.getMaxSpeed out of water: 0.4 blocks a tick
+SLOPE_PULL = 0.0078125  # the downhill push of an ascending rail
+SLOWDOWN = 0.96  # OldMinecartBehavior.getSlowdownFactor without a passenger
+BOOST = 0.06  # a powered rail's push along the motion
+BRAKE_STOP = 0.03  # an unpowered powered rail stops a cart slower than this, else halves its speed
+START_PUSH = 0.02  # a powered rail starts a resting cart away from a conductor at one end
+DETECTOR_RECHECK = 20  # DetectorRailBlock.PRESSED_CHECK_PERIOD
+# DetectorRailBlock.getSearchBB: the cell inset 0.2 on every side but the bottom
+DETECTOR_BOX = (0.2, 0.0, 0.2, 0.8, 0.8, 0.8)
+RAIL_NAMES = ("rail", "powered_rail", "detector_rail", "activator_rail")
+
+# AbstractMinecart.EXITS: the two ends of each rail shape, as (dx, dy, dz) from the rail's cell
+_W, _E, _N, _S = (-1, 0, 0), (1, 0, 0), (0, 0, -1), (0, 0, 1)
+EXITS = {
+    "north_south": (_N, _S), "east_west": (_W, _E),
+    "ascending_east": ((-1, -1, 0), _E), "ascending_west": (_W, (1, -1, 0)),
+    "ascending_north": (_N, (0, -1, 1)), "ascending_south": ((0, -1, -1), _S),
+    "south_east": (_S, _E), "south_west": (_S, _W), "north_west": (_N, _W), "north_east": (_N, _E),
+}
+# the shapes that pull a cart downhill (along x or z) and seat it a block higher
+_SLOPE = {"ascending_east": (-SLOPE_PULL, 0.0), "ascending_west": (SLOPE_PULL, 0.0),
+          "ascending_north": (0.0, SLOPE_PULL), "ascending_south": (0.0, -SLOPE_PULL)}
+
+
+@dataclass
+class Minecart:
+    """One minecart: its kind (KINDS), its box's bottom centre `pos` and `vel` in blocks per tick, and a container
+    cart's slots ((item id, count) or None)."""
+
+    id: int
+    kind: str
+    pos: list[float]
+    vel: list[float]
+    slots: tuple = ()
+    on_ground: bool = False
+    on_rails: bool = False
+    removed: bool = field(default=False, repr=False)
+    yaw: float = field(default=0.0, repr=False)  # Entity.yRot, a float in degrees: the push between carts reads it
+    flipped: bool = field(default=False, repr=False)
+    others: list = field(default_factory=list, repr=False)  # the other carts' boxes, which stop this one's move
+
+    def box(self) -> tuple[float, float, float, float, float, float]:
+        x, y, z = self.pos
+        return (x - HALF_WIDTH, y, z - HALF_WIDTH, x + HALF_WIDTH, y + HEIGHT, z + HALF_WIDTH)
+
+    def fill_level(self) -> int:
+        """What a comparator reads from the cart's container through a detector rail (0 for a plain cart)."""
+        from scicraft_viz.engine import blocks as B
+        from scicraft_viz.engine import containers
+
+        if self.kind == "minecart":
+            return 0
+        return containers.fill_level(self.slots, B.CHEST, size=SLOTS[self.kind])
+
+    def slowdown(self) -> float:
+        """AbstractMinecart.applyNaturalSlowdown's factor: 0.96 for a plain cart; a container cart's is the float
+        0.98 + 0.001 for each level its contents fall short of 15."""
+        if self.kind == "minecart":
+            return SLOWDOWN
+        f = np.float32(0.98) + np.float32(15 - self.fill_level()) * np.float32(0.001)
+        return float(np.float32(f))
+
+
+def rail_shape(world: Surroundings, p: tuple[int, int, int]) -> str | None:
+    """The shape of the rail at p, or None when no rail is there."""
+    name = world.name(*p)
+    if name not in RAIL_NAMES:
+        return None
+    state = world.state(*p)
+    return state.split("shape=", 1)[1].split(",", 1)[0].rstrip("]")
+
+
+def rail_pos(c: Minecart, world: Surroundings) -> tuple[int, int, int]:
+    """AbstractMinecart.getCurrentBlockPosOrRailBelow: the cart's cell, or the one below when a rail is there."""
+    x, y, z = (math.floor(v) for v in c.pos)
+    if world.name(x, y - 1, z) in RAIL_NAMES:
+        y -= 1
+    return x, y, z
+
+
+def _seat(world: Surroundings, d: float, e: float, f: float) -> tuple[float, float, float] | None:
+    """OldMinecartBehavior.getPos: the point of the rail under (d, e, f) nearest it, at the cart's height."""
+    i, j, k = math.floor(d), math.floor(e), math.floor(f)
+    if world.name(i, j - 1, k) in RAIL_NAMES:
+        j -= 1
+    shape = rail_shape(world, (i, j, k))
+    if shape is None:
+        return None
+    a, b = EXITS[shape]
+    g, h, m0 = i + 0.5 + a[0] * 0.5, j + 0.0625 + a[1] * 0.5, k + 0.5 + a[2] * 0.5
+    m, n, o = i + 0.5 + b[0] * 0.5, j + 0.0625 + b[1] * 0.5, k + 0.5 + b[2] * 0.5
+    p, q, r = m - g, (n - h) * 2.0, o - m0
+    if p == 0.0:
+        s = f - k
+    elif r == 0.0:
+        s = d - i
+    else:
+        s = ((d - g) * p + (f - m0) * r) * 2.0
+    x, y, z = g + p * s, h + q * s, m0 + r * s
+    if q < 0.0:
+        y += 1.0
+    elif q > 0.0:
+        y += 0.5
+    return x, y, z
+
+
+def _move(c: Minecart, movement: list[float], world: Surroundings) -> None:
+    """Entity.move for a cart (MoverType.SELF) against blocks: the position, the ground, and the velocity a
+    collision stops."""
+    got = _collide(c.box(), movement, world, c.others)
+    d = got[0] * got[0] + got[1] * got[1] + got[2] * got[2]
+    if d > EPS or movement[0] ** 2 + movement[1] ** 2 + movement[2] ** 2 - d < EPS:
+        c.pos = [c.pos[0] + got[0], c.pos[1] + got[1], c.pos[2] + got[2]]
+    hit_x = abs(got[0] - movement[0]) >= 1.0e-5
+    hit_z = abs(got[2] - movement[2]) >= 1.0e-5
+    hit_y = got[1] != movement[1]
+    c.on_ground = hit_y and movement[1] < 0.0
+    if hit_x or hit_z:
+        c.vel = [0.0 if hit_x else c.vel[0], c.vel[1], 0.0 if hit_z else c.vel[2]]
+    if hit_y:  # Block.updateEntityMovementAfterFallOn (slime's bounce is not modelled for carts)
+        c.vel[1] = 0.0
+
+
+def _collide(box, movement: list[float], world: Surroundings, others) -> list[float]:
+    """Entity.collide against blocks and the boxes of other minecarts in the way (vanilla's entity collision shapes:
+    a cart is solid to another), Y first, then the larger horizontal axis."""
+    if not others:
+        return collide(box, movement, world)
+    from scicraft_viz.engine.items import _clip
+
+    swept = (min(box[0], box[0] + movement[0]), min(box[1], box[1] + movement[1]), min(box[2], box[2] + movement[2]),
+             max(box[3], box[3] + movement[0]), max(box[4], box[4] + movement[1]), max(box[5], box[5] + movement[2]))
+    near = (swept[0] - 1e-7, swept[1] - 1e-7, swept[2] - 1e-7, swept[3] + 1e-7, swept[4] + 1e-7, swept[5] + 1e-7)
+    boxes = world.boxes_near(swept) + [o for o in others if intersects(o, near)]
+    out = [0.0, 0.0, 0.0]
+    for axis in (1, 2, 0) if abs(movement[0]) < abs(movement[2]) else (1, 0, 2):
+        if movement[axis] != 0.0:
+            out[axis] = _clip(axis, moved_box(box, out), boxes, movement[axis])
+    return out
+
+
+def _horizontal(v: list[float]) -> float:
+    return math.sqrt(v[0] * v[0] + v[2] * v[2])
+
+
+def _clamp(v: float, lo: float, hi: float) -> float:
+    return lo if v < lo else hi if v > hi else v
+
+
+def _move_along_track(c: Minecart, p: tuple[int, int, int], shape: str, world: Surroundings, conductor) -> None:
+    """OldMinecartBehavior.moveAlongTrack, without passengers."""
+    d, e, f = c.pos
+    before = _seat(world, d, e, f)
+    e = float(p[1])
+    name = world.name(*p)
+    boost = brake = False
+    if name == "powered_rail":
+        boost = "powered=true" in world.state(*p)
+        brake = not boost
+    if shape in _SLOPE:
+        sx, sz = _SLOPE[shape]
+        c.vel = [c.vel[0] + sx, c.vel[1], c.vel[2] + sz]
+        e += 1.0
+    a, b = EXITS[shape]
+    h, i = float(b[0] - a[0]), float(b[2] - a[2])
+    j = math.sqrt(h * h + i * i)
+    if c.vel[0] * h + c.vel[2] * i < 0.0:
+        h, i = -h, -i
+    speed = min(2.0, _horizontal(c.vel))
+    c.vel = [speed * h / j, c.vel[1], speed * i / j]
+    if brake:
+        if _horizontal(c.vel) < BRAKE_STOP:
+            c.vel = [0.0, 0.0, 0.0]
+        else:
+            c.vel = [c.vel[0] * 0.5, c.vel[1] * 0.0, c.vel[2] * 0.5]
+    m, n = p[0] + 0.5 + a[0] * 0.5, p[2] + 0.5 + a[2] * 0.5
+    o, q = p[0] + 0.5 + b[0] * 0.5, p[2] + 0.5 + b[2] * 0.5
+    h, i = o - m, q - n
+    if h == 0.0:
+        t = f - p[2]
+    elif i == 0.0:
+        t = d - p[0]
+    else:
+        t = ((d - m) * h + (f - n) * i) * 2.0
+    c.pos = [m + h * t, e, n + i * t]
+    _move(c, [_clamp(c.vel[0], -MAX_SPEED, MAX_SPEED), 0.0, _clamp(c.vel[2], -MAX_SPEED, MAX_SPEED)], world)
+    fx, fz = math.floor(c.pos[0]) - p[0], math.floor(c.pos[2]) - p[2]
+    if a[1] != 0 and fx == a[0] and fz == a[2]:
+        c.pos[1] += a[1]
+    elif b[1] != 0 and fx == b[0] and fz == b[2]:
+        c.pos[1] += b[1]
+    k = c.slowdown()
+    c.vel = [c.vel[0] * k, c.vel[1] * 0.0, c.vel[2] * k]
+    after = _seat(world, *c.pos)
+    if after is not None and before is not None:
+        drop = (before[1] - after[1]) * 0.05
+        u = _horizontal(c.vel)
+        if u > 0.0:
+            c.vel = [c.vel[0] * ((u + drop) / u), c.vel[1], c.vel[2] * ((u + drop) / u)]
+        c.pos[1] = after[1]
+    v, w = math.floor(c.pos[0]), math.floor(c.pos[2])
+    if v != p[0] or w != p[2]:
+        u = _horizontal(c.vel)
+        c.vel = [u * (v - p[0]), c.vel[1], u * (w - p[2])]
+    if boost:
+        u = _horizontal(c.vel)
+        if u > 0.01:
+            c.vel = [c.vel[0] + c.vel[0] / u * BOOST, c.vel[1], c.vel[2] + c.vel[2] / u * BOOST]
+        elif shape == "east_west":
+            if conductor((p[0] - 1, p[1], p[2])):
+                c.vel = [START_PUSH, c.vel[1], c.vel[2]]
+            elif conductor((p[0] + 1, p[1], p[2])):
+                c.vel = [-START_PUSH, c.vel[1], c.vel[2]]
+        elif shape == "north_south":
+            if conductor((p[0], p[1], p[2] - 1)):
+                c.vel = [c.vel[0], c.vel[1], START_PUSH]
+            elif conductor((p[0], p[1], p[2] + 1)):
+                c.vel = [c.vel[0], c.vel[1], -START_PUSH]
+
+
+def _come_off_track(c: Minecart, world: Surroundings) -> None:
+    """AbstractMinecart.comeOffTrack: the speed clamped to the maximum, halved on the ground, then a free move with
+    air drag 0.95 while airborne."""
+    c.vel = [_clamp(c.vel[0], -MAX_SPEED, MAX_SPEED), c.vel[1], _clamp(c.vel[2], -MAX_SPEED, MAX_SPEED)]
+    if c.on_ground:
+        c.vel = [v * 0.5 for v in c.vel]
+    _move(c, list(c.vel), world)
+    if not c.on_ground:
+        c.vel = [v * 0.95 for v in c.vel]
+
+
+def tick_cart(c: Minecart, world: Surroundings, conductor) -> None:
+    """OldMinecartBehavior.tick on the server, without passengers or activator rails, up to its push (the world runs
+    `push_neighbours` next): gravity, the move along the rail the cart is on (or off rails), then its heading.
+    `conductor(p)` tells whether the block at p conducts redstone (a powered rail starts a resting cart away from
+    one)."""
+    c.vel = [c.vel[0], c.vel[1] - GRAVITY, c.vel[2]]
+    xo, zo, yaw_before = c.pos[0], c.pos[2], c.yaw
+    p = rail_pos(c, world)
+    shape = rail_shape(world, p)
+    c.on_rails = shape is not None
+    if shape is not None:
+        _move_along_track(c, p, shape, world, conductor)
+    else:
+        _come_off_track(c, world)
+    # the heading: along the tick's travel when it cleared 0.001 squared, turned half round when it swings by 170
+    # degrees or more (the cart is then `flipped`), each step a float as vanilla keeps yRot
+    d, e = xo - c.pos[0], zo - c.pos[2]
+    if d * d + e * e > 0.001:
+        c.yaw = _f32(math.degrees(math.atan2(e, d)))
+        if c.flipped:
+            c.yaw = _f32(c.yaw + np.float32(180.0))
+    f = (c.yaw - yaw_before) % 360.0
+    if f >= 180.0:
+        f -= 360.0
+    if f < -170.0 or f >= 170.0:
+        c.yaw = _f32(c.yaw + np.float32(180.0))
+        c.flipped = not c.flipped
+    c.yaw = float(np.fmod(np.float32(c.yaw), np.float32(360.0)))
+
+
+def _f32(v) -> float:
+    return float(np.float32(v))
+
+
+# Mth.SIN: the float table of 65536 samples of a turn that vanilla's Mth.sin and Mth.cos read
+_SIN = np.sin(np.arange(65536, dtype=np.float64) * (2.0 * math.pi / 65536.0)).astype(np.float32)
+PUSH = float(np.float32(0.05))  # the push between carts, a float in vanilla
+PUSH_REACH = float(np.float32(0.2))  # how far beyond a cart's box (sideways) it pushes others
+
+
+def _mth(radians: np.float32, quarter: int) -> float:
+    i = int(np.float32(radians * np.float32(10430.378)) + np.float32(quarter)) if quarter else int(
+        np.float32(radians * np.float32(10430.378)))
+    return float(_SIN[i & 0xFFFF])
+
+
+def push(this: Minecart, by: Minecart) -> None:
+    """AbstractMinecart.push(entity) of cart `this` by the cart `by`: when `by` lies ahead of or behind `this` (its
+    heading within about 37 degrees), each keeps 0.2 of its velocity and both take the pair's mean, pushed apart by
+    0.05 (less when farther than a block)."""
+    dx, dz = by.pos[0] - this.pos[0], by.pos[2] - this.pos[2]
+    sq = dx * dx + dz * dz
+    if not sq >= 1.0e-4:
+        return
+    dist = math.sqrt(sq)
+    k = min(1.0 / dist, 1.0)
+    px, pz = dx / dist * k * PUSH, dz / dist * k * PUSH
+    r = np.float32(np.float32(this.yaw) * np.float32(math.pi / 180.0))
+    fx, fz = _mth(r, 16384), _mth(r, 0)
+    n = math.sqrt(fx * fx + fz * fz)
+    if abs(dx / dist * (fx / n) + dz / dist * (fz / n)) < 0.800000011920929:
+        return
+    mx, mz = (by.vel[0] + this.vel[0]) / 2.0, (by.vel[2] + this.vel[2]) / 2.0
+    this.vel = [this.vel[0] * 0.2 + (mx - px), this.vel[1], this.vel[2] * 0.2 + (mz - pz)]
+    by.vel = [by.vel[0] * 0.2 + (mx + px), by.vel[1], by.vel[2] * 0.2 + (mz + pz)]
+
+
+def push_neighbours(c: Minecart, carts: list) -> None:
+    """OldMinecartBehavior.pushAndPickupEntities between carts: every other cart whose box meets this one's,
+    widened by 0.2 sideways, is pushed by it."""
+    b = c.box()
+    reach = (b[0] - PUSH_REACH, b[1], b[2] - PUSH_REACH, b[3] + PUSH_REACH, b[4], b[5] + PUSH_REACH)
+    for o in carts:
+        if o is not c and not o.removed and intersects(reach, o.box()):
+            push(o, c)
+
+
+def detector_cells(c: Minecart) -> list[tuple[int, int, int]]:
+    """The cells the cart's box (deflated by 1e-5) reaches into: those whose blocks' entityInside it sets off."""
+    b = c.box()
+    return [(x, y, z) for x in range(math.floor(b[0] + 1e-5), math.floor(b[3] - 1e-5) + 1)
+            for y in range(math.floor(b[1] + 1e-5), math.floor(b[4] - 1e-5) + 1)
+            for z in range(math.floor(b[2] + 1e-5), math.floor(b[5] - 1e-5) + 1)]
+
+
+def on_detector(c: Minecart, p: tuple[int, int, int]) -> bool:
+    """Whether the detector rail at p counts the cart (its box meets the rail's search box)."""
+    return not c.removed and intersects(c.box(), moved_box(DETECTOR_BOX, p))
+
+
+# ----------------------------------------------------------------------------- the world's side
+class CartInfo(NamedTuple):
+    """A minecart as `World.minecarts` lists it: its kind (minecart, chest_minecart, hopper_minecart), `pos` its box's
+    bottom centre, `velocity` in blocks per game tick, `on_rails` whether its last tick moved it along a rail, and a
+    container cart's slots in order ((item id, count), or None for an empty slot)."""
+
+    id: int
+    kind: str
+    pos: tuple[float, float, float]
+    velocity: tuple[float, float, float]
+    on_rails: bool
+    slots: tuple = ()
+
+
+class CartSpec(NamedTuple):
+    """A minecart as a build file gives it: kind, position, motion and a container cart's slots."""
+
+    kind: str
+    pos: tuple[float, float, float]
+    motion: tuple[float, float, float]
+    slots: tuple = ()
+    yaw: float = 0.0  # its heading in degrees (a float), which decides which carts it lets push it
+
+
+def check_cart(kind: object, pos: object, velocity: object, items: object, where: str,
+               yaw: object = 0.0) -> CartSpec:
+    """A minecart's fields checked as `World.spawn_minecart` takes them, or InputError starting with `where`."""
+    from scicraft_viz.engine import blocks as B
+    from scicraft_viz.engine import containers
+    from scicraft_viz.engine.world import _real_triple
+    from scicraft_viz.errors import InputError
+
+    name = kind.removeprefix("minecraft:") if isinstance(kind, str) else kind
+    if name not in KINDS:
+        raise InputError(f"{where}: the kind must be one of {', '.join(KINDS)}, got {kind!r}"[:300])
+    at = _real_triple(pos, f"{where}: the position")
+    vel = _real_triple(velocity, f"{where}: the velocity")
+    if any(abs(v) > 3e7 for v in at) or any(abs(v) > 10.0 for v in vel):
+        raise InputError(f"{where}: the position must lie within 30,000,000 blocks and each velocity component "
+                         f"within 10 blocks a tick, got {at} and {vel}")
+    from numbers import Real
+
+    if not isinstance(yaw, Real) or isinstance(yaw, bool) or not math.isfinite(yaw):
+        raise InputError(f"{where}: the yaw must be a finite number of degrees, got {yaw!r}"[:300])
+    slots: tuple = ()
+    if name == "minecart":
+        if items not in (None, (), []):
+            raise InputError(f"{where}: a plain minecart holds no items")
+    else:
+        block = B.CHEST if name == "chest_minecart" else B.HOPPER
+        filled = containers.slot_stacks(items if items is not None else [], block, where)
+        slots = containers.padded(filled, block)
+    return CartSpec(name, at, vel, slots, float(yaw))
+
+
+def from_nbt(entity, where: str, source: str, fail) -> CartSpec | None:
+    """The minecart a structure file's entity compound holds (`nbt.id` minecart, chest_minecart or hopper_minecart:
+    `pos`, `nbt.Motion`, `nbt.Items`), or None for any other entity; a field of the wrong kind is refused through
+    `fail(message)`, naming it."""
+    from nbtlib import Compound
+
+    nbt = entity.get("nbt") if isinstance(entity, Compound) else None
+    if not isinstance(nbt, Compound):
+        return None
+    return from_data(nbt, entity.get("pos"), (0, 0, 0), where, "pos", f"{where}.nbt", source, fail)
+
+
+def from_data(nbt, pos, origin, where: str, pos_where: str, data_where: str, source: str, fail) -> CartSpec | None:
+    """The minecart an entity's data holds (`id`, `Motion`, `Items`) at `pos` (a list of 3 Doubles) from `origin`,
+    or None for another entity."""
+    from nbtlib import Compound, Double, Float, List
+
+    from scicraft_viz.engine import blocks as B
+    from scicraft_viz.engine.blockentity import read_items
+    from scicraft_viz.errors import InputError
+
+    kind = str(nbt.get("id", "")).removeprefix("minecraft:") if isinstance(nbt, Compound) else ""
+    if kind not in KINDS:
+        return None
+
+    def triple(tag, what):
+        if not isinstance(tag, List) or len(tag) != 3 or not all(isinstance(v, Double) for v in tag):
+            got = f"a list of {len(tag)} {tag.subtype.__name__}s" if isinstance(tag, List) else (
+                "missing" if tag is None else f"a {type(tag).__name__}")
+            raise fail(f"{what} is {got}; expected a list of 3 Doubles")
+        return tuple(float(v) for v in tag)
+
+    at = triple(pos, f"{where}.{pos_where}")
+    at = (at[0] + origin[0], at[1] + origin[1], at[2] + origin[2])
+    motion = triple(nbt["Motion"], f"{data_where}.Motion") if "Motion" in nbt else (0.0, 0.0, 0.0)
+    if not all(math.isfinite(v) for v in motion):  # vanilla drops a non-finite Motion
+        motion = (0.0, 0.0, 0.0)
+    if "Passengers" in nbt:
+        raise fail(f"{where} ({kind}) carries passengers, which the engine does not model")
+    items = []
+    if kind != "minecart" and "Items" in nbt and all(math.isfinite(v) for v in at):
+        block = B.CHEST if kind == "chest_minecart" else B.HOPPER
+        cell = tuple(math.floor(v) for v in at)
+        items = list(read_items(nbt, block, source, f"{data_where} ({kind})", cell))
+    rot = nbt.get("Rotation")
+    yaw = float(rot[0]) if isinstance(rot, List) and len(rot) == 2 and all(isinstance(v, Float) for v in rot) else 0.0
+    try:
+        return check_cart(kind, at, motion, items, where, yaw if math.isfinite(yaw) else 0.0)
+    except InputError as e:
+        raise fail(str(e)) from None
+
+
+def spawn(world, spec: CartSpec) -> int:
+    """Add a minecart to the world's entities (after those already there); returns its id."""
+    c = Minecart(world._next_entity, spec.kind, list(spec.pos), list(spec.motion), tuple(spec.slots),
+                 yaw=float(np.fmod(np.float32(spec.yaw), np.float32(360.0))))
+    world._next_entity += 1
+    world._carts.append(c)
+    count_on_detectors(world)
+    return c.id
+
+
+def info(c: Minecart) -> CartInfo:
+    return CartInfo(c.id, c.kind, tuple(c.pos), tuple(c.vel), c.on_rails, tuple(c.slots))
+
+
+def _detector_cell(world, p) -> int:
+    """The cell of the detector rail at p, or 0."""
+    from scicraft_viz.engine import blocks as B
+    from scicraft_viz.engine import kernels as sim
+
+    c = world._find(p)
+    if c > 0 and int(world.g.U[c, sim.BT]) == B.RAIL and int(world.g.U[c, sim.FACE]) == B.DETECTOR_RAIL:
+        return c
+    return 0
+
+
+def _count(world, p) -> tuple[int, int]:
+    """(how many minecarts the detector rail at p counts, the fill level a comparator reads through it: the first
+    container cart's, as vanilla's getAnalogOutputSignal takes the first it finds)."""
+    n, level = 0, 0
+    for c in world._carts:
+        if on_detector(c, p):
+            if n == 0 or (level == 0 and c.kind != "minecart"):
+                level = c.fill_level()
+            n += 1
+    return n, level
+
+
+def count_on_detectors(world) -> None:
+    """Every detector rail keeps the number of carts on it for its next re-check (kernels.detector_check), without
+    an update: vanilla's rail looks for carts only when it ticks or a cart enters it."""
+    from scicraft_viz.engine import blocks as B
+    from scicraft_viz.engine import kernels as sim
+
+    U = world.g.U
+    for c in world.cells_of(B.RAIL).tolist():
+        if int(U[c, sim.FACE]) != B.DETECTOR_RAIL:
+            continue
+        n, level = _count(world, tuple(world.g.P[c].tolist()))
+        U[c, sim.ENTITIES] = min(n, 255)
+        U[c, sim.POWER] = level
+
+
+def tick_all(world) -> None:
+    """The carts' part of the entity phase, in spawn order: each moves (tick_cart), then the detector rails its box
+    reaches into that are not powered check for carts (DetectorRailBlock.entityInside)."""
+    from scicraft_viz.engine import kernels as sim
+
+    def conductor(p) -> bool:
+        c = world._find(p)
+        return c > 0 and bool(sim.is_conductor(int(world.g.U[c, sim.BT])))
+
+    surroundings = Surroundings(world._block_at)
+    for cart in world._carts:
+        cart.others = [o.box() for o in world._carts if o is not cart and not o.removed]
+        tick_cart(cart, surroundings, conductor)
+        cart.others = []
+        if len(world._carts) > 1:
+            push_neighbours(cart, world._carts)
+        for p in detector_cells(cart):
+            if surroundings.name(*p) != "detector_rail":
+                continue
+            c = _detector_cell(world, p)
+            if c and not world.g.U[c, sim.ON]:
+                n, level = _count(world, p)
+                if n:
+                    world._call(world._k.set_carts, c, n, level)
+                    surroundings = Surroundings(world._block_at)  # the update may have changed blocks
+    count_on_detectors(world)
