@@ -302,3 +302,72 @@ def test_a_litematic_minecart_loads_at_its_region_position_with_its_items():
     with pytest.raises(InputError, match="minecraft:tnt_minecart"):
         World.from_build_file(_litematic_with([Compound({"id": String("minecraft:tnt_minecart"),
                                                          "Pos": doubles(1.5, 1.0, 0.5)})]))
+
+
+def _carts_trace():
+    w = World.from_blocks([((x, 0, 0), "stone") for x in range(8)] + [((x, 1, 0), "rail[shape=east_west]")
+                                                                       for x in range(8)])
+    w.spawn_minecart((0.5, 1.0625, 0.5), (0.2, 0, 0), "chest_minecart", items=[("redstone", 64), None, ("stone", 5)])
+    w.spawn_minecart((6.5, 1.0625, 0.5))
+    return w.record(10)
+
+
+def test_a_trace_file_keeps_every_rows_minecarts(tmp_path):
+    from scicraft_viz.engine import tracefile
+
+    tr = _carts_trace()
+    f = tmp_path / "carts.trace.json"
+    tracefile.save(tr, f)
+    back = tracefile.load(f)
+    assert back.carts == tr.carts and len(back.carts) == 11
+    first = back.carts[0][0]
+    assert (first.id, first.kind, first.pos, first.slots[:3]) == (
+        1, "chest_minecart", (0.5, 1.0625, 0.5), (("redstone", 64), None, ("stone", 5)))
+    assert back.carts[10][0].pos[0] > 1.5 and back.carts[10][1].kind == "minecart"
+    obj = tracefile.to_json(tr)
+    del obj["carts"]
+    assert tracefile.from_json(obj).carts is None
+
+
+@pytest.mark.parametrize("edit, where", [
+    (lambda o: o["carts"][3][0].update(kind="furnace_minecart"), "carts[3][0].kind"),
+    (lambda o: o["carts"][3][1].update(slots=[["redstone", 3]]), "carts[3][1]: minecart: a plain minecart holds"),
+    (lambda o: o["carts"][3][0].update(velocity=[11.0, 0.0, 0.0]), "carts[3][0]: minecart: the position must lie"),
+    (lambda o: o["carts"][3][0].update(slots=[["unobtainium", 3]]), "carts[3][0]: minecart"),
+    (lambda o: o["carts"][3][0].update(slots=o["carts"][3][0]["slots"][:5]), "carts[3][0].slots: holds 5 slots"),
+    (lambda o: o["carts"][3][1].update(id=1), "carts[3][1].id: minecart 1 is listed twice in row 3"),
+    (lambda o: o["carts"][3][0].update(pos=[1.0, 2.0]), "carts[3][0].pos"),
+    (lambda o: o["carts"].append([]), "carts: holds 12 rows, the trace 11"),
+])
+def test_a_trace_files_bad_minecart_is_refused_naming_it(edit, where):
+    from scicraft_viz.engine import tracefile
+
+    obj = tracefile.to_json(_carts_trace())
+    edit(obj)
+    with pytest.raises(InputError) as e:
+        tracefile.from_json(obj, "trace file t.json")
+    assert str(e.value).startswith(f"trace file t.json: {where}")
+
+
+_CARTS_TRACE = _carts_trace()
+
+
+@settings(max_examples=60, deadline=None)
+@given(row=st.integers(0, 10), cart=st.integers(0, 1),
+       field=st.sampled_from(["id", "kind", "pos", "velocity", "on_rails", "slots"]),
+       value=st.one_of(st.none(), st.booleans(), st.integers(-2**40, 2**40), st.floats(allow_nan=False),
+                       st.text(max_size=12), st.lists(st.floats(-1e9, 1e9), max_size=4),
+                       st.lists(st.one_of(st.none(), st.tuples(st.sampled_from(["redstone", "stone", "x"]),
+                                                                st.integers(-2, 70)).map(list)), max_size=30)))
+def test_any_edit_of_a_traces_minecart_loads_or_is_refused_with_an_input_error(row, cart, field, value):
+    from scicraft_viz.engine import tracefile
+
+    obj = tracefile.to_json(_CARTS_TRACE)
+    obj["carts"][row][cart][field] = value
+    try:
+        tr = tracefile.from_json(obj)
+    except InputError as e:
+        assert f"carts[{row}][" in str(e)  # the edited cart, or the other one when the edit repeats its id
+    else:
+        c = tr.carts[row][cart]
+        assert c.kind in ("minecart", "chest_minecart", "hopper_minecart") and len(c.pos) == 3

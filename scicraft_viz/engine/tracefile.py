@@ -9,7 +9,8 @@ recording stays small. What a file claims is checked, not trusted: positions wit
 engine parses, rows inside the trace, and, for the blocks a piston moved, that the moving_piston cells the
 changes leave are exactly those said to carry a block, each carried block consistent with its direction.
 A file without `blocks` (written before they were recorded, or of a world without pistons) loads with
-`blocks` None, and one without `items` (a world without item entities) with `items` None. Every refusal
+`blocks` None, one without `items` (a world without item entities) with `items` None, and one without `carts`
+(a world without minecarts) with `carts` None. Every refusal
 is an InputError naming the file and the field.
 """
 
@@ -51,6 +52,11 @@ def _item_json(e) -> dict:
             "on_ground": e.on_ground, "age": e.age, "pickup_delay": e.pickup_delay}
 
 
+def _cart_json(c) -> dict:
+    return {"id": c.id, "kind": c.kind, "pos": list(c.pos), "velocity": list(c.velocity), "on_rails": c.on_rails,
+            "slots": [None if st is None else list(st) for st in c.slots]}
+
+
 def to_json(tr: Trace) -> dict:
     """The trace as the file's JSON object."""
     out = {
@@ -64,6 +70,8 @@ def to_json(tr: Trace) -> dict:
     }
     if tr.items is not None:
         out["items"] = [[_item_json(e) for e in row] for row in tr.items]
+    if tr.carts is not None:
+        out["carts"] = [[_cart_json(c) for c in row] for row in tr.carts]
     if tr.blocks is not None:
         out["blocks"] = [{"tick": r.tick, "changed": [{"pos": list(p), "state": s} for p, s in r.changed.items()],
                           "moving": [_moving_json(p, m) for p, m in r.moving.items()]} for r in tr.blocks]
@@ -164,9 +172,10 @@ def from_json(obj, what: str = "trace") -> Trace:
                             e["new"]))
     blocks = None if obj.get("blocks") is None else _block_rows(obj["blocks"], t0, last_tick, fail, position)
     items = None if obj.get("items") is None else _read_items(obj["items"], rows, fail)
+    carts = None if obj.get("carts") is None else _read_carts(obj["carts"], rows, fail)
     return Trace(ticks=np.arange(t0, t0 + rows, dtype=np.int64), lamp_positions=lamps, lamp_lit=lit,
                  dust_positions=dust, dust_power=power, component_positions=comps, component_kinds=kinds,
-                 component_on=on, events=events, blocks=blocks, items=items)
+                 component_on=on, events=events, blocks=blocks, items=items, carts=carts)
 
 
 def _read_items(rows_in: list, rows: int, fail) -> list[tuple]:
@@ -191,6 +200,34 @@ def _read_items(rows_in: list, rows: int, fail) -> list[tuple]:
             except InputError as err:
                 fail(where, str(err))
             infos.append(ItemInfo(e["id"], name, n, at, vel, e["on_ground"], age, delay))
+        out.append(tuple(infos))
+    return out
+
+
+def _read_carts(rows_in: list, rows: int, fail) -> list[tuple]:
+    """The recorded minecarts, a list per row, each checked as `World.spawn_minecart` checks a new one (its kind,
+    a finite position and velocity in range, a container cart's items as its slots take them, none in a plain
+    one); an id at most once in a row."""
+    from scicraft_viz.engine.carts import CartInfo, check_cart
+
+    if len(rows_in) != rows:
+        fail("carts", f"holds {len(rows_in)} rows, the trace {rows}")
+    out = []
+    for r, row in enumerate(rows_in):
+        seen: set = set()
+        infos = []
+        for k, c in enumerate(row):
+            where = f"carts[{r}][{k}]"
+            if c["id"] in seen:
+                fail(f"{where}.id", f"minecart {c['id']} is listed twice in row {r}")
+            seen.add(c["id"])
+            try:
+                spec = check_cart(c["kind"], c["pos"], c["velocity"], c["slots"] or None, "minecart")
+            except InputError as err:
+                fail(where, str(err))
+            if spec.slots and len(c["slots"]) != len(spec.slots):
+                fail(f"{where}.slots", f"holds {len(c['slots'])} slots, a {spec.kind} {len(spec.slots)}")
+            infos.append(CartInfo(c["id"], spec.kind, spec.pos, spec.motion, c["on_rails"], spec.slots))
         out.append(tuple(infos))
     return out
 
