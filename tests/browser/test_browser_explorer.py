@@ -359,6 +359,20 @@ def test_notebook_runs_in_the_browser_and_fits(browser, lab, name):
             # the viewer opens at the last step, so its trial panel shows the last trial, not an earlier one
             side = wait_text(page, ".scv-replay .scv-replay-side", "text.includes('trial 3: ')")
             assert "trial 3: 32/32 lamps lit, meets the contract" in side, side
+            header = ".scv-replay .widget-html-content h3 + div"
+            assert "submitted: PASS" in page.locator(header).first.inner_text()
+            # stepping back shows each step as it stood: the trial before it, and no verdict before the submit
+            back = target.locator("button[title='previous step']")
+            back.click()
+            wait_text(page, ".scv-replay .scv-replay-side", "text.includes('#152 activate-button (trial 3)')")
+            shown = wait_text(page, header, "text.includes('not submitted yet (submits at step 153)')")
+            assert "PASS" not in shown, shown
+            back.click()
+            side = wait_text(page, ".scv-replay .scv-replay-side", "text.includes('#151 set-block (9, 4, 7)')")
+            assert "trial 2: 24/32 lamps lit, fails the contract" in side, side
+            target.locator("button[title='next step']").click()
+            target.locator("button[title='next step']").click()
+            wait_text(page, header, "text.includes('submitted: PASS')")
         else:
             target = page.locator(".scv-explorer").last
         target.scroll_into_view_if_needed()
