@@ -318,6 +318,13 @@ def test_quickstart_steps_plays_clicks_hovers_edits_and_exports(browser, lab):
         assert "(you were replaying tick " in placed, placed
         assert undone == "undid: " + placed.split(" (you were replaying")[0], (placed, undone)
 
+        # alt + double-click puts a meter on the picked block: its row appears in the meters table
+        canvas.dblclick(position={"x": box["width"] / 2, "y": box["height"] * 0.7}, modifiers=["Alt"])
+        metered = wait_text(page, ".scv-explorer .scv-message", "text.startsWith('meter on (')")
+        picked = metered.removeprefix("meter on ")
+        table = wait_text(page, ".scv-explorer .scv-meter-table", "text.includes(arg)", arg=picked)
+        assert kernel_output(page, "print(ex.meters.positions[-1])") == picked + "\n", (picked, table)
+
         # export the build: a link that downloads a .mcfunction of setblock lines
         export = ex.locator(".scv-export")
         export.locator("select").select_option(label="build: .mcfunction (setblock lines)")
@@ -328,7 +335,11 @@ def test_quickstart_steps_plays_clicks_hovers_edits_and_exports(browser, lab):
             link.click()
         download = info.value
         assert download.suggested_filename == "explorer_build.mcfunction"
-        assert Path(download.path()).read_text().startswith("setblock ")
+        saved = Path(download.path()).read_text()
+        assert saved.startswith("setblock ")
+        # the file is World.to_mcfunction()'s, dust written with its connections and power
+        assert saved == kernel_output(page, "print(ex.session.world.to_mcfunction(), end='')")
+        assert "minecraft:redstone_wire[east=side," in saved, saved
 
         assert_fits(page)
         page.mouse.move(5, 5)
