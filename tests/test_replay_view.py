@@ -170,3 +170,21 @@ def test_a_gif_of_no_trial_says_why(viewer):
     assert viewer.exporter.link.value == (
         "<span class='scv-download-error' style='font-size:12px;color:#d6336c'>cannot export: no trial is shown: "
         "choose a trial (or a step after one) to animate it</span>")
+
+
+def test_the_header_gives_the_verdict_only_from_the_submit_step_on(viewer):
+    """Scrubbing back to a step before the submit shows the run as it stood then: no end verdict yet."""
+    def verdict() -> str:
+        return viewer.header.value.split(" · ")[5]
+
+    assert viewer.submit_step() == 153
+    viewer.go_to(153)
+    assert verdict() == "submitted: <b style='color:#2e9d4f'>PASS</b>"
+    viewer.go_to(152)  # the third trial's press: the run is not submitted yet
+    assert verdict() == "<span style='color:#555'>not submitted yet (submits at step 153)</span>"
+    viewer.go_to(10)
+    assert "PASS" not in viewer.header.value and "not submitted yet (submits at step 153)" in viewer.header.value
+    viewer.go_to(-1)
+    assert "PASS" not in viewer.header.value
+    viewer.go_to(153)
+    assert verdict() == "submitted: <b style='color:#2e9d4f'>PASS</b>"

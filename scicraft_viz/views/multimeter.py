@@ -233,9 +233,8 @@ class EventLog(W.VBox):
             b.description = f"{k + 1}. {c.text}"
             b.button_style = ""
             shown.append(b)
-        self.list.children = shown or [self.none]
-        self.detail.value = ("" if causes else "<span style='font-size:12px;color:#555'>nothing changed at this "
-                             "tick</span>")
+        self.list.children = shown or [self.none]  # an empty tick says so once, in the list
+        self.detail.value = ""
 
     def texts(self) -> list[str]:
         return [c.text for c in self._causes]

@@ -204,7 +204,7 @@ class ReplayViewer(HostsFigures, W.VBox):
                                         tooltip="diagnose the build after the current step",
                                         layout=W.Layout(width="auto"))
         self.exporter = ExportBar(self._export_blocks, self._export_name, self.trial_animation)
-        self.header = W.HTML(self._header())
+        self.header = W.HTML()
         self.prev_button.on_click(lambda _: self.go_to(self.slider.value - 1))
         self.next_button.on_click(lambda _: self.go_to(self.slider.value + 1))
         self.slider.observe(lambda ch: self._show_step(ch["new"]), "value")
@@ -246,11 +246,15 @@ class ReplayViewer(HostsFigures, W.VBox):
         actor = t.actor
         who = f"{actor.get('kind', '?')} {actor.get('name', '')}".strip()
         verdict = ""
-        # the verdict of the replay, not the one the file claims
+        # the verdict of the replay, not the one the file claims, and only from the step that submitted on:
+        # a step before it shows the run as it stood then, not how it ended
         submitted = rp.env.submitted if rp.env is not None else None
-        if submitted is not None:
+        at = self.submit_step()
+        if submitted is not None and (at is None or self.step >= at):
             verdict = (" · submitted: <b style='color:#2e9d4f'>PASS</b>" if submitted["passed"]
                        else " · submitted: <b style='color:#d6336c'>FAIL</b>")
+        elif submitted is not None:
+            verdict = f" · <span style='color:#555'>not submitted yet (submits at step {at})</span>"
         protocol = f"{t.condition} · {t.setting}"
         if t.curriculum:
             protocol += f" (level {t.curriculum.get('position')} of {len(t.curriculum.get('levels', []))})"
@@ -271,6 +275,10 @@ class ReplayViewer(HostsFigures, W.VBox):
             more = f"<li>... and {len(rp.problems) - 12} more</li>" if len(rp.problems) > 12 else ""
             out += f"<div style='color:#d6336c;font-size:12px'>problems:<ul>{items}{more}</ul></div>"
         return out
+
+    def submit_step(self) -> int | None:
+        """The step position of the run's accepted submit call (None if it never submitted)."""
+        return next((i for i, st in enumerate(self.replay.steps) if st.tool == "submit" and st.ok), None)
 
     def _strip(self) -> str:
         """One coloured cell per step: ok, rejected, popped, trial (and a mark on mismatches)."""
@@ -294,6 +302,7 @@ class ReplayViewer(HostsFigures, W.VBox):
 
     def _show_step(self, i: int) -> None:
         rp = self.replay
+        self.header.value = self._header()
         if rp.env is None:
             self.step_info.value = "<i>nothing to replay</i>"
             return

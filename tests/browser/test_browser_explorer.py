@@ -318,6 +318,13 @@ def test_quickstart_steps_plays_clicks_hovers_edits_and_exports(browser, lab):
         assert "(you were replaying tick " in placed, placed
         assert undone == "undid: " + placed.split(" (you were replaying")[0], (placed, undone)
 
+        # alt + double-click puts a meter on the picked block: its row appears in the meters table
+        canvas.dblclick(position={"x": box["width"] / 2, "y": box["height"] * 0.7}, modifiers=["Alt"])
+        metered = wait_text(page, ".scv-explorer .scv-message", "text.startsWith('meter on (')")
+        picked = metered.removeprefix("meter on ")
+        table = wait_text(page, ".scv-explorer .scv-meter-table", "text.includes(arg)", arg=picked)
+        assert kernel_output(page, "print(ex.meters.positions[-1])") == picked + "\n", (picked, table)
+
         # export the build: a link that downloads a .mcfunction of setblock lines
         export = ex.locator(".scv-export")
         export.locator("select").select_option(label="build: .mcfunction (setblock lines)")
@@ -328,7 +335,11 @@ def test_quickstart_steps_plays_clicks_hovers_edits_and_exports(browser, lab):
             link.click()
         download = info.value
         assert download.suggested_filename == "explorer_build.mcfunction"
-        assert Path(download.path()).read_text().startswith("setblock ")
+        saved = Path(download.path()).read_text()
+        assert saved.startswith("setblock ")
+        # the file is World.to_mcfunction()'s, dust written with its connections and power
+        assert saved == kernel_output(page, "print(ex.session.world.to_mcfunction(), end='')")
+        assert "minecraft:redstone_wire[east=side," in saved, saved
 
         assert_fits(page)
         page.mouse.move(5, 5)
@@ -359,6 +370,20 @@ def test_notebook_runs_in_the_browser_and_fits(browser, lab, name):
             # the viewer opens at the last step, so its trial panel shows the last trial, not an earlier one
             side = wait_text(page, ".scv-replay .scv-replay-side", "text.includes('trial 3: ')")
             assert "trial 3: 32/32 lamps lit, meets the contract" in side, side
+            header = ".scv-replay .widget-html-content h3 + div"
+            assert "submitted: PASS" in page.locator(header).first.inner_text()
+            # stepping back shows each step as it stood: the trial before it, and no verdict before the submit
+            back = target.locator("button[title='previous step']")
+            back.click()
+            wait_text(page, ".scv-replay .scv-replay-side", "text.includes('#152 activate-button (trial 3)')")
+            shown = wait_text(page, header, "text.includes('not submitted yet (submits at step 153)')")
+            assert "PASS" not in shown, shown
+            back.click()
+            side = wait_text(page, ".scv-replay .scv-replay-side", "text.includes('#151 set-block (9, 4, 7)')")
+            assert "trial 2: 24/32 lamps lit, fails the contract" in side, side
+            target.locator("button[title='next step']").click()
+            target.locator("button[title='next step']").click()
+            wait_text(page, header, "text.includes('submitted: PASS')")
         else:
             target = page.locator(".scv-explorer").last
         target.scroll_into_view_if_needed()
@@ -816,3 +841,54 @@ def test_a_timeline_drawn_after_plotly_loads_late_shows_the_kernels_cells_and_la
             assert v == want, (v, want)
         failed = [c for c in kept.console if "Failed to initialize model" in c or "could not draw" in c]
         assert not failed, failed
+
+
+TWO_TABS_NOTEBOOK = """from scicraft_viz.demo import demo_world
+from scicraft_viz.views import Explorer
+ex = Explorer(world=demo_world())
+ex"""
+
+
+def test_two_tabs_on_one_kernel_show_the_same_tick(browser, lab):
+    """The same notebook open in two tabs (one kernel, the widgets shown twice): a press and steps in the first
+    tab show in the second, a Back in the second shows in the first; counter, heatmap and timeline line agree."""
+    import json
+
+    url, token, work = lab
+    nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                     "source": TWO_TABS_NOTEBOOK}],
+          "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    (work / "root" / "two-tabs.ipynb").write_text(json.dumps(nb))
+    with Page(browser, "tab-a") as a, Page(browser, "tab-b") as b:
+        open_notebook(a, url, token, "two-tabs.ipynb")
+        run_all(a)
+        wait_text(a, ".scv-explorer .scv-tick", "text.startsWith('tick 0 gt')")
+        # saved with its outputs, so that the second tab shows the same widgets of the same kernel
+        a.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+        a.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=WAIT)
+        b.goto(f"{url}/lab/workspaces/two-tabs-b/tree/two-tabs.ipynb?token={token}", timeout=SLOW_WAIT)
+        wait_text(b, ".scv-explorer .scv-tick", "text.startsWith('tick 0 gt')", timeout=SLOW_WAIT)
+        wait_figures(b)
+        ea, eb = a.locator(".scv-explorer").first, b.locator(".scv-explorer").first
+        ea.get_by_role("button", name="Press button").click()
+        wait_text(a, ".scv-explorer .scv-tick", "text.includes('press +0 gt')")
+        for k in range(1, 4):
+            ea.locator("button", has_text="Step").first.click()
+            wait_text(a, ".scv-explorer .scv-tick", "text.startsWith(arg)", arg=f"tick {k} gt")
+        live = "tick 3 gt · 1.5 rt · press +3 gt (+1.5 rt) · live"
+        assert wait_text(b, ".scv-explorer .scv-tick", "text === arg", arg=live) == live
+        eb.locator("button", has_text="Back").first.click()
+        for page in (a, b):
+            shown = wait_text(page, ".scv-explorer .scv-tick", "text.startsWith('tick 2 gt')")
+            assert shown == "tick 2 gt · 1 rt · press +2 gt (+1 rt) · replaying 0..3", shown
+            page.wait_for_function("() => document.querySelector('.scv-explorer .scv-heatmap .gtitle').textContent"
+                                   " === 'dust power on layer y=4 · tick 2 gt'", timeout=WAIT)
+            page.wait_for_function("() => document.querySelector('.scv-explorer .scv-timeline .scv-cursor')"
+                                   ".dataset.tick === '2'", timeout=WAIT)
+        # the kernel hears of the tick the page shows (asynchronously): wait for it
+        deadline = time.monotonic() + WAIT / 1000
+        while (held := kernel_output(a, "print(ex.session.tick)")) != "2\n" and time.monotonic() < deadline:
+            a.wait_for_timeout(200)
+        assert held == "2\n", held
+        assert_fits(b)
