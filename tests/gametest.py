@@ -29,19 +29,6 @@ from tests.redstone_helpers import parse
 DATA = Path(__file__).parent / "data" / "gametests"
 
 
-def _clear_scheduled(w: World) -> None:
-    """Java's GameTestInfo.placeStructure clears the scheduled ticks and block events in the structure's box once
-    the structure is placed: placing it block by block sends shape updates, so an observer placed before the block
-    it watches schedules a pulse, which the clearing takes back (the World's paste does the same)."""
-    from scicraft_viz.engine import kernels as K
-
-    g = w.g
-    n = int(g.meta[K.M_HEAP])
-    g.T[g.H[:n, K.HCELL], K.PTIME] = -1
-    g.meta[K.M_HEAP] = 0
-    g.meta[K.M_NBEV] = g.meta[K.M_BEVH]
-
-
 class Failed(Exception):
     """The game test failed (an assertion in an action, an event passing at the wrong tick, a timeout)."""
 
@@ -53,7 +40,7 @@ class _Waiting(Exception):
 class GameTest:
     def __init__(self, structure: str, setup_ticks: int = 0, max_ticks: int = 100):
         self.w = World.from_build_file(DATA / f"{structure}.mcstructure")
-        _clear_scheduled(self.w)
+        self.w.clear_scheduled()  # as Java's GameTestInfo does once the structure is placed
         self.max_ticks = max_ticks
         self.w.step(1 + setup_ticks)
         self.tick = 0

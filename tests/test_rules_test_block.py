@@ -138,6 +138,27 @@ def test_nucleations_torch_inverts_game_test_passes_and_times_out_without_its_du
     assert w.tick == 41
 
 
+def test_a_game_tests_structure_starts_with_nothing_scheduled_so_a_placed_observer_does_not_fire(tmp_path):
+    # the observer is placed before the stone it watches: the stone's placing schedules the observer's pulse, which
+    # would trigger the accept block at tick 2; a test's structure is cleared of it once placed, as in vanilla
+    snbt = (b'{DataVersion: 4903, size: [5, 1, 1], palette: [{Name: "minecraft:test_block", Properties: {mode: '
+            b'"accept"}}, {Name: "minecraft:observer", Properties: {facing: "east", powered: "false"}}, '
+            b'{Name: "minecraft:stone"}, {Name: "minecraft:test_block", Properties: {mode: "start"}}], '
+            b'blocks: [{pos: [0, 0, 0], state: 0}, {pos: [1, 0, 0], state: 1}, {pos: [2, 0, 0], state: 2}, '
+            b'{pos: [4, 0, 0], state: 3}], entities: []}')
+    path = tmp_path / "observer_watch.snbt"
+    path.write_bytes(snbt)
+    r = run_game_test(path, 10)
+    assert (r.status, r.tick, r.reason) == ("timed_out", 11, "Didn't succeed or fail within 10 ticks")
+    # a World is run as it stands: the pulse its loading scheduled fires
+    r = run_game_test(World.from_build_file(path), 10)
+    assert (r.status, r.tick, r.block) == ("passed", 2, (0, 0, 0))
+    w = World.from_build_file(path)
+    w.clear_scheduled()
+    w.step(5)
+    assert "powered=false" in w.get_block((1, 0, 0)) and w.get_block((2, 0, 0)) == "minecraft:stone"
+
+
 def test_run_game_test_refuses_bad_tick_counts_naming_them():
     w = _world(((0, 1, 0), "test_block[mode=start]"))
     for bad in (0, -1, True, 2.5, "10"):

@@ -80,9 +80,10 @@ def _test_blocks(world) -> dict[str, list[tuple[Pos, int]]]:
 
 def run_game_test(src, max_ticks: object = 100, *, setup_ticks: object = 0,
                   skip_unsupported: bool = False) -> GameTestResult:
-    """Run a block-based game test on `src`: a World (stepped in place), or a build file (path or bytes) loaded as
-    World.from_build_file loads it. `max_ticks` and `setup_ticks` are the test instance's (vanilla's test instance
-    files give them; the structure does not): the world runs `setup_ticks` game ticks before the test starts.
+    """Run a block-based game test on `src`: a World (stepped in place, as it stands), or a build file (path or bytes)
+    loaded as World.from_build_file loads it, after which its scheduled ticks and block events are cleared as vanilla
+    clears them in a test's box (World.clear_scheduled). `max_ticks` and `setup_ticks` are the test instance's
+    (vanilla's test instance files give them; the structure does not): the world runs `setup_ticks` game ticks before the test starts.
     Returns a GameTestResult; the module docstring says how vanilla decides it."""
     from scicraft_viz.engine.world import World
 
@@ -93,7 +94,11 @@ def run_game_test(src, max_ticks: object = 100, *, setup_ticks: object = 0,
         raise InputError(f"run_game_test: setup_ticks must be an integer from 0 to {MAX_TEST_TICKS:,}, got "
                          f"{str(setup_ticks)[:40]!r}")
     max_ticks = int(max_ticks)
-    world = src if isinstance(src, World) else World.from_build_file(src, skip_unsupported=skip_unsupported)
+    if isinstance(src, World):
+        world = src
+    else:  # placed as vanilla places a test's structure: what the placing scheduled is cleared
+        world = World.from_build_file(src, skip_unsupported=skip_unsupported)
+        world.clear_scheduled()
     if setup_ticks:
         world.step(int(setup_ticks))
     blocks = _test_blocks(world)

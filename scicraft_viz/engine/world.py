@@ -1302,6 +1302,17 @@ class World:
 
         return [carts.info(c) for c in self._carts]
 
+    def clear_scheduled(self) -> None:
+        """Drop every scheduled tick and block event waiting in the world, as vanilla does in a game test's box once
+        its structure is placed (placing it block by block sends shape updates: an observer placed before the block
+        it watches has scheduled a pulse, which this takes back). Fluid ticks stay, as vanilla's clearing leaves
+        them."""
+        g = self.g
+        n = int(g.meta[sim.M_HEAP])
+        g.T[g.H[:n, sim.HCELL], sim.PTIME] = -1
+        g.meta[sim.M_HEAP] = 0
+        g.meta[sim.M_NBEV] = g.meta[sim.M_BEVH]
+
     def set_random_seed(self, seed: object) -> None:
         """Seed the world's random source (vanilla's level random, java.util.Random's generator), from which a
         dropper or dispenser draws the velocity of each item it throws out. A new world's seed is 0."""
