@@ -83,8 +83,8 @@ def run_game_test(src, max_ticks: object = 100, *, setup_ticks: object = 0,
     """Run a block-based game test on `src`: a World (stepped in place, as it stands), or a build file (path or bytes)
     loaded as World.from_build_file loads it, after which its scheduled ticks and block events are cleared as vanilla
     clears them in a test's box (World.clear_scheduled). `max_ticks` and `setup_ticks` are the test instance's
-    (vanilla's test instance files give them; the structure does not): the world runs `setup_ticks` game ticks before the test starts.
-    Returns a GameTestResult; the module docstring says how vanilla decides it."""
+    (vanilla's test instance files give them; the structure does not): the world runs `setup_ticks` game ticks
+    before the test starts. Returns a GameTestResult; the module docstring says how vanilla decides it."""
     from scicraft_viz.engine.world import World
 
     if not isinstance(max_ticks, Integral) or isinstance(max_ticks, bool) or not 1 <= max_ticks <= MAX_TEST_TICKS:
