@@ -661,7 +661,10 @@ CLICK_TIMELINE = """([x, y]) => { const plot = document.querySelector('.scv-expl
 
 
 def click_timeline(page, tick: int) -> None:
-    """Click the timeline's first row at a tick and wait until the counter shows it."""
+    """Click the timeline's first row at a tick and wait until the counter shows it. The click comes well after
+    any press before it: within plotly's double-click delay (300 ms) it would be a double-click, which resets the
+    axes."""
+    page.wait_for_timeout(700)
     page.evaluate(CLICK_TIMELINE, [tick, 6])
     wait_text(page, ".scv-explorer .scv-tick", "text.startsWith(arg)", arg=f"tick {tick} gt")
     page.wait_for_function("arg => document.querySelector('.scv-explorer .scv-timeline .scv-cursor').dataset.tick"
