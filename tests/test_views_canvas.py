@@ -288,6 +288,9 @@ def test_canvas_toggles_numbers_and_shows_a_compass_and_a_grid(demo_session):
     assert compass["N"][2] == pytest.approx(bz0 - gap) and compass["S"][2] == pytest.approx(bz1 + gap)
     assert compass["W"][0] == pytest.approx(bx0 - gap) and compass["E"][0] == pytest.approx(bx1 + gap)
     assert compass["N"][0] == pytest.approx((bx0 + bx1) / 2) and compass["E"][2] == pytest.approx((bz0 + bz1) / 2)
+    # drawn over the blocks (never hidden behind them) and after the see-through meshes
+    assert all(not s.material.depthTest and s.renderOrder > max(b.mesh.renderOrder for b in c._buffers.values())
+               for s in c._compass.children)
     assert not c._grid.visible
     c.grid.value = True
     labels = dict(c.guides()["grid"])

@@ -277,10 +277,16 @@ def test_the_timeline_zooms_to_the_activity_with_whole_ticks(ex):
     assert tl.tick_range() == (0, 100)  # the cursor, at the live tick, is always in view
     s.seek(10)
     assert tl.tick_range() == (0, last + pad)
-    assert tuple(tl.figure.layout.xaxis.range) == (-0.5, last + pad + 0.5)
-    assert tl.figure.layout.xaxis.dtick == 5 and tl.figure.layout.xaxis.tickformat == "d"
+    # the tick is in the span shown: the axis stays as the user sees it, only the tick line moves
+    assert tuple(tl.figure.layout.xaxis.range) == (-0.5, 100.5) and list(tl.figure.data[6].x) == [10, 10]
     tl.span.value = "whole"
     assert tuple(tl.figure.layout.xaxis.range) == (-0.5, 100.5) and tl.figure.layout.xaxis.dtick == 10
+    tl.span.value = "activity"  # laid out again: the activity's span
+    assert tuple(tl.figure.layout.xaxis.range) == (-0.5, last + pad + 0.5)
+    assert tl.figure.layout.xaxis.dtick == 5 and tl.figure.layout.xaxis.tickformat == "d"
+    s.seek(last + pad + 8)  # a tick outside the span shown: the axis widens to hold it
+    assert tuple(tl.figure.layout.xaxis.range) == tuple(v - 0.5 + k for v, k in zip(tl.tick_range(), (0, 1)))
+    assert tl.tick_range()[1] >= last + pad + 10 and tl.in_view(s.tick)
     empty = LampTimeline()
     empty.show(Session(demo_world()).trace)
     assert empty.figure.layout.xaxis.dtick == 1  # no fractional ticks on an empty timeline

@@ -55,8 +55,9 @@ def test_every_recorded_tick_decodes_to_what_the_canvas_and_heatmap_draw(ex):
     assert len(sc.delta_old) == len(sc.delta_new) == 3 * n and len(sc.delta_start) == 4 * 12
     assert sc.meta["presses"] == s.presses and len(ex.timeline.lamps) == 4
     # the timeline's axis before it is widened to hold the tick: the press to 2 ticks past the last lamp change
+    # (no tick held: nothing has played yet)
     assert sc.axis == {"factor": 1, "rows": 4, "lo": 0, "hi": 10, "first": s.start, "last": s.end,
-                       "origin": s.presses[-1]}
+                       "origin": s.presses[-1], "hold": None}
 
 
 def test_a_tick_drawn_by_the_page_moves_the_kernel_without_sending_it_back(ex):
@@ -164,3 +165,63 @@ def test_a_page_drawn_tick_keeps_the_timeline_title_without_sending_it():
     assert log == []
     s.seek(p + 8)
     assert ex.timeline.figure.layout.title.text.endswith("(as of press +8 gt)") and log
+
+
+def test_play_lays_the_axis_out_once_to_the_recordings_end(ex):
+    """Play's start holds the timeline's axis out to the last recorded tick (the page sets the same span as it
+    starts playing, so the kernel sends nothing); the ticks played then never move the axis, pausing keeps it,
+    and a new press (a new run) lets it go."""
+    s, tl, sc = ex.session, ex.timeline, ex.scrubber
+    s.step(80)
+    s.seek(s.presses[-1])
+    tl.span.value, tl.span.value = "whole", "activity"  # laid out again around the press: the activity's span
+    lo, hi = tl.tick_range()
+    assert hi < s.end - 40 and tuple(tl.figure.layout.xaxis.range) == (lo - 0.5, hi + 0.5)
+    log: list = []
+    sent([tl.figure], log)
+    sc.client = True  # a page that plays by itself
+    ex.stepper.play.playing = True
+    assert tuple(tl.figure.layout.xaxis.range) == (lo - 0.5, s.end + 0.5) and tl.tick_range() == (lo, s.end)
+    assert sc.axis["hold"] == s.end and log == []
+    for t in range(s.tick + 1, s.end + 1):  # what the page reports as it plays
+        sc.tick = t
+        assert tuple(tl.figure.layout.xaxis.range) == (lo - 0.5, s.end + 0.5) and list(tl.figure.data[6].x) == [t, t]
+    ex.stepper.play.playing = False
+    assert tuple(tl.figure.layout.xaxis.range) == (lo - 0.5, s.end + 0.5) and log == []
+    ex.stepper.press_button.click()  # another press: the held span is let go
+    assert sc.axis["hold"] is None
+
+
+def test_the_page_writes_the_event_logs_header_as_the_kernel_does(ex):
+    """The header pieces sent to the page, filled in for a tick, give the kernel's own header for that tick;
+    the counts are the number of changes the log lists at each recorded tick."""
+    s, sc = ex.session, ex.scrubber
+    e = sc.meta["events"]
+    first, last = sc.meta["first"], sc.meta["last"]
+    assert len(e["counts"]) == last - first + 1 and sum(e["counts"]) > 0
+    for k, t in enumerate(range(first, last + 1)):
+        s.seek(t)
+        assert e["counts"][k] == len(s.causes(t)) == len(ex.event_log.texts())
+        note = e["notes"]["more" if e["counts"][k] > e["max"] else "paused"].format(n=e["counts"][k], m=e["max"])
+        assert ex.event_log.title.value == e["title"].format(t=t, note=note)
+    ex.event_log.refresh(playing=True)
+    note = e["notes"]["playing"].format(n=e["counts"][-1], m=e["max"])
+    assert ex.event_log.title.value == e["title"].format(t=last, note=note)
+
+
+def test_a_pause_heard_before_the_pages_last_tick_keeps_the_header_the_page_wrote(ex):
+    """The page reports the tick it stopped at after its pause reached the kernel: the kernel's header for its
+    older tick is not sent over the page's, and the tick then heard brings the kernel's log to the page's."""
+    from scicraft_viz.views.multimeter import events_title
+
+    s, sc = ex.session, ex.scrubber
+    sc.client = True  # a page that plays by itself
+    ex.stepper.play.playing = True
+    sc.tick = s.start + 3
+    log: list = []
+    sent([ex.event_log.title], log)
+    ex.stepper.play.playing = False
+    sc.tick = s.start + 4  # the page stopped here
+    assert log == []
+    assert ex.event_log.title.value == events_title(s.start + 4, len(s.causes(s.start + 4)), playing=False)
+    assert ex.event_log.texts() == [c.text for c in s.causes(s.start + 4)]

@@ -9,6 +9,7 @@ a timeline click) moves them all, and choosing a lamp row outlines that lamp in 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import html
 from pathlib import Path
@@ -113,7 +114,7 @@ class Explorer(HostsFigures, W.VBox):
         self.meters = Meters(s)
         self.event_log = EventLog(s)
         self.event_log.on_select(self._on_event_chosen)
-        self.stepper.play.observe(lambda ch: None if ch["new"] else self.event_log.refresh(), "playing")
+        self.stepper.play.observe(lambda ch: None if ch["new"] else self._on_pause(), "playing")
         self._drawn: tuple[int, int] | None = None
         self._violations: list = []
         self._trace: Trace | None = None
@@ -125,11 +126,12 @@ class Explorer(HostsFigures, W.VBox):
                                  back=self.stepper.back_button, heat_fig=self.heatmap.figure,
                                  heat_slider=self.heatmap.tick_slider, timeline_fig=self.timeline.figure,
                                  play=self.stepper.play, speed=self.stepper.speed, step=self.stepper.step_button,
-                                 step_rt=self.stepper.step_rt_button)
+                                 step_rt=self.stepper.step_rt_button, events_title=self.event_log.title)
         self.scrubber.observe(self._on_page_tick, "tick")
         self.scrubber.on_advance(self._on_advance)
         self.stepper.client_plays = lambda: self.scrubber.client
         self.scrubber.observe(lambda ch: self._page_plays(ch["new"]), "client")
+        self.stepper.play.observe(lambda ch: self._on_play() if ch["new"] else None, "playing")
         for w in (self.canvas.layer, self.canvas.numbers):  # the canvas's geometry changed: new colours
             w.observe(lambda ch: self._load_scrubber(), "value")
         for w in (self.heatmap.layer, self.heatmap.numbers):
@@ -251,7 +253,7 @@ class Explorer(HostsFigures, W.VBox):
     def _drawn_by_page(self) -> list:
         """The widgets whose tick-by-tick state the page draws itself when it scrubs."""
         return [*(b.col_attr for b in self.canvas._buffers.values()), self.stepper.counter,
-                self.stepper.back_button, self.heatmap.figure, self.heatmap.tick_slider]
+                self.stepper.back_button, self.heatmap.figure, self.heatmap.tick_slider, self.event_log.title]
 
     def _on_page_tick(self, change) -> None:
         """The page drew a tick by itself: bring the kernel's side there without sending it back."""
@@ -271,6 +273,22 @@ class Explorer(HostsFigures, W.VBox):
         ignores, is slowed to one beat a minute. Each beat was a message to the kernel and three back (its echo,
         busy, idle), twenty a second, handled by the page between the frames it draws."""
         self.stepper.play.interval = PAGE_PLAY_BEAT_MS if yes else BEAT_MS
+
+    def _on_play(self) -> None:
+        """Play started: the timeline's axis holds the whole recording from now on, laid out once (the page
+        has done the same as it started playing, when it plays)."""
+        if self._trace is not None:
+            self.timeline.hold(self.timeline.recorded_range()[1], drawn=bool(self.scrubber.client))
+            self.scrubber.follow_timeline(self.timeline)
+
+    def _on_pause(self) -> None:
+        """Play paused: the event log lists the changes of the tick shown. A page that plays by itself has
+        written the header for the tick it stopped at, which the kernel may not have heard of yet (its report
+        can come after the pause), so the header is then kept here without being sent."""
+        meta = self.scrubber.meta
+        drawn = bool(self.scrubber.client) and bool(meta) and meta["first"] <= self.session.tick <= meta["last"]
+        with quiet(self.event_log.title) if drawn else contextlib.nullcontext():
+            self.event_log.refresh()
 
     def _on_advance(self, tick: int) -> None:
         """The page played up to a tick it has no recording of: simulate (or show) it here."""

@@ -13,6 +13,7 @@ recorded with another block arrangement) goes to the kernel as before."""
 
 from __future__ import annotations
 
+from collections import Counter
 from contextlib import contextmanager
 
 import anywidget
@@ -22,6 +23,7 @@ import traitlets as T
 
 from scicraft_viz.views import geometry as G
 from scicraft_viz.views.heatmap import DUST_SCALE
+from scicraft_viz.views.multimeter import EVENTS_NOTES, EVENTS_TITLE, MAX_EVENTS
 
 _PLOTLY_SENDS = ("_send_restyle_msg", "_send_relayout_msg", "_send_update_msg")
 
@@ -82,7 +84,7 @@ def _run(layout_of: np.ndarray, row: int) -> tuple[int, int]:
 
 
 _REFS = ("renderer", "counter", "back", "heat_fig", "heat_slider", "timeline_fig", "play", "speed", "step",
-         "step_rt")
+         "step_rt", "events_title")
 
 
 def _ref():
@@ -112,7 +114,7 @@ function initialize({ model }) {
   let D = null;
   // foreign: the buffers hold colours the kernel sent (not the row D.row), so the next tick writes them whole
   const st = { shown: model.get('tick'), playing: false, origin: null, waiting: false, sent: 0, timer: null,
-               foreign: true, slow: null, beats: [], loads: 0, slid: 0,
+               foreign: true, slow: null, beats: [], loads: 0, slid: 0, hold: null, asked: new Map(),
                heatPlots: new Set() };
 
   function load() {  // decoded again whenever the kernel sent a new recording (a new meta object)
@@ -176,8 +178,19 @@ function initialize({ model }) {
     asOf(t);
     heat(t, k);
     if (M.counter) M.counter.set('value', counter(t));
+    eventsTitle(t, k);
     if (M.back) M.back.set('disabled', t <= D.meta.start);
     slider(t, false);
+  }
+  // The event log's header names the tick the counter shows, in the same frame (multimeter.events_title: the
+  // kernel's own header for a tick the page drew is kept without being sent); its list follows from the kernel.
+  const fill = (text, v) => text.replace(/\\{(\\w+)\\}/g, (m, x) => (x in v ? String(v[x]) : m));
+  function eventsTitle(t, k) {
+    const e = D.meta.events;
+    if (!e || !M.events_title) return;
+    const n = e.counts[k] || 0;
+    const note = fill(e.notes[st.playing ? 'playing' : n > e.max ? 'more' : 'paused'], { n, m: e.max });
+    M.events_title.set('value', fill(e.title, { t, note }));
   }
   // The heatmap's tick slider checks whether its readout overflows (it reads the readout's scrollWidth), which
   // lays the whole page out again in the middle of the frame: while playing it follows a few times a second
@@ -291,12 +304,12 @@ function initialize({ model }) {
   // the timeline's tick line is a thin element over the plot, placed from plotly's own axis (a plotly
   // restyle per tick would be as slow as the heatmap); plotly's own line (trace 6) is hidden once this shows
   const lines = new Map();
-  // The axis holds the current tick: its span widens as the kernel's timeline.reach() would, with the same tick
-  // labels counted from the press (LampTimeline._set_range), so the cursor shows in every frame.
   const NICE = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000];
   const dtickOf = span => NICE.find(d => span / d <= 14) || Math.floor(span / 14) + 1;
-  function reach(a, t) {
+  function reach(a, t) {  // LampTimeline.tick_range: timeline.reach() out to the held tick
     let lo = a.lo, hi = a.hi;
+    const hold = st.hold !== null ? st.hold : a.hold;
+    if (hold !== null && hold !== undefined) hi = Math.max(hi, Math.min(a.last, hold));
     if (t < a.first || t > a.last) return [lo, hi];
     const step = Math.max(4, Math.floor((hi - lo) / 2));
     if (t + 2 > hi) hi = Math.min(a.last, hi + step * Math.ceil((t + 2 - hi) / step));
@@ -315,35 +328,45 @@ function initialize({ model }) {
     }
     return Object.assign(out, { 'xaxis.tickmode': 'array', 'xaxis.tickvals': vals, 'xaxis.ticktext': text });
   }
-  function widen(gd, a) {  // true when the axis was relaid out to hold the shown tick
-    const xa = gd._fullLayout.xaxis;
-    const [lo, hi] = reach(a, st.shown), r = [lo - 0.5, hi + 0.5].map(v => v / a.factor);
-    if (!xa.range || (xa.range[0] === r[0] && xa.range[1] === r[1]) || !M.timeline_fig) return false;
-    const asked = `${r} from ${xa.range}`;  // never the same request twice over the same axis (no relayout loop)
-    if (st.axisAsked === asked) return false;
-    st.axisAsked = asked;
+  // The x range a timeline view shows: the one the page last asked for until plotly has laid it out, else its own.
+  function view(gd) {
+    const xa = gd._fullLayout.xaxis, p = st.asked.get(gd);
+    return p && p.from === String(xa.range) ? p.r : xa.range;
+  }
+  // The axis keeps the span it shows (a zoom of the user's included) while that holds the shown tick, so a click
+  // or a step inside it only moves the line; a recorded tick outside it sets the span the kernel's
+  // LampTimeline.move_cursor sets (tick_range), with the same tick labels counted from the press
+  // (LampTimeline._set_range). `force`: set that span even so (Play's start, which holds the recording's end).
+  // Each relayout holds the page for hundreds of milliseconds, so it never happens while the tick is in view.
+  function widen(gd, a, force) {
+    const cur = view(gd), t = st.shown;
+    if (!cur || !M.timeline_fig || t === null || t < a.first || t > a.last) return;
+    if (!force && cur[0] * a.factor <= t && t <= cur[1] * a.factor) return;  // LampTimeline.in_view
+    const [lo, hi] = reach(a, t), r = [lo - 0.5, hi + 0.5].map(v => v / a.factor);
+    if (r[0] === cur[0] && r[1] === cur[1]) return;
+    for (const g of lines.keys()) {
+      if (g._fullLayout && g._fullLayout.xaxis) st.asked.set(g, { r, from: String(g._fullLayout.xaxis.range) });
+    }
     M.timeline_fig.set('_py2js_relayout', { relayout_data: axisLayout(a, lo, hi), layout_edit_id: -1 });
     M.timeline_fig.set('_py2js_relayout', null);
-    return true;
   }
-  function cursor() {
+  // only once plotly has drawn the figure's traces: a relayout during its first draw leaves it empty
+  const drawnTimeline = () => Array.from(lines.keys()).find(gd => gd._fullLayout && gd._fullLayout.xaxis && gd.data
+                                                                  && gd.data.length > 6);
+  function cursor(force) {
     const c = model.get('axis');
     if (c && c.rows && st.shown !== null) {
-      // only once plotly has drawn the figure's traces: a relayout during its first draw leaves it empty
-      const gd = Array.from(lines.keys()).find(gd => gd._fullLayout && gd._fullLayout.xaxis && gd.data
-                                                     && gd.data.length > 6);
-      if (gd) widen(gd, c);
+      const gd = drawnTimeline();
+      if (gd) widen(gd, c, force === true);
     }
     for (const [gd, line] of lines) {
       const xa = gd._fullLayout && gd._fullLayout.xaxis, ya = gd._fullLayout && gd._fullLayout.yaxis;
       if (!c || !c.rows || !xa || !ya || st.shown === null) { line.style.display = 'none'; continue; }
       // placed on the span the page asked for (the same as plotly's own once its relayout has drawn): a frame
       // in which plotly is still drawing the wider axis never loses the line
-      let x = xa._offset + xa.l2p(st.shown / c.factor);
-      if (c.lo !== undefined) {
-        const [lo, hi] = reach(c, st.shown), r0 = (lo - 0.5) / c.factor, r1 = (hi + 0.5) / c.factor;
-        x = xa._offset + (st.shown / c.factor - r0) / (r1 - r0) * xa._length;
-      }
+      const r = view(gd);
+      if (!r) { line.style.display = 'none'; continue; }
+      const [r0, r1] = r, x = xa._offset + (st.shown / c.factor - r0) / (r1 - r0) * xa._length;
       const inside = x >= xa._offset - 1 && x <= xa._offset + xa._length + 1;
       Object.assign(line.style, { display: inside ? 'block' : 'none', left: `${x - 1}px`, top: `${ya._offset}px`,
                                   height: `${ya._length}px` });
@@ -455,9 +478,15 @@ function initialize({ model }) {
       M.play.on('change:playing', () => {
         st.playing = !!M.play.get('playing');
         st.slow = null; st.beats = [];
-        if (st.playing) { st.origin = { t: performance.now(), tick: st.shown }; requestAnimationFrame(loop); }
-        else {
+        if (st.playing) {
+          // the axis is laid out once, at the start, out to the recording's end (LampTimeline.hold, which the
+          // kernel applies as it hears of Play): no relayout in the middle of playing
+          const a = model.get('axis');
+          if (a && a.rows && a.last !== undefined) { st.hold = a.last; cursor(true); }
+          st.origin = { t: performance.now(), tick: st.shown }; requestAnimationFrame(loop);
+        } else {
           report(true);
+          if (D && st.shown !== null && canShow(st.shown)) eventsTitle(st.shown, st.shown - D.meta.first);
           if (st.heat) heat(st.heat.t, st.heat.k);
           if (D && M.counter && st.shown !== null) M.counter.set('value', counter(st.shown));
           if (D && st.shown !== null && canShow(st.shown)) slider(st.shown, true);
@@ -480,7 +509,11 @@ function initialize({ model }) {
     if (canShow(t)) show(t); else { st.shown = t; cursor(); heatDone(null); }
   });
   model.on('change:meta', () => { cursor(); heatDone(null); });
-  model.on('change:axis', cursor);
+  model.on('change:axis', () => {
+    const a = model.get('axis');
+    if (!st.playing || (a && a.hold !== null && a.hold !== undefined)) st.hold = null;  // the kernel's hold from now
+    cursor();
+  });
   resolve();
   return () => clearInterval(poll);
 }
@@ -510,6 +543,7 @@ export default { initialize, render };
     speed = _ref()
     step = _ref()
     step_rt = _ref()
+    events_title = _ref()
 
     def __init__(self, **kw):
         super().__init__(**kw)
@@ -589,19 +623,28 @@ export default { initialize, render };
                          "presses": [int(p) for p in session.presses], "caps": caps,
                          "heat": {"y": heatmap.layer.value, "index": self._index, "payloads": self._payloads,
                                   "x0": int(heatmap.xs[0]), "z0": int(heatmap.zs[0]), "scale": DUST_SCALE,
-                                  "numbers": bool(heatmap.numbers.value)}}
+                                  "numbers": bool(heatmap.numbers.value)},
+                         "events": self.events_meta(session, rec.start + a, rec.start + b)}
             self.follow_timeline(timeline)
+
+    @staticmethod
+    def events_meta(session, first: int, last: int) -> dict:
+        """What the page needs to write the event log's header as it draws a tick: the number of changes at
+        each tick first..last and the header's pieces (multimeter.events_title)."""
+        n = Counter(int(c.event.tick) for c in session.causes())
+        return {"counts": [n.get(t, 0) for t in range(first, last + 1)], "title": EVENTS_TITLE,
+                "notes": EVENTS_NOTES, "max": MAX_EVENTS}
 
     @staticmethod
     def axis_meta(timeline) -> dict:
         """What the page needs to draw the timeline's tick line and widen the axis to hold it: the axis unit,
-        the number of rows, the span before widening (`activity_range`), the recorded ticks and the press the
-        labels count from."""
+        the number of rows, the span before widening (`activity_range`), the recorded ticks, the press the
+        labels count from and the tick the axis holds (`LampTimeline.hold`)."""
         if timeline.empty_reason() is not None:  # no tick line over an empty timeline
             return {"factor": timeline.factor, "rows": 0}
         (lo, hi), (first, last) = timeline.activity_range(), timeline.recorded_range()
         return {"factor": timeline.factor, "rows": len(timeline._rows), "lo": lo, "hi": hi, "first": first,
-                "last": last, "origin": timeline.origin}
+                "last": last, "origin": timeline.origin, "hold": timeline._hold}
 
     def follow_timeline(self, timeline) -> None:
         """Keep the page's timeline cursor and axis right after new rows, a new verdict, a unit change or a

@@ -82,6 +82,7 @@ class LampTimeline(HostsFigures, W.VBox):
         self._contract: ContractView | None = None
         self._presses: list[int] = []
         self._cursor: int | None = None
+        self._hold: int | None = None  # a tick the axis holds besides the cursor (`hold`)
         self._rows: list[int] = []
         self._selected: Pos | None = None
         self._budgets: dict[Pos, tuple[str, str]] = {}  # lamp -> (compact label, full hover text)
@@ -215,6 +216,8 @@ class LampTimeline(HostsFigures, W.VBox):
 
     def show(self, trace: Trace, contract: ContractView | None = None, presses=(), cursor: int | None = None,
              selected: Pos | None = None) -> None:
+        if list(presses) != self._presses:  # another test run: the span held for the last one is let go
+            self._hold = None
         self._trace = trace
         self._contract = contract
         self._presses = list(presses)
@@ -244,17 +247,42 @@ class LampTimeline(HostsFigures, W.VBox):
         return sorted(range(n), key=lambda j: (first[j], trace.lamp_positions[j]))
 
     def move_cursor(self, tick: int | None, drawn: bool = False) -> None:
-        """Move the tick line only (cheap: used while scrubbing); the axis follows a cursor that
-        leaves the shown span, so the current tick is always in view. `drawn`: the page has drawn the
-        line already (the explorer's scrubber), so only a change of the axis range is sent."""
+        """Move the tick line only (cheap: used while scrubbing). The axis keeps the span it shows (the
+        user's zoom included) while that holds the tick, and is set to `tick_range` when a recorded tick
+        falls outside it, so the current tick is always in view. `drawn`: the page has drawn the line
+        already (the explorer's scrubber, which applies the same rule), so nothing is sent."""
         self._cursor = tick
-        # the page widens the axis itself as it draws the line (with the same `reach`), so then nothing is sent
         with quiet(self.figure) if drawn else contextlib.nullcontext(), self.figure.batch_update():
             self._draw_cursor(self.figure.data[6])
-            if self._trace is not None and len(self._trace.ticks):
-                lo, hi = self.tick_range()
-                if tuple(self.figure.layout.xaxis.range or ()) != (self._x(lo - 0.5), self._x(hi + 0.5)):
-                    self._set_range()
+            if self._trace is not None and len(self._trace.ticks) and not self.in_view(tick):
+                self._set_range()
+
+    def in_view(self, tick: int | None) -> bool:
+        """Whether the axis as it is shows this tick (the middle of its column; a tick never recorded, or no
+        tick, counts as shown: the axis has nothing to move to)."""
+        r = self.figure.layout.xaxis.range
+        if tick is None or self._trace is None or not len(self._trace.ticks):
+            return True
+        if r is None:
+            return False
+        first, last = self.recorded_range()
+        if not first <= tick <= last:
+            return True
+        f = self.factor
+        return r[0] * f <= tick <= r[1] * f
+
+    def hold(self, tick: int | None, drawn: bool = False) -> None:
+        """Hold the axis out to `tick` as well as the cursor (Play holds the recording's last tick from its
+        start: the axis is laid out once, not again and again as the tick runs on, each a stall of hundreds
+        of milliseconds in the browser). Kept until the next test run; None lets go. `drawn`: the page has
+        set the same span itself."""
+        self._hold = tick
+        if self._trace is None or not len(self._trace.ticks):
+            return
+        lo, hi = self.tick_range()
+        if tuple(self.figure.layout.xaxis.range or ()) != (self._x(lo - 0.5), self._x(hi + 0.5)):
+            with quiet(self.figure) if drawn else contextlib.nullcontext():
+                self._set_range()
 
     def set_contract(self, contract: ContractView | None, drawn: bool = False) -> None:
         """Judge the lamps as of another tick (a contract view made with `at=`): redraws the windows,
@@ -332,9 +360,11 @@ class LampTimeline(HostsFigures, W.VBox):
     def tick_range(self) -> tuple[int, int]:
         """The ticks the x axis spans: everything recorded, or (span "activity") from a little before
         the first press to a little after the last lamp change and contract window, widened to hold the
-        current tick (see `reach`)."""
+        current tick (see `reach`) and out to the held tick (`hold`)."""
         lo, hi = self.activity_range()
         first, last = self.recorded_range()
+        if self._hold is not None:
+            hi = max(hi, min(last, self._hold))
         return reach(lo, hi, first, last, self._cursor)
 
     def recorded_range(self) -> tuple[int, int]:

@@ -430,7 +430,7 @@ def test_annotator_page_in_voila(browser, tmp_path):
         assert len(files) == 1 and files[0].read_text().count('"set-block"') == 2, placed
 
 
-SCRUB_NOTEBOOK = """import json
+SCRUB_NOTEBOOK = ["""import json
 import numpy as np
 from scicraft_viz.views import Explorer
 ex = Explorer(task='A_simultaneous_lights_L1', build='solution')
@@ -441,7 +441,11 @@ s.seek(s.presses[-1])
 k0 = s.presses[-1] - ex.scrubber.meta['first']
 target = next(s.presses[-1] + j for j in range(1, 60) if len(ex.scrubber._deltas[k0 + j - 1][0]))
 json.dump({'press': s.presses[-1], 'target': target}, open('scrub-plan.json', 'w'))
-ex"""
+ex""", """# a build of three blocks on three stone (lever unpowered: nothing is lit, nothing else is yellow)
+tiny = Explorer(build={(0, 0, 0): 'minecraft:stone', (1, 0, 0): 'minecraft:stone', (2, 0, 0): 'minecraft:stone',
+                       (0, 1, 0): 'minecraft:lever[face=floor,facing=east]', (1, 1, 0): 'minecraft:redstone_wire',
+                       (2, 1, 0): 'minecraft:redstone_lamp'})
+tiny"""]
 
 KERNEL_STATE = """import json
 json.dump({'tick': ex.session.tick, 'counter': ex.stepper.counter.value, 'canvas': ex.canvas.frame.tick,
@@ -465,7 +469,7 @@ def test_the_page_scrubs_and_the_kernel_follows(browser, lab):
 
     url, token, work = lab
     nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-                     "source": SCRUB_NOTEBOOK}],
+                     "source": source} for source in SCRUB_NOTEBOOK],
           "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
           "nbformat": 4, "nbformat_minor": 5}
     (work / "root" / "scrub.ipynb").write_text(json.dumps(nb))
@@ -520,6 +524,47 @@ def test_the_page_scrubs_and_the_kernel_follows(browser, lab):
                 break
             page.wait_for_timeout(200)
         assert state["tick"] == state["canvas"] == plan["target"] - 1, state
+
+        # the compass beside a build of three blocks: all four letters show, none hidden behind a block
+        tiny = page.locator(".scv-explorer").nth(1).locator("canvas").first
+        tiny.scroll_into_view_if_needed()
+        wait_drawn(page, tiny)
+        painted(page)
+        png = tiny.screenshot()
+        screenshot(tiny, "compass-tiny.png")
+        assert letters(png, COMPASS_YELLOW) == 4, f"compass letters seen: {letters(png, COMPASS_YELLOW)}"
+
+
+COMPASS_YELLOW = (0xFF, 0xD5, 0x4A)  # canvas.py's compass letters
+
+
+def letters(png: bytes, color: tuple[int, int, int], tol: int = 48, least: int = 20) -> int:
+    """How many separate marks of this colour a screenshot shows (8-connected pixels within `tol` of it on
+    each channel, at least `least` pixels each)."""
+    import numpy as np
+    from PIL import Image
+
+    img = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+    mask = (np.abs(img - np.array(color)) <= tol).all(-1)
+    seen = np.zeros_like(mask)
+    marks = 0
+    h, w = mask.shape
+    for y0, x0 in zip(*np.nonzero(mask)):
+        if seen[y0, x0]:
+            continue
+        seen[y0, x0] = True
+        todo, size = [(y0, x0)], 0
+        while todo:
+            y, x = todo.pop()
+            size += 1
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    v, u = y + dy, x + dx
+                    if 0 <= v < h and 0 <= u < w and mask[v, u] and not seen[v, u]:
+                        seen[v, u] = True
+                        todo.append((v, u))
+        marks += size >= least
+    return marks
 
 
 def test_annotator_keys_ghost_and_fill_in_voila(browser, tmp_path):
@@ -596,13 +641,17 @@ s = ex.session
 s.run_test()
 s.seek(s.presses[-1])
 ex.stepper.speed.value = 20
+ex.timeline.span.value = 'whole'
+ex.timeline.span.value = 'activity'  # laid out again around the press: the activity's span
 lo, hi = ex.timeline.tick_range()
-# far enough past the axis's span that the page has to widen it while it plays
-json.dump({'start': s.tick, 'hi': hi, 'target': min(s.end, hi + 40), 'end': s.end}, open('play-plan.json', 'w'))
+# far past the axis's span, which Play's start widens once to the recording's end
+json.dump({'start': s.tick, 'lo': lo, 'hi': hi, 'target': min(s.end, hi + 40), 'end': s.end},
+          open('play-plan.json', 'w'))
 ex"""
 
 # Every animation frame from before Play is pressed until the target tick: the tick each view shows (counter,
-# heatmap title, timeline line) and whether the line lies inside the timeline's plot area and axis range. It starts
+# heatmap title, timeline line, event log header), whether the line lies inside the timeline's plot area and axis
+# range, and the axis range. It starts
 # before the click, so a frame drawn before the test could start sampling is not missed on a slow machine; the
 # frames are in window.__playFrames once the counter reaches the target.
 PLAY_SAMPLER = """([target]) => { window.__playFrames = new Promise(resolve => {
@@ -616,6 +665,7 @@ PLAY_SAMPLER = """([target]) => { window.__playFrames = new Promise(resolve => {
     const x = parseFloat(line.style.left) + 1, t = line.dataset.tick === undefined ? null : +line.dataset.tick;
     frames.push({counter: num(/tick (\\d+) gt/, ex.querySelector('.scv-tick').innerText),
                  heat: num(/tick (\\d+) gt/, ex.querySelector('.scv-heatmap .gtitle').textContent), line: t,
+                 log: num(/Why, at tick (\\d+)/, ex.querySelector('.scv-eventlog').innerText), range: xa.range.slice(),
                  shown: line.style.display !== 'none',
                  inArea: x >= xa._offset - 1 && x <= xa._offset + xa._length + 1,
                  inRange: t !== null && xa.range[0] <= t / f && t / f <= xa.range[1]});
@@ -625,10 +675,33 @@ PLAY_SAMPLER = """([target]) => { window.__playFrames = new Promise(resolve => {
 }); }"""
 
 
+AXIS_JS = "() => document.querySelector('.scv-explorer .scv-timeline .js-plotly-plot')._fullLayout.xaxis.range.slice()"
+TICK_PIXELS = """ticks => { const plot = document.querySelector('.scv-explorer .scv-timeline .js-plotly-plot');
+  const box = plot.querySelector('.nsewdrag').getBoundingClientRect(), xa = plot._fullLayout.xaxis;
+  return ticks.map(t => box.left + xa.l2p(xa.d2l(t))); }"""
+CLICK_TIMELINE = """([x, y]) => { const plot = document.querySelector('.scv-explorer .scv-timeline .js-plotly-plot');
+  const drag = plot.querySelector('.nsewdrag'), box = drag.getBoundingClientRect(), xa = plot._fullLayout.xaxis;
+  const at = {bubbles: true, clientX: xa.l2p(xa.d2l(x)) + box.left, clientY: box.top + y};
+  for (const type of ['mousemove', 'mousedown', 'mouseup', 'click']) drag.dispatchEvent(new MouseEvent(type, at)); }"""
+
+
+def click_timeline(page, tick: int) -> None:
+    """Click the timeline's first row at a tick and wait until the counter shows it. The click comes well after
+    any press before it: within plotly's double-click delay (300 ms) it would be a double-click, which resets the
+    axes."""
+    page.wait_for_timeout(700)
+    page.evaluate(CLICK_TIMELINE, [tick, 6])
+    wait_text(page, ".scv-explorer .scv-tick", "text.startsWith(arg)", arg=f"tick {tick} gt")
+    page.wait_for_function("arg => document.querySelector('.scv-explorer .scv-timeline .scv-cursor').dataset.tick"
+                           " === arg", arg=str(tick), timeout=WAIT)
+
+
 def test_play_shows_every_tick_with_the_views_agreeing_and_the_tick_line_in_view(browser, lab):
-    """Play at 20 gt/s in the page: every tick appears on the counter, the heatmap and the timeline, all three
-    name the same tick in every frame, and the timeline's tick line is inside the axis in every frame (the page
-    widens the axis as the tick passes its end), with the labels still counted from the press."""
+    """A timeline click inside the span shown only moves the tick line (the axis stays as the user sees it, a
+    zoom of the user's included). Play at 20 gt/s in the page: every tick appears on the counter, the heatmap
+    and the timeline, they and the event log's header name the same tick in every frame, the axis is laid out
+    once as Play starts, out to the recording's end, and never again while it plays, and the timeline's tick
+    line is inside the axis in every frame, with the labels still counted from the press."""
     import json
 
     url, token, work = lab
@@ -648,6 +721,26 @@ def test_play_shows_every_tick_with_the_views_agreeing_and_the_tick_line_in_view
         page.wait_for_function("() => document.querySelector('.scv-explorer .scv-timeline .scv-cursor')"
                                " && document.querySelector('.scv-explorer .scv-timeline .scv-cursor').dataset.tick",
                                timeout=WAIT)
+        # the first click on the timeline, inside its span: the axis is kept
+        shown = page.evaluate(AXIS_JS)
+        assert shown == [plan["lo"] - 0.5, plan["hi"] + 0.5], (shown, plan)
+        click_timeline(page, plan["start"] + 3)
+        assert page.evaluate(AXIS_JS) == shown
+        # a zoom of the user's (a drag along the plot, from the press to 10 ticks on), then clicks inside it: the
+        # zoom is kept
+        x0, x1 = page.evaluate(TICK_PIXELS, [plan["start"] - 0.4, plan["start"] + 10])
+        y = ex.locator(".scv-timeline .nsewdrag").first.bounding_box()["y"] + 8
+        page.mouse.move(x0, y)
+        page.mouse.down()
+        page.mouse.move(x1, y, steps=8)
+        page.mouse.up()
+        page.wait_for_function("shown => { const r = (" + AXIS_JS + ")(); return r[1] - r[0] < shown[1] - shown[0] }",
+                               arg=shown, timeout=WAIT)
+        zoomed = page.evaluate(AXIS_JS)
+        assert zoomed[0] < plan["start"] < plan["start"] + 9 < zoomed[1] < plan["hi"], (zoomed, plan)
+        for tick in (plan["start"] + 7, plan["start"]):
+            click_timeline(page, tick)
+            assert page.evaluate(AXIS_JS) == zoomed
         page.evaluate(PLAY_SAMPLER, [plan["target"]])
         ex.locator(".widget-play button").nth(0).click()
         frames = page.evaluate("() => window.__playFrames")
@@ -656,10 +749,13 @@ def test_play_shows_every_tick_with_the_views_agreeing_and_the_tick_line_in_view
         for view in ("counter", "heat", "line"):
             missing = sorted(set(ticks) - {f[view] for f in frames})
             assert not missing, f"{view} never showed ticks {missing}"
-        disagree = [f for f in frames if not f["counter"] == f["heat"] == f["line"]]
+        disagree = [f for f in frames if not f["counter"] == f["heat"] == f["line"] == f["log"]]
         assert not disagree, disagree[:5]
         hidden = [f for f in frames if not (f["shown"] and f["inArea"] and f["inRange"])]
         assert not hidden, hidden[:5]
+        held = [plan["lo"] - 0.5, plan["end"] + 0.5]  # from the press's span out to the recording's end
+        moved = [f for f in frames if f["counter"] > plan["start"] and f["range"] != held]
+        assert not moved, (held, moved[:5])
         # the kernel, told the tick the page stopped at, draws the same axis the page widened to
         paused = tick_of(ex.locator(".scv-tick").inner_text())
         deadline = time.monotonic() + WAIT / 1000
@@ -675,7 +771,9 @@ def test_play_shows_every_tick_with_the_views_agreeing_and_the_tick_line_in_view
                              "._fullLayout.xaxis; return {range: xa.range, text: xa.ticktext}; }")
         assert state["tick"] == paused and state["range"] == axis["range"], (state, axis)
         assert state["text"] == axis["text"] and "press" in axis["text"], (state, axis)
-        assert axis["range"][1] >= paused + 2 > plan["hi"] + 0.5, (axis, paused, plan)
+        assert axis["range"] == held and paused > plan["hi"] + 0.5, (axis, paused, plan)
+        header = ex.locator(".scv-eventlog").first.inner_text()
+        assert f"Why, at tick {paused} " in header and "in the engine's order" in header, header
         painted(page)
         screenshot(ex, "play.png")
 
