@@ -178,30 +178,39 @@ def from_json(obj, what: str = "trace") -> Trace:
                  component_on=on, events=events, blocks=blocks, items=items, carts=carts)
 
 
-def _read_items(rows_in: list, rows: int, fail) -> list[tuple]:
-    """The recorded item entities, a list per row, checked as `World.spawn_item` checks a new one: known items,
-    counts within a stack, finite positions and velocities in range; an id at most once in a row."""
-    from scicraft_viz.engine.world import ItemInfo, check_item_entity
-
+def _entity_rows(rows_in: list, rows: int, group: str, noun: str, fail, read) -> list[tuple]:
+    """A file's entities of one kind (`group`, "items" or "carts"), a list per row, each read by `read(entity,
+    where)`; the file must hold one list per row of the trace and an id at most once in a row."""
     if len(rows_in) != rows:
-        fail("items", f"holds {len(rows_in)} rows, the trace {rows}")
+        fail(group, f"holds {len(rows_in)} rows, the trace {rows}")
     out = []
     for r, row in enumerate(rows_in):
         seen: set = set()
         infos = []
         for k, e in enumerate(row):
-            where = f"items[{r}][{k}]"
+            where = f"{group}[{r}][{k}]"
             if e["id"] in seen:
-                fail(f"{where}.id", f"item entity {e['id']} is listed twice in row {r}")
+                fail(f"{where}.id", f"{noun} {e['id']} is listed twice in row {r}")
             seen.add(e["id"])
-            try:
-                name, n, at, vel, delay, age = check_item_entity(e["item"], e["count"], e["pos"], e["velocity"],
-                                                                  e["pickup_delay"], e["age"], "item entity")
-            except InputError as err:
-                fail(where, str(err))
-            infos.append(ItemInfo(e["id"], name, n, at, vel, e["on_ground"], age, delay))
+            infos.append(read(e, where))
         out.append(tuple(infos))
     return out
+
+
+def _read_items(rows_in: list, rows: int, fail) -> list[tuple]:
+    """The recorded item entities, a list per row, checked as `World.spawn_item` checks a new one: known items,
+    counts within a stack, finite positions and velocities in range; an id at most once in a row."""
+    from scicraft_viz.engine.world import ItemInfo, check_item_entity
+
+    def read(e, where):
+        try:
+            name, n, at, vel, delay, age = check_item_entity(e["item"], e["count"], e["pos"], e["velocity"],
+                                                              e["pickup_delay"], e["age"], "item entity")
+        except InputError as err:
+            fail(where, str(err))
+        return ItemInfo(e["id"], name, n, at, vel, e["on_ground"], age, delay)
+
+    return _entity_rows(rows_in, rows, "items", "item entity", fail, read)
 
 
 def _read_carts(rows_in: list, rows: int, fail) -> list[tuple]:
@@ -210,26 +219,16 @@ def _read_carts(rows_in: list, rows: int, fail) -> list[tuple]:
     one); an id at most once in a row."""
     from scicraft_viz.engine.carts import CartInfo, check_cart
 
-    if len(rows_in) != rows:
-        fail("carts", f"holds {len(rows_in)} rows, the trace {rows}")
-    out = []
-    for r, row in enumerate(rows_in):
-        seen: set = set()
-        infos = []
-        for k, c in enumerate(row):
-            where = f"carts[{r}][{k}]"
-            if c["id"] in seen:
-                fail(f"{where}.id", f"minecart {c['id']} is listed twice in row {r}")
-            seen.add(c["id"])
-            try:
-                spec = check_cart(c["kind"], c["pos"], c["velocity"], c["slots"] or None, "minecart")
-            except InputError as err:
-                fail(where, str(err))
-            if spec.slots and len(c["slots"]) != len(spec.slots):
-                fail(f"{where}.slots", f"holds {len(c['slots'])} slots, a {spec.kind} {len(spec.slots)}")
-            infos.append(CartInfo(c["id"], spec.kind, spec.pos, spec.motion, c["on_rails"], spec.slots))
-        out.append(tuple(infos))
-    return out
+    def read(c, where):
+        try:
+            spec = check_cart(c["kind"], c["pos"], c["velocity"], c["slots"] or None, "minecart")
+        except InputError as err:
+            fail(where, str(err))
+        if spec.slots and len(c["slots"]) != len(spec.slots):
+            fail(f"{where}.slots", f"holds {len(c['slots'])} slots, a {spec.kind} {len(spec.slots)}")
+        return CartInfo(c["id"], spec.kind, spec.pos, spec.motion, c["on_rails"], spec.slots)
+
+    return _entity_rows(rows_in, rows, "carts", "minecart", fail, read)
 
 
 def _state(s: str, where: str, fail) -> str:
