@@ -3506,11 +3506,9 @@ def cmd_set_auto(g, c, auto):
 
 
 @jit
-def output_changed(g, c):
-    """Vanilla updateNeighbourForOutputSignal for the block at c (a command block after it ran): the comparators
-    that read it re-read it. Returns as `use` does."""
-    if needs_room(g):
-        return 2
+def comparators_reread(g, c):
+    """Vanilla updateNeighbourForOutputSignal for the block at c: each comparator beside it, or behind a conductor
+    beside it (north, east, south, west), re-reads it, and what that changes runs before the next one is asked."""
     U = g.U
     N = g.N
     for k in range(4):
@@ -3520,6 +3518,15 @@ def output_changed(g, c):
         if U[n, BT] == COMPARATOR and check(g, n, -1):
             pop(g, n)
             propagate(g, -1)
+
+
+@jit
+def output_changed(g, c):
+    """Vanilla updateNeighbourForOutputSignal for the block at c (a command block after it ran): the comparators
+    that read it re-read it. Returns as `use` does."""
+    if needs_room(g):
+        return 2
+    comparators_reread(g, c)
     if g.meta[M_OVERFLOW]:
         return 3
     return 1
@@ -3533,18 +3540,11 @@ def set_fill(g, c, level):
     if needs_room(g):
         return 2
     U = g.U
-    N = g.N
     if U[c, POWER] == level:
         return 0
     log_event(g, c, EV_POWER, U[c, POWER], level)
     U[c, POWER] = level
-    for k in range(4):
-        n = N[c, FC[k]]
-        if U[n, BT] != COMPARATOR and is_conductor(U[n, BT]):
-            n = N[c, FC2[k]]
-        if U[n, BT] == COMPARATOR and check(g, n, -1):
-            pop(g, n)
-            propagate(g, -1)
+    comparators_reread(g, c)
     if g.meta[M_OVERFLOW]:
         return 3
     return 1
