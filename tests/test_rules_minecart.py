@@ -5,7 +5,6 @@ tick, within 1e-9 (the captures' worlds stood away from the origin, which rounds
 
 import json
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -234,24 +233,22 @@ def test_a_world_with_minecarts_is_deterministic_and_copies_them():
     assert a.minecarts() == b.minecarts() == c.minecarts()
 
 
-def test_the_3d_view_outlines_each_cart_and_names_it_on_hover():
+def test_the_3d_view_draws_each_cart_and_names_it_on_hover():
     from scicraft_viz.views.canvas import Canvas, Pick
 
     w = World.from_build_file(NUCLEATION / "cart_flat.snbt")
     cv = Canvas()
     cv.show_world(w)
-    lines = cv._highlights["minecarts"]
-    pts = np.asarray(lines.geometry.attributes["position"].array) + cv._offset
-    assert lines.visible and pts.min(0) == pytest.approx((2.01, 1.0625, 1.01)) and pts.max(0) == pytest.approx(
-        (2.99, 1.7625, 1.99))
+    ((lo, hi),) = cv.entity_boxes()
+    assert lo == pytest.approx((2.01, 1.0625, 1.01)) and hi == pytest.approx((2.99, 1.7625, 1.99))
     text = cv.hover(Pick(hit=(2, 1, 1), target=(2, 2, 1), normal=(0, 1, 0)))
     assert "minecart #1 at (2.500, 1.062, 1.500), 0.350 blocks/tick off rails" in text
     w.step(1)
     cv.show_world(w)
     assert "minecart #1 at (2.850, 1.062, 1.500), 0.336 blocks/tick on rails" in cv.hover(
         Pick(hit=(2, 0, 1), target=(2, 1, 1), normal=(0, 1, 0)))
-    cv.show_carts([])
-    assert not cv._highlights["minecarts"].visible and "minecart" not in cv.hover(
+    cv.show_entities()
+    assert cv.entity_boxes() == [] and "minecart" not in cv.hover(
         Pick(hit=(2, 0, 1), target=(2, 1, 1), normal=(0, 1, 0)))
 
 

@@ -7,7 +7,8 @@ one of a few reasons, each with its own delay (docs/redstone.md):
 - a lamp lights in the same tick, and goes dark 2 rt (4 gt) after losing power;
 - a repeater acts `delay` rt after its input changed; a torch 1 rt (2 gt) after its block did;
 - a button springs back 10 rt (20 gt) after its press; a burnt-out torch relights 8 s later;
-- a button, lever or placement with nothing before it was the player.
+- a button, lever or placement with nothing before it was the player;
+- a detector rail turns on when a minecart is on it, and off at a check (every 20 gt) that finds none.
 
 `explain(events, blocks)` pairs every event with the earlier event that set it off: the change of a
 block that can feed it (within two blocks; for a repeater, the block behind it first) made exactly one
@@ -135,7 +136,9 @@ def explain(events: list, blocks: dict[Pos, str] | None = None, rules=None) -> l
         want = _delay_of(e, state, rules)
         what = what_happened(e)
         # a placement, removal or delay change is the player's edit, whatever changed near it before
-        found, delay = (None, None) if e.kind in ("placed", "removed", "delay") else _find(
+        # a detector rail follows the minecarts on it, which the block log does not hold
+        cart = e.kind == "state" and _short(e.block) == "detector_rail"
+        found, delay = (None, None) if e.kind in ("placed", "removed", "delay") or cart else _find(
             events, by_pos, i, pos, state, want)
         # a block that changes in the tick it was placed does so because it was placed there (a lamp put
         # beside powered dust lights at once), not because of whatever changed near it earlier
@@ -148,6 +151,11 @@ def explain(events: list, blocks: dict[Pos, str] | None = None, rules=None) -> l
                 who = "the player"
             if e.kind == "state" and _short(e.block) == "button" and not e.new:
                 who = f"its press ran out after {_rt(rules.button_ticks)}"
+            if cart:
+                from scicraft_viz.engine.carts import DETECTOR_RECHECK
+
+                who = "a minecart is on it" if e.new else (
+                    f"no minecart was on it at its check (a pressed detector rail looks every {DETECTOR_RECHECK} gt)")
             text = f"{what}: {who or 'nothing logged before it explains it (it may predate the log)'}"
         else:
             f = events[found]

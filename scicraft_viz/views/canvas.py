@@ -282,6 +282,57 @@ def look_quaternion(eye, target, up=(0.0, 1.0, 0.0)) -> tuple[float, float, floa
 _BOX_TRIANGLES = G._PICK.reshape(-1, 3).astype(np.float32)
 
 
+# Entities are boxes in one mesh of fixed capacity (`Canvas.show_entities`): a minecart 0.98 x 0.7 x 0.98 (vanilla's
+# box), an item entity 0.25 on each side (vanilla's), each given as one record of 12 numbers: its low corner less the
+# canvas's offset (3), its size (3), the colour of its sides and of its top (0-255, 3 each). The page's scrubber
+# (scrub.py) turns the same records into the same vertices, so it draws a recorded tick's entities itself.
+ENTITY_VERTICES = 36
+ITEM_HALF, ITEM_HEIGHT = 0.125, 0.25
+# (sides, top): a plain cart's open top drawn dark, a chest cart's wooden lid, a hopper cart darker all over
+# (sides in a blue-grey that stands out from stone)
+CART_COLORS = {"minecart": ((104, 116, 138), (46, 50, 58)), "chest_minecart": ((104, 116, 138), (176, 116, 52)),
+               "hopper_minecart": ((70, 74, 84), (36, 38, 42))}
+ITEM_COLOR = (236, 196, 64)  # an item without a colour of its own (block_colors.block_color)
+_ENT_TEMPLATE = G._PICK.reshape(-1, 3).astype(np.float64)  # (36, 3): 0 takes a box's low corner, 1 its high one
+_ENT_TOP = np.repeat(np.arange(6) == 2, 6)  # the vertices of the +y face
+ENTITY_SHADE = np.repeat([0.80, 0.80, 1.00, 0.55, 0.66, 0.66], 6)  # the blocks' face shading (geometry.FACE_SHADE)
+
+
+def _item_rgb(item: str) -> tuple[int, int, int]:
+    from scicraft_viz.views.block_colors import block_color
+
+    rgb = block_color(item.removeprefix("minecraft:"))
+    return ITEM_COLOR if rgb is None else tuple(int(round(255 * c)) for c in rgb)  # type: ignore[return-value]
+
+
+def entity_records(carts, items, offset) -> np.ndarray:
+    """(n, 12) float64: one record per minecart (engine/carts.py CartInfo), then per item entity
+    (engine/world.py ItemInfo), as the canvas and the page's scrubber draw them (see ENTITY_VERTICES)."""
+    from scicraft_viz.engine.carts import HALF_WIDTH, HEIGHT
+
+    out = np.zeros((len(carts) + len(items), 12), np.float64)
+    ox, oy, oz = (float(v) for v in offset)
+    boxes = [(c.pos, HALF_WIDTH, HEIGHT, *CART_COLORS.get(c.kind, CART_COLORS["minecart"])) for c in carts]
+    boxes += [(e.pos, ITEM_HALF, ITEM_HEIGHT, _item_rgb(e.item), _item_rgb(e.item)) for e in items]
+    for i, ((x, y, z), hw, h, side, top) in enumerate(boxes):
+        out[i] = ((x - hw) - ox, y - oy, (z - hw) - oz, 2 * hw, h, 2 * hw, *side, *top)
+    return out
+
+
+def entity_vertices(records: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
+    """The entity mesh's positions (float32) and colours (uint8) for `cap` boxes, (36 cap, 3) each, of these
+    records; the boxes beyond them collapse to a point (nothing drawn)."""
+    n = len(records)
+    pos = np.zeros((cap * ENTITY_VERTICES, 3), np.float32)
+    col = np.zeros((cap * ENTITY_VERTICES, 3), np.uint8)
+    if n:
+        r = records[:, None, :]
+        pos[: n * ENTITY_VERTICES] = (r[..., 0:3] + _ENT_TEMPLATE[None] * r[..., 3:6]).reshape(-1, 3)
+        base = np.where(_ENT_TOP[None, :, None], r[..., 9:12], r[..., 6:9])
+        col[: n * ENTITY_VERTICES] = np.floor(base * ENTITY_SHADE[None, :, None] + 0.5).reshape(-1, 3)
+    return pos, col
+
+
 def box_outline(lo, hi) -> np.ndarray:
     """Line-segment points of the 12 edges of the box lo..hi."""
     lo = np.asarray(lo, np.float32)
@@ -350,9 +401,16 @@ class Canvas(W.VBox):
         self._footprint_edges = _lines(np.zeros((2, 3), np.float32), "#ffffff", "footprint-edges")
         self._footprint_edges.visible = False
         self._footprint_cells: list[Pos] = []
+        # the minecarts and item entities of the tick shown (outside the pickable group: a hover or a double-click
+        # reaches the block behind them); never culled, since its boxes move where the first ones were not
+        self._carts: tuple = ()
+        self._items: tuple = ()
+        self._ent_records = np.zeros((0, 12))
+        self._entities = P3.Mesh(geometry=self._entity_geometry(8), material=P3.MeshBasicMaterial(
+            vertexColors=vc), name="entities", frustumCulled=False)
         self._world = P3.Group(children=[self._pickable, self._buffers["glow"].mesh, self._glass_edges, outline,
                                          axes, self._compass, self._grid, self._ghost, self._footprint,
-                                         self._footprint_edges])
+                                         self._footprint_edges, self._entities])
         self.scene = P3.Scene(children=[self._world], background=background)
         self.center = ((lo + hi) / 2).tolist()
         self.camera = P3.PerspectiveCamera(fov=35, aspect=width / height, near=0.1, far=2000,
@@ -487,36 +545,53 @@ class Canvas(W.VBox):
             self._rebuild()
         else:
             self._recolor()
+        self.show_entities(frame.carts, frame.items)
 
     def show_world(self, world) -> None:
-        """Draw any world as it is now (reads its blocks and minecarts; never steps it)."""
+        """Draw any world as it is now (reads its blocks, minecarts and item entities; never steps it)."""
         self.show(frame_from_world(world))
-        self.show_carts(world.minecarts())
 
-    _carts: tuple = ()  # the minecarts drawn (engine/carts.py CartInfo)
+    def _entity_geometry(self, cap: int):
+        self._ent_cap = cap
+        pos, col = entity_vertices(np.zeros((0, 12)), cap)
+        self.ent_pos_attr = _Attribute(array=pos, normalized=False)
+        self.ent_col_attr = _Attribute(array=col, normalized=True)
+        return P3.BufferGeometry(attributes={"position": self.ent_pos_attr, "color": self.ent_col_attr})
 
-    def show_carts(self, carts) -> None:
-        """Draw each minecart (engine/carts.py CartInfo) as the outline of its 0.98 x 0.7 box; none hides them.
-        Hovering the block a cart stands in or on names it (`hover`)."""
-        from scicraft_viz.engine.carts import HALF_WIDTH, HEIGHT
+    def reserve_entities(self, n: int) -> None:
+        """Make room for n entities at once (new vertex arrays, drawn again, only when there was not)."""
+        if n > self._ent_cap:
+            self._entities.geometry = self._entity_geometry(max(8, int(n * 1.5)))
+            records, self._ent_records = self._ent_records, np.zeros((0, 12))
+            self._draw_entities(records)
 
-        self._carts = tuple(carts)
-        o = self._offset.astype(np.float32)
-        pts = []
-        for c in self._carts:
-            x, y, z = c.pos
-            lo = np.array([x - HALF_WIDTH, y, z - HALF_WIDTH], np.float32) - o
-            pts.append(box_outline(lo, lo + np.array([2 * HALF_WIDTH, HEIGHT, 2 * HALF_WIDTH], np.float32)))
-        arr = np.concatenate(pts) if pts else np.zeros((2, 3), np.float32)
-        old = self._highlights.get("minecarts")
-        if old is not None:
-            old.geometry = P3.BufferGeometry(attributes={"position": P3.BufferAttribute(array=arr, normalized=False)})
-            old.visible = bool(pts)
+    def show_entities(self, carts=(), items=()) -> None:
+        """Draw these minecarts (engine/carts.py CartInfo) and item entities (engine/world.py ItemInfo), and
+        only these: one mesh whose vertex arrays are rewritten when a box moved, appeared or went. Hovering the
+        block an entity is in or on names it (`hover`)."""
+        self._carts, self._items = tuple(carts), tuple(items)
+        records = entity_records(self._carts, self._items, self._offset)
+        self.reserve_entities(len(records))
+        self._draw_entities(records)
+
+    def _draw_entities(self, records: np.ndarray) -> None:
+        if records.shape == self._ent_records.shape and np.array_equal(records, self._ent_records):
             return
-        lines = _lines(arr, "#8a5a2b", "minecarts")
-        lines.visible = bool(pts)
-        self._highlights["minecarts"] = lines
-        self._world.children = [*self._world.children, lines]
+        self._ent_records = records
+        pos, col = entity_vertices(records, self._ent_cap)
+        self.ent_pos_attr.array = pos
+        self.ent_col_attr.array = col
+
+    @property
+    def entities(self) -> tuple[tuple, tuple]:
+        """The minecarts and item entities drawn (as `show_entities` was given them)."""
+        return self._carts, self._items
+
+    def entity_boxes(self) -> list[tuple[tuple[float, ...], tuple[float, ...]]]:
+        """The boxes the entity mesh holds, as the page draws them: (low corner, high corner) in world
+        coordinates, one per entity drawn (minecarts first)."""
+        pos = np.asarray(self.ent_pos_attr.array, np.float64).reshape(-1, ENTITY_VERTICES, 3)[: len(self._ent_records)]
+        return [(tuple((b.min(0) + self._offset).tolist()), tuple((b.max(0) + self._offset).tolist())) for b in pos]
 
     def carts_at(self, pos: Pos) -> list[str]:
         """What hovering the block at pos says of the minecarts drawn there (standing in it or on it)."""
@@ -530,6 +605,18 @@ class Canvas(W.VBox):
                 out.append(f"{c.kind} #{c.id} at ({where}), {speed:.3f} blocks/tick"
                            + (" on rails" if c.on_rails else " off rails")
                            + (f", holding {held} items" if c.kind != "minecart" else ""))
+        return out
+
+    def items_at(self, pos: Pos) -> list[str]:
+        """What hovering the block at pos says of the item entities drawn there (lying in it or on it)."""
+        out = []
+        for e in self._items:
+            cell = tuple(int(np.floor(v)) for v in e.pos)
+            if cell in (tuple(pos), (pos[0], pos[1] + 1, pos[2])):
+                where = ", ".join(f"{v:.3f}" for v in e.pos)
+                speed = float(np.linalg.norm(e.velocity))
+                out.append(f"item #{e.id}: {e.count} {e.item.removeprefix('minecraft:')} at ({where}), "
+                           + (f"{speed:.3f} blocks/tick" if speed else "at rest"))
         return out
 
     def show_blocks(self, blocks: dict[Pos, str], tick: int | None = None) -> None:
@@ -714,9 +801,9 @@ class Canvas(W.VBox):
             text = "hover a block to read its position, state and power"
         else:
             text = describe_block(self._frame, pick.hit)
-            carts = self.carts_at(pick.hit)
-            if carts:
-                text += "; " + "; ".join(carts)
+            found = self.carts_at(pick.hit) + self.items_at(pick.hit)
+            if found:
+                text += "; " + "; ".join(found)
         # dark text on the notebook's white page (a light grey there could not be read)
         self.hover_info.value = (f"<span class='scv-hover' style='font-size:13px;color:#1d2128'>"
                                  f"{html.escape(text)}</span>")

@@ -252,7 +252,8 @@ class Explorer(HostsFigures, W.VBox):
 
     def _drawn_by_page(self) -> list:
         """The widgets whose tick-by-tick state the page draws itself when it scrubs."""
-        return [*(b.col_attr for b in self.canvas._buffers.values()), self.stepper.counter,
+        return [*(b.col_attr for b in self.canvas._buffers.values()), self.canvas.ent_pos_attr,
+                self.canvas.ent_col_attr, self.stepper.counter,
                 self.stepper.back_button, self.heatmap.figure, self.heatmap.tick_slider, self.event_log.title]
 
     def _on_page_tick(self, change) -> None:

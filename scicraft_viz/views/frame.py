@@ -72,6 +72,9 @@ class Frame:
     tick: int | None = None
     # block-entity text for hover: a command block's command and state, {pos: line} (frame_from_world)
     notes: dict = field(default_factory=dict)
+    # the entities at this tick: minecarts (engine/carts.py CartInfo) and item entities (engine/world.py ItemInfo)
+    carts: tuple = ()
+    items: tuple = ()
 
     def state(self, i: int) -> str:
         """The block state at row i with this frame's values (for tooltips and messages)."""
@@ -170,8 +173,11 @@ def frame_from_blocks(blocks: dict[Pos, str], tick: int | None = None, moving: d
 
 def frame_from_world(world) -> Frame:
     """The world as it is now, blocks in motion drawn where they are on their way; a command block shown
-    powered while its block entity is, with its command in `notes`."""
+    powered while its block entity is, with its command in `notes`; its minecarts and item entities."""
     f = frame_from_blocks(world.blocks(), world.tick, world.moving())
+    if hasattr(world, "minecarts"):
+        f.carts = tuple(world.minecarts())
+        f.items = tuple(world.item_entities())
     found = world.command_blocks() if hasattr(world, "command_blocks") else {}
     for p, cb in found.items():
         i = f.layout.at(p)

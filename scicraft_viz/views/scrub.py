@@ -22,6 +22,7 @@ import numpy as np
 import traitlets as T
 
 from scicraft_viz.views import geometry as G
+from scicraft_viz.views.canvas import _ENT_TEMPLATE, _ENT_TOP, ENTITY_SHADE, ENTITY_VERTICES, entity_records
 from scicraft_viz.views.heatmap import DUST_SCALE
 from scicraft_viz.views.multimeter import EVENTS_NOTES, EVENTS_TITLE, MAX_EVENTS
 
@@ -101,6 +102,7 @@ const ref = s => (typeof s === 'string' && s.startsWith('IPY_MODEL_')) ? s.slice
 const bytes = v => !v ? new Uint8Array(0) : v instanceof DataView ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength)
   : v instanceof ArrayBuffer ? new Uint8Array(v) : new Uint8Array(v.buffer, v.byteOffset || 0, v.byteLength);
 const u32 = v => { const b = bytes(v); return new Uint32Array(b.slice().buffer); };
+const f64 = v => { const b = bytes(v); return new Float64Array(b.slice().buffer); };
 const plotOf = v => v && v.el && (v.el.classList.contains('js-plotly-plot') ? v.el
                                   : v.el.querySelector('.js-plotly-plot'));
 const REFS = %REFS%;
@@ -111,11 +113,12 @@ function initialize({ model }) {
   const wm = model.widget_manager;
   const M = {};
   let attrs = [];
+  let entAttrs = [];  // the canvas's entity mesh: positions, colours
   let D = null;
   // foreign: the buffers hold colours the kernel sent (not the row D.row), so the next tick writes them whole
   const st = { shown: model.get('tick'), playing: false, origin: null, waiting: false, sent: 0, timer: null,
                foreign: true, slow: null, beats: [], loads: 0, slid: 0, hold: null, asked: new Map(),
-               heatPlots: new Set() };
+               heatPlots: new Set(), ent: null, entForeign: true };
 
   function load() {  // decoded again whenever the kernel sent a new recording (a new meta object)
     const meta = model.get('meta');
@@ -123,12 +126,40 @@ function initialize({ model }) {
     if (!meta || meta.first === undefined) { D = null; return; }
     D = { meta, base: bytes(model.get('colors')), idx: u32(model.get('delta_index')),
           old: bytes(model.get('delta_old')), nu: bytes(model.get('delta_new')),
-          start: u32(model.get('delta_start')), full: null, row: -1 };
+          start: u32(model.get('delta_start')), full: null, row: -1,
+          ent: { idx: u32(model.get('ent_index')), data: f64(model.get('ent_data')) } };
+    st.entForeign = true;
   }
   function ready() {
     if (!D || D.meta !== model.get('meta')) load();
     if (!D || !M.renderer || attrs.length !== D.meta.caps.length) return false;
+    const e = D.meta.ent;
+    if (!e || entAttrs.length !== 2 || !entAttrs.every(a => a.obj && a.obj.array
+                                                        && a.obj.array.length === 3 * e.vertices * e.cap)) return false;
     return attrs.every((a, i) => a.obj && a.obj.array && a.obj.array.length === 3 * D.meta.caps[i]);
+  }
+  // The minecarts and item entities of row k, written into the entity mesh as canvas.entity_vertices does from the
+  // same records (a box's low corner and size, the colours of its sides and top); true when the mesh changed.
+  // Rows with the same entities share their records, so most ticks of items at rest write nothing.
+  function entities(k) {
+    const e = D.meta.ent, s = D.ent.idx[2 * k], n = D.ent.idx[2 * k + 1];
+    if (!st.entForeign && st.ent && st.ent.s === s && st.ent.n === n && st.ent.D === D) return false;
+    st.entForeign = false;
+    st.ent = { s, n, D };
+    const pos = entAttrs[0].obj.array, col = entAttrs[1].obj.array, V = e.vertices, T = e.template, S = e.shade;
+    pos.fill(0); col.fill(0);
+    for (let i = 0; i < n; i++) {
+      const r = D.ent.data.subarray(12 * (s + i), 12 * (s + i + 1));
+      for (let v = 0; v < V; v++) {
+        const o = 3 * (V * i + v);
+        for (let a = 0; a < 3; a++) {
+          pos[o + a] = r[a] + T[v][a] * r[3 + a];
+          col[o + a] = Math.floor((e.top[v] ? r[9 + a] : r[6 + a]) * S[v] + 0.5);
+        }
+      }
+    }
+    entAttrs.forEach(a => { a.obj.needsUpdate = true; });
+    return true;
   }
   const canShow = t => ready() && t >= D.meta.first && t <= D.meta.last;
   function delta(r, src) {  // delta r turns row r - 1 into row r
@@ -163,6 +194,7 @@ function initialize({ model }) {
     // the 3D view is drawn again only when its colours change: in software WebGL a draw is most of a
     // frame's time, and most ticks of a circuit change few blocks or none (pythreejs draws on the next
     // animation frame, once however often it is asked)
+    let redraw = entities(k);
     if (D.changed || st.foreign) {
       st.foreign = false;
       let o = 0;
@@ -171,8 +203,9 @@ function initialize({ model }) {
         a.obj.needsUpdate = true;
         o += 3 * D.meta.caps[i];
       });
-      M.renderer.trigger('rerender', M.renderer, {});
+      redraw = true;
     }
+    if (redraw) M.renderer.trigger('rerender', M.renderer, {});
     st.shown = t;
     cursor();
     asOf(t);
@@ -470,6 +503,17 @@ function initialize({ model }) {
       list.push(m);
     }
     attrs = list;
+    const ents = [];
+    for (const s of model.get('ent_attrs') || []) {
+      const m = await wm.get_model(ref(s));
+      if (m.initPromise) await m.initPromise;
+      if (!m.__scvScrub) {
+        m.__scvScrub = true; m.on('change:array', () => { st.entForeign = true; }); monotonic(m.obj);
+      }
+      ents.push(m);
+    }
+    entAttrs = ents;
+    st.entForeign = true;
     intercept(M.step, () => go(st.shown + 1));
     intercept(M.step_rt, () => go(st.shown + 2));
     intercept(M.back, () => go(st.shown - 1));
@@ -499,6 +543,7 @@ function initialize({ model }) {
   }
   const poll = setInterval(hookTimeline, 500);
   model.on('change:attrs', resolve);
+  model.on('change:ent_attrs', resolve);
   model.on('change:meta', () => {
     if (st.waiting) { st.waiting = false; st.origin = { t: performance.now(), tick: model.get('tick') }; }
   });
@@ -533,6 +578,10 @@ export default { initialize, render };
     delta_new = T.Bytes(b"").tag(sync=True)
     delta_start = T.Bytes(b"").tag(sync=True)
     attrs = T.List(T.Instance(W.Widget)).tag(sync=True, **W.widget_serialization)
+    # the entities of each row: (first record, number of records) per row, and the records (canvas.entity_records)
+    ent_index = T.Bytes(b"").tag(sync=True)
+    ent_data = T.Bytes(b"").tag(sync=True)
+    ent_attrs = T.List(T.Instance(W.Widget)).tag(sync=True, **W.widget_serialization)
     renderer = _ref()
     counter = _ref()
     back = _ref()
@@ -609,6 +658,7 @@ export default { initialize, render };
                 self._payloads.append(p)
             self._index.append(len(self._payloads) - 1)
         self._final = min(b + 1, rec.n - 1) - a  # the last recorded row may still be rewritten
+        ent_index, ent_data = self.entity_rows(rec, canvas, a, b)
         d = self._deltas
         start = np.cumsum([len(i) for i, _, _ in d], dtype=np.uint32)
         with self.hold_sync():
@@ -619,13 +669,40 @@ export default { initialize, render };
             self.delta_new = (np.concatenate([n for _, _, n in d]) if d else np.zeros((0, 3), np.uint8)).tobytes()
             self.delta_start = start.tobytes()
             self.attrs = [buf.col_attr for buf in canvas._buffers.values()]
+            self.ent_index, self.ent_data = ent_index.tobytes(), ent_data.tobytes()
+            self.ent_attrs = [canvas.ent_pos_attr, canvas.ent_col_attr]
             self.meta = {"first": rec.start + a, "last": rec.start + b, "start": session.start, "end": session.end,
                          "presses": [int(p) for p in session.presses], "caps": caps,
                          "heat": {"y": heatmap.layer.value, "index": self._index, "payloads": self._payloads,
                                   "x0": int(heatmap.xs[0]), "z0": int(heatmap.zs[0]), "scale": DUST_SCALE,
                                   "numbers": bool(heatmap.numbers.value)},
-                         "events": self.events_meta(session, rec.start + a, rec.start + b)}
+                         "events": self.events_meta(session, rec.start + a, rec.start + b),
+                         "ent": {"cap": canvas._ent_cap, "vertices": ENTITY_VERTICES,
+                                 "template": _ENT_TEMPLATE.tolist(), "shade": ENTITY_SHADE.tolist(),
+                                 "top": _ENT_TOP.astype(int).tolist()}}
             self.follow_timeline(timeline)
+
+    @staticmethod
+    def entity_rows(rec, canvas, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+        """The entities of the run's rows a..b for the page: (first record, count) per row (uint32) and the
+        records (float64, 12 a record, canvas.entity_records); a row with the same records as the row before
+        shares them. Makes room in the canvas's entity mesh for the most entities of any row."""
+        carts, items = rec.carts[a : b + 1], rec.items[a : b + 1]
+        canvas.reserve_entities(max(len(c) + len(i) for c, i in zip(carts, items)))
+        index = np.zeros((b - a + 1, 2), np.uint32)
+        chunks: list[np.ndarray] = []
+        prev, used = None, 0
+        for k, (c, i) in enumerate(zip(carts, items)):
+            if (c, i) == prev:
+                index[k] = index[k - 1]
+                continue
+            prev = (c, i)
+            r = entity_records(c, i, canvas._offset)
+            index[k] = (used, len(r))
+            chunks.append(r)
+            used += len(r)
+        data = np.concatenate(chunks) if chunks else np.zeros((0, 12))
+        return index, data.astype(np.float64)
 
     @staticmethod
     def events_meta(session, first: int, last: int) -> dict:

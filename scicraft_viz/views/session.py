@@ -98,6 +98,9 @@ class Recording:
         self.comp_locked = np.zeros((0, 0), bool)
         self.layout_of = np.zeros(0, np.int32)
         self.layouts: list[Layout] = []
+        # the entities at each row, as the trace recorded them (Trace.carts, Trace.items): a tuple per row
+        self.carts: list[tuple] = []
+        self.items: list[tuple] = []
         self._gather: list[tuple[np.ndarray, ...]] = []
         self._maps: dict[str, tuple[list, np.ndarray]] = {}
         self._added = False
@@ -189,6 +192,11 @@ class Recording:
             self.comp_on[sl, cc] = tr.component_on
             self._fill_locked(tr, first, cc, locked_now)
         self.layout_of[sl] = layout_id
+        for name in ("carts", "items"):
+            kept = getattr(self, name)
+            del kept[first:]
+            got = getattr(tr, name)
+            kept.extend([()] * rows if got is None else [tuple(r) for r in got])
         self.n = first + rows
         if self._added:  # the layout's map was made before these columns existed
             self._gather[layout_id] = self._gather_for(self.layouts[layout_id])
@@ -228,7 +236,7 @@ class Recording:
         power[dr] = self.dust_power[r, dc]
         on[cr] = self.comp_on[r, cc]
         locked[cr] = self.comp_locked[r, cc]
-        return Frame(lay, on, power, locked, int(tick))
+        return Frame(lay, on, power, locked, int(tick), carts=self.carts[r], items=self.items[r])
 
     def series(self, pos: Pos) -> dict[str, np.ndarray]:
         """Every recorded value of one block, one entry per row: 'lit' (lamp), 'power' (dust), 'on' and
@@ -257,6 +265,8 @@ class Recording:
             component_positions=list(self.comp_pos),
             component_kinds=list(self.comp_kind),
             component_on=self.comp_on[:n].copy(),
+            items=list(self.items[:n]) if any(self.items[:n]) else None,
+            carts=list(self.carts[:n]) if any(self.carts[:n]) else None,
         )
 
 
