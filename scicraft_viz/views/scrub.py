@@ -682,22 +682,32 @@ export default { initialize, render };
                                  "top": _ENT_TOP.astype(int).tolist()}}
             self.follow_timeline(timeline)
 
-    @staticmethod
-    def entity_rows(rec, canvas, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+    def entity_rows(self, rec, canvas, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
         """The entities of the run's rows a..b for the page: (first record, count) per row (uint32) and the
         records (float64, 12 a record, canvas.entity_records); a row with the same records as the row before
-        shares them. Makes room in the canvas's entity mesh for the most entities of any row."""
+        shares them. Makes room in the canvas's entity mesh for the most entities of any row. A row's records are
+        kept for the next load while the row holds the same entities (a live step re-encodes only the new rows)."""
         carts, items = rec.carts[a : b + 1], rec.items[a : b + 1]
         canvas.reserve_entities(max(len(c) + len(i) for c, i in zip(carts, items)))
+        key = (id(rec), a, tuple(canvas._offset.tolist()))
+        if getattr(self, "_ent_key", None) != key:
+            self._ent_key, self._ent_kept = key, []
+        kept: list = self._ent_kept
         index = np.zeros((b - a + 1, 2), np.uint32)
         chunks: list[np.ndarray] = []
-        prev, used = None, 0
+        prev, used, r = None, 0, None
         for k, (c, i) in enumerate(zip(carts, items)):
-            if (c, i) == prev:
+            same = (c, i) == prev
+            if k < len(kept) and kept[k][0] is c and kept[k][1] is i:
+                r = kept[k][2]
+            else:
+                r = r if same else entity_records(c, i, canvas._offset)
+                del kept[k:]
+                kept.append((c, i, r))
+            if same:
                 index[k] = index[k - 1]
                 continue
             prev = (c, i)
-            r = entity_records(c, i, canvas._offset)
             index[k] = (used, len(r))
             chunks.append(r)
             used += len(r)
