@@ -4,6 +4,8 @@ has nothing pending; pasted, the updates of its own placement leave ticks and bl
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scicraft_viz import World
 from scicraft_viz.errors import InputError
@@ -54,3 +56,27 @@ def test_a_build_loaded_as_it_stood_in_its_world_stays_at_rest_until_something_r
 def test_in_world_refuses_what_it_cannot_mean(kwargs, message):
     with pytest.raises(InputError, match=message):
         World.from_build_file(STRUCTURE, fmt="snbt", **kwargs)
+
+
+PALETTE = ['{Name: "minecraft:stone"}', '{Name: "minecraft:redstone_block"}', '{Name: "minecraft:oak_leaves", '
+           'Properties: {distance: "1", persistent: "true", waterlogged: "false"}}',
+           '{Name: "minecraft:observer", Properties: {facing: "east", powered: "false"}}',
+           '{Name: "minecraft:observer", Properties: {facing: "up", powered: "false"}}',
+           '{Name: "minecraft:piston", Properties: {extended: "false", facing: "up"}}',
+           '{Name: "minecraft:sticky_piston", Properties: {extended: "false", facing: "west"}}',
+           '{Name: "minecraft:redstone_lamp", Properties: {lit: "false"}}', '{Name: "minecraft:water", '
+           'Properties: {level: "0"}}']
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(0, 3), st.integers(0, 2), st.integers(0, 2)),
+                       st.integers(0, len(PALETTE) - 1), min_size=1, max_size=20))
+def test_loaded_as_it_stood_a_build_keeps_the_pasted_states_and_has_nothing_due(cells):
+    blocks = ", ".join(f"{{pos: [{x}, {y}, {z}], state: {i}}}" for (x, y, z), i in cells.items())
+    snbt = (f"{{DataVersion: 4903, size: [4, 3, 3], palette: [{', '.join(PALETTE)}], blocks: [{blocks}], "
+            "entities: []}").encode()
+    pasted = World.from_build_file(snbt, fmt="snbt")
+    w = World.from_build_file(snbt, fmt="snbt", in_world=True)
+    assert w.blocks() == pasted.blocks()
+    assert w.scheduled() == [] and w.fluid_ticks() == []
+    assert w.tick == 0
