@@ -80,3 +80,11 @@ def test_loaded_as_it_stood_a_build_keeps_the_pasted_states_and_has_nothing_due(
     assert w.blocks() == pasted.blocks()
     assert w.scheduled() == [] and w.fluid_ticks() == []
     assert w.tick == 0
+
+
+def test_an_observer_saved_mid_pulse_comes_out_unpowered_as_a_paste_leaves_it():
+    snbt = (b'{DataVersion: 4903, size: [1, 1, 1], palette: [{Name: "minecraft:observer", Properties: '
+            b'{facing: "east", powered: "true"}}], blocks: [{pos: [0, 0, 0], state: 0}], entities: []}')
+    w = World.from_build_file(snbt, fmt="snbt", in_world=True)
+    assert w.blocks() == {(0, 0, 0): "minecraft:observer[facing=east,powered=false]"}
+    assert w.scheduled() == []

@@ -1915,7 +1915,8 @@ class World:
         event or fluid tick. A paste hands each block's neighbours the updates of its placement as it goes, so an
         observer written before the block it watches, a leaf, or a comparator whose container is filled after
         it has a tick due; in the game's own world none of them has (docs/redstone.md section 79). It implies
-        replay=True."""
+        replay=True. The few blocks the engine settles as it writes them come out as a paste leaves them (an
+        observer saved powered is unpowered, its pulse's end being a tick the file cannot hold)."""
         from scicraft_viz.engine import formats
         from scicraft_viz.engine.mcfunction import world_from_blocks
 
