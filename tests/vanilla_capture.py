@@ -112,15 +112,19 @@ def _full(state: str) -> bool:
 
 def differences(structure: str | Path, capture: str | Path, actions: list[Action] = (), ticks: int | None = None,
                 world: World | None = None, inventories: bool = False,
-                placement: bool = False) -> list[tuple[int, dict, dict]]:
+                placement: bool = False, in_world: bool = False) -> list[tuple[int, dict, dict]]:
     """(tick, vanilla's changes, the engine's changes) for each tick where they differ, up to `ticks` (by
     default one past the capture's last tick). Files are named relative to tests/data/nucleation/; with
     `inventories` the containers' slot changes count as well; with `placement` the structure is placed as the
-    game placed it for the capture, its update pass made (`World.structure_updates`, in vanilla's order)."""
+    game placed it for the capture, its update pass made (`World.structure_updates`, in vanilla's order); with
+    `in_world` it is loaded as it stood in the world the capture ticked it in (`from_build_file(in_world=True)`:
+    nothing pending), not pasted."""
     cap = json.loads((NUCLEATION / capture).read_text())
     want = vanilla_changes(cap, inventories)
     n = ticks if ticks is not None else max(want, default=0) + 1
-    w = world if world is not None else World.from_build_file(NUCLEATION / structure)
+    if world is not None and in_world:
+        raise ValueError("differences: in_world loads the structure itself; give no world with it")
+    w = world if world is not None else World.from_build_file(NUCLEATION / structure, in_world=in_world)
     if placement:
         w.structure_updates(placement_order(NUCLEATION / structure))
     got = engine_changes(w, list(actions), n, inventories)

@@ -528,6 +528,15 @@ def sturdy_faces(U, c):
         # a retracting base keeps the extended base's box until it lands (vanilla PistonMovingBlockEntity's
         # collision shape): dust or a torch on its back stays
         return 1 << opp(U[c, FACING])
+    if b == MOVING_PISTON and U[c, MB_STEP] >= 2:
+        # a moving block at the end of its move (progress 1, landing on its next tick) stands where it will land:
+        # its collision shape, which holds what rests on it as the block itself will
+        mb = U[c, MB_BT]
+        if is_full(mb):
+            return 63
+        if mb == PARTIAL:
+            return U[c, MB_DELAY]
+        return 0
     if b == PARTIAL:
         return U[c, DELAY]
     if b == IRON_TRAPDOOR:

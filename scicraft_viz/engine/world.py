@@ -1899,7 +1899,7 @@ class World:
     # bytes and also writes them when given a path.
     @classmethod
     def from_build_file(cls, src, replay: bool | None = None, fmt: str | None = None, *,
-                        skip_unsupported: bool = False, box=None) -> World:
+                        skip_unsupported: bool = False, box=None, in_world: bool = False) -> World:
         """A World from any build file (.mcfunction, .litematic, .schem, .nbt, .snbt, .schematic) given as a path
         or bytes.
 
@@ -1908,7 +1908,15 @@ class World:
         until an update reaches it. Setblock text (.mcfunction) is placed as a player would unless
         replay=True. Blocks the engine does not know refuse the file, naming each with its count and
         positions; skip_unsupported=True leaves them out with an UnsupportedBlocksWarning listing them.
-        A world's region file (.mca) is read inside `box` (x0, y0, z0, x1, y1, z1), as a paste."""
+        A world's region file (.mca) is read inside `box` (x0, y0, z0, x1, y1, z1), as a paste.
+
+        in_world=True loads the build as it stands in the world it was saved from, at rest, rather than pasted
+        into a new one: the states and block-entity data as saved and nothing waiting, no scheduled tick, block
+        event or fluid tick. A paste hands each block's neighbours the updates of its placement as it goes, so an
+        observer written before the block it watches, a leaf, or a comparator whose container is filled after
+        it has a tick due; in the game's own world none of them has (docs/redstone.md section 79). It implies
+        replay=True. The few blocks the engine settles as it writes them come out as a paste leaves them (an
+        observer saved powered is unpowered, its pulse's end being a tick the file cannot hold)."""
         from scicraft_viz.engine import formats
         from scicraft_viz.engine.mcfunction import world_from_blocks
 
@@ -1919,6 +1927,13 @@ class World:
 
             data, source = formats.read_file_bytes(src, formats.region_limit(src, fmt)), shown(str(src))
         kind = fmt or formats.detect_format(data, source)
+        if in_world not in (True, False):
+            raise InputError(f"from_build_file: in_world must be True or False, got {_short_repr(in_world)}")
+        if in_world and replay is False:
+            raise InputError("from_build_file: in_world=True loads the states as saved, which replay=False "
+                             "(a player's placement) would re-derive; leave replay out")
+        if in_world:
+            replay = True
         if replay is None:
             replay = kind != "mcfunction" and formats.build_text(data, kind, source) is None
         items = formats.decode_build(data, fmt, source, skip_unsupported=skip_unsupported, box=box)
@@ -1940,6 +1955,11 @@ class World:
                 w.spawn_item(name, count, pos, motion, pickup_delay=delay, age=age)
             except InputError as e:
                 raise BuildFileError(f"{source}: {e}") from None
+        if in_world:  # nothing is due in a world at rest: not the ticks the paste's updates scheduled, nor water's
+            w.clear_scheduled()
+            if w._fluid is not None:
+                w._fluid.heap.clear()
+                w._fluid.pending.clear()
         return w
 
     def structure_updates(self, positions: Iterable) -> None:
