@@ -117,6 +117,24 @@ def test_the_scrubber_sends_each_rows_entities_as_the_canvas_draws_them(ex):
     assert np.array_equal(page, np.asarray(ex.canvas.ent_pos_attr.array)[:36])
 
 
+def test_the_layer_slider_hides_the_entities_above_it_as_it_hides_blocks(ex):
+    """The cart stands in the rails' layer (y 1), the item lies on the stone beside them (y 2): showing y <= 1
+    leaves the item out of the canvas and of every row the page is sent; showing all brings it back."""
+    c, sc = ex.canvas, ex.scrubber
+    cart, item = c.entities[0][0], c.entities[1][0]
+    assert int(np.floor(cart.pos[1])) == 1 and int(np.floor(item.pos[1])) == 2
+    rows = lambda: np.frombuffer(sc.ent_index, np.uint32).reshape(-1, 2)[:, 1].tolist()  # noqa: E731
+    assert rows() == [1] * 6 + [2] * 7
+    c.layer.value = 1
+    assert np.allclose(c.entity_boxes(), boxes_of([cart], []), atol=1e-5)
+    assert rows() == [1] * 13
+    c.layer.value = 0  # the floor only: no entity
+    assert c.entity_boxes() == [] and rows() == [0] * 13
+    c.layer.value = c.layer.max
+    assert np.allclose(c.entity_boxes(), boxes_of([cart], [item]), atol=1e-5)
+    assert rows() == [1] * 6 + [2] * 7
+
+
 def test_a_tick_the_page_drew_does_not_send_the_entities_back(ex):
     s = ex.session
     sent = []

@@ -305,11 +305,15 @@ def _item_rgb(item: str) -> tuple[int, int, int]:
     return ITEM_COLOR if rgb is None else tuple(int(round(255 * c)) for c in rgb)  # type: ignore[return-value]
 
 
-def entity_records(carts, items, offset) -> np.ndarray:
+def entity_records(carts, items, offset, ymax: float | None = None) -> np.ndarray:
     """(n, 12) float64: one record per minecart (engine/carts.py CartInfo), then per item entity
-    (engine/world.py ItemInfo), as the canvas and the page's scrubber draw them (see ENTITY_VERTICES)."""
+    (engine/world.py ItemInfo), as the canvas and the page's scrubber draw them (see ENTITY_VERTICES). With
+    `ymax` (the layer slider), an entity standing in a block above that layer is left out, as the blocks are."""
     from scicraft_viz.engine.carts import HALF_WIDTH, HEIGHT
 
+    if ymax is not None:
+        carts = [c for c in carts if np.floor(c.pos[1]) <= ymax]
+        items = [e for e in items if np.floor(e.pos[1]) <= ymax]
     out = np.zeros((len(carts) + len(items), 12), np.float64)
     ox, oy, oz = (float(v) for v in offset)
     boxes = [(c.pos, HALF_WIDTH, HEIGHT, *CART_COLORS.get(c.kind, CART_COLORS["minecart"])) for c in carts]
@@ -439,7 +443,7 @@ class Canvas(W.VBox):
                                  continuous_update=False, style={"description_width": "initial"},
                                  tooltip="hide every block above this layer to look inside the build",
                                  layout=W.Layout(width="220px"))
-        self.layer.observe(lambda ch: self._rebuild(), "value")
+        self.layer.observe(lambda ch: (self._rebuild(), self._redraw_entities()), "value")
         self.xray = W.ToggleButton(value=False, description="see-through lamps", icon="eye",
                                    tooltip="draw lamps translucent to see the dust and repeaters behind them",
                                    layout=W.Layout(width="170px"))
@@ -570,7 +574,10 @@ class Canvas(W.VBox):
         only these: one mesh whose vertex arrays are rewritten when a box moved, appeared or went. Hovering the
         block an entity is in or on names it (`hover`)."""
         self._carts, self._items = tuple(carts), tuple(items)
-        records = entity_records(self._carts, self._items, self._offset)
+        self._redraw_entities()
+
+    def _redraw_entities(self) -> None:
+        records = entity_records(self._carts, self._items, self._offset, self.layer.value)
         self.reserve_entities(len(records))
         self._draw_entities(records)
 

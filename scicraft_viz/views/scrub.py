@@ -689,7 +689,8 @@ export default { initialize, render };
         kept for the next load while the row holds the same entities (a live step re-encodes only the new rows)."""
         carts, items = rec.carts[a : b + 1], rec.items[a : b + 1]
         canvas.reserve_entities(max(len(c) + len(i) for c, i in zip(carts, items)))
-        key = (id(rec), a, tuple(canvas._offset.tolist()))
+        ymax = canvas.layer.value
+        key = (id(rec), a, tuple(canvas._offset.tolist()), ymax)
         if getattr(self, "_ent_key", None) != key:
             self._ent_key, self._ent_kept = key, []
         kept: list = self._ent_kept
@@ -701,7 +702,7 @@ export default { initialize, render };
             if k < len(kept) and kept[k][0] is c and kept[k][1] is i:
                 r = kept[k][2]
             else:
-                r = r if same else entity_records(c, i, canvas._offset)
+                r = r if same else entity_records(c, i, canvas._offset, ymax)
                 del kept[k:]
                 kept.append((c, i, r))
             if same:
