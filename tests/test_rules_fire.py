@@ -2,12 +2,16 @@
 whole top face of the block below it, goes when that goes, and is broken by a piston's push; an observer sees it
 placed and removed. Its random ageing, burning out and spreading are left out. docs/redstone.md section 81."""
 
+import numpy as np
 import pytest
 from redstone_helpers import name, new_world, on, run
 
 from scicraft_viz import World
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.errors import BlockStateError, PlacementError
+from scicraft_viz.views import geometry
+from scicraft_viz.views.canvas import describe_block
+from scicraft_viz.views.frame import frame_from_world
 
 FIRE = "minecraft:fire[age=0,east=false,north=false,south=false,up=false,west=false]"
 
@@ -102,3 +106,15 @@ def test_slime_does_not_drag_fire_and_fire_goes_when_the_slime_under_it_leaves()
     w.step(3)
     assert name(w, (1, 1, 0)) == "piston_head" and name(w, (2, 1, 0)) == "slime_block"
     assert name(w, (1, 2, 0)) == "air" and name(w, (2, 2, 0)) == "air"
+
+
+def test_the_views_draw_fire_as_two_crossed_sheets_and_say_what_it_is():
+    w = World(replay=True)
+    w.set_blocks([((0, 0, 0), "stone"), ((0, 1, 0), "fire")])
+    f = frame_from_world(w)
+    g = geometry.build(f.layout)
+    boxes = geometry._boxes(f.layout, np.ones(len(f.layout), bool))[2]  # in world units
+    drawn = [box for b, box in zip(g.block.tolist(), boxes.tolist(), strict=True) if f.layout.positions[b] == (0, 1, 0)]
+    assert drawn == [[0, 1, 0.46875, 1, 1.875, 0.53125], [0.46875, 1, 0, 0.53125, 1.875, 1]]
+    assert describe_block(f, (0, 1, 0)).endswith("· decorative, never powered; needs a whole face below; a piston "
+                                                 "breaks it")
