@@ -38,8 +38,13 @@ class _Waiting(Exception):
 
 
 class GameTest:
-    def __init__(self, structure: str, setup_ticks: int = 0, max_ticks: int = 100):
+    def __init__(self, structure: str, setup_ticks: int = 0, max_ticks: int = 100, without=()):
+        """`without`: relative positions left empty, as if the structure had been saved without their blocks."""
         self.w = World.from_build_file(DATA / f"{structure}.mcstructure")
+        if without:
+            drop = {self.at(rel) for rel in without}
+            assert all(self.w.get_block(p) != "minecraft:air" for p in drop), "nothing to leave out"
+            self.w = World.from_blocks([(p, s) for p, s in self.w.blocks().items() if p not in drop], replay=True)
         self.w.clear_scheduled()  # as Java's GameTestInfo does once the structure is placed
         self.max_ticks = max_ticks
         self.w.step(1 + setup_ticks)

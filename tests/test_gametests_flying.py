@@ -22,10 +22,11 @@ MACHINES = {
 }
 
 
-def fly(name: str) -> int:
+def fly(name: str, without=()) -> int:
     (how, at), checks = MACHINES[name]
-    t = GameTest(f"FlyingMachineTests/{name}")
+    t = GameTest(f"FlyingMachineTests/{name}", without=without)
     s = t.sequence()
+    # "fire": the script sets fire in front of an observer, as "dirt" sets dirt (docs/redstone.md section 81)
     s.then_execute(lambda: t.pulse_redstone(at, 2) if how == "pulse" else t.set_block(at, how))
     for ticks, blocks in checks:
         s.then_execute_after(ticks, lambda blocks=blocks: [t.assert_block(b, p) for b, p in blocks])
@@ -33,10 +34,10 @@ def fly(name: str) -> int:
     return t.run()
 
 
-FIRE = "the script starts the machine by setting fire in front of its observer; the engine has no fire"
 DIFFER = {
-    "machine_a": FIRE, "machine_d": FIRE, "machine_f": FIRE,
-    "machine_i": "at tick 18 there is no honey block at the far end, (3, 8, 1)",
+    "machine_i": "the structure already holds dirt at (4, 2, 1), where the script sets dirt to start the machine: "
+                 "setting a block to the state it has changes nothing and sends no update (Java's Level.setBlock), so "
+                 "the observer watching it never fires and nothing moves (test_machine_i_from_an_empty_trigger)",
 }
 
 
@@ -46,18 +47,32 @@ def test_flying_machine(name):
     assert fly(name) == sum(ticks for ticks, _ in MACHINES[name][1])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "at tick 20 there is no slime block at the far end, (4, 3, 5): the structure holds from the start the obsidian "
-    "the script sets at (4, 3, 4) only at tick 40, in the machine's path; with it removed the machine still does not "
-    "get there by tick 20 (not explained yet)"
-))
-def test_machine_c():
+def test_machine_i_from_an_empty_trigger():
+    """machine_i with its trigger's cell empty, as the script expects it: dirt set there starts it, and it flies to
+    the far end and back at the script's ticks."""
+    assert fly("machine_i", without=[(4, 2, 1)]) == 36
+
+
+def machine_c(without=()) -> int:
     """machine_c flies out; an obsidian block set in its way stops it on the way back."""
-    t = GameTest("FlyingMachineTests/machine_c")
+    t = GameTest("FlyingMachineTests/machine_c", without=without)
     (t.sequence()
      .then_execute(lambda: t.pulse_redstone((4, 4, 0), 2))
      .then_execute_after(20, lambda: t.assert_block(SLIME, (4, 3, 5)))
      .then_execute_after(20, lambda: t.set_block((4, 3, 4), "obsidian"))
      .then_execute_after(2, lambda: t.assert_block(STICKY, (4, 3, 2)))
      .then_succeed())
-    assert t.run() == 42
+    return t.run()
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the structure already holds, at (4, 3, 4), the obsidian the script sets there only at tick 40: it stands in the "
+    "machine's path from the start, so the machine cannot fly out and at tick 20 there is no slime block at (4, 3, 5) "
+    "(test_machine_c_without_the_early_obsidian)"
+))
+def test_machine_c():
+    assert machine_c() == 42
+
+
+def test_machine_c_without_the_early_obsidian():
+    assert machine_c(without=[(4, 3, 4)]) == 42

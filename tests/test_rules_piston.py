@@ -344,3 +344,24 @@ def test_a_stone_removed_two_blocks_away_does_not_update_a_bud_piston():
     w.remove_block((2, 1, 0))  # a plain block's removal updates only its six neighbours
     w.step(5)
     assert w.get_block(P) == "minecraft:piston[extended=false,facing=north]"
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the engine extends the lower piston first, and the upper one then faces an extended piston it cannot push; "
+    "vanilla's observer updates the block behind it (neighborChanged) before that block's neighbours, so the upper "
+    "piston's block event is queued first (docs/redstone.md section 82)"
+))
+def test_an_observer_behind_a_piston_column_fires_the_piston_it_faces_first():
+    """An observer's back powers a sticky piston facing down and, by quasi-connectivity, the sticky piston below it:
+    the upper one starts pushing the lower one and the block below it down a block, and the lower one's event finds
+    a moving block and is dropped. (The column of PistonTests' triple_extender.)"""
+    w = World()
+    w.set_block((0, 10, 0), "observer[facing=north]")  # watches (0, 10, -1); its back powers (0, 10, 1)
+    w.set_block((0, 10, 1), "sticky_piston[facing=down]")
+    w.set_block((0, 9, 1), "sticky_piston[facing=down]")
+    w.set_block((0, 8, 1), "white_concrete")
+    w.set_block((0, 10, -1), "stone")
+    w.step(3)  # the observer fires 2 game ticks on, and the move it starts is half done a game tick later
+    assert [w.get_block((0, y, 1)).removeprefix("minecraft:") for y in (10, 9, 8, 7)] == [
+        "sticky_piston[extended=true,facing=down]", "moving_piston[facing=down,type=sticky]",
+        "moving_piston[facing=down,type=normal]", "moving_piston[facing=down,type=normal]"]

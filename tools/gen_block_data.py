@@ -16,7 +16,7 @@ blocks a comparator reads by their state (blocks.ANALOG_STATE, whatever their pr
 by their shape as the others are (full: 'C' or 'T'; else partial).
 
 Decorative blocks (fences, walls, panes, iron bars, chains, carpets, signs, banners, lanterns, flower pots, ladders,
-candles, torches: blocks.decorative_family) are partial blocks too, whatever their properties: their shape
+candles, torches, fire: blocks.decorative_family) are partial blocks too, whatever their properties: their shape
 states (a fence's `north=true`...) change nothing for redstone. Glazed terracotta is a full block whatever its
 `facing` (blocks.py gives it vanilla's push-only reaction).
 
@@ -79,7 +79,8 @@ DECORATIVE_PROPS = {"fence": _LINKS, "wall": _LINKS | {"up"}, "pane": _LINKS, "c
                     "banner": {"rotation"}, "wall_banner": {"facing"}, "lantern": {"hanging", "waterlogged"},
                     "flower_pot": set(), "ladder": {"facing", "waterlogged"},
                     "candle": {"candles", "lit", "waterlogged"}, "torch": set(), "wall_torch": {"facing"},
-                    "head": {"rotation"}, "wall_head": {"facing"}, "tripwire_hook": {"attached", "facing", "powered"}}
+                    "head": {"rotation"}, "wall_head": {"facing"}, "tripwire_hook": {"attached", "facing", "powered"},
+                    "fire": {"age", "east", "north", "south", "up", "west"}}
 DIRS = ("north", "east", "south", "west", "up", "down")
 GRID = 16
 

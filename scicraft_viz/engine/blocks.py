@@ -221,6 +221,9 @@ DECORATIVE: dict[str, tuple[tuple[str, int] | None, str, bool]] = {
     "wall_head": (None, "break", False),
     # a tripwire hook hangs on the face behind it (isFaceSturdy); docs/redstone.md section 52
     "tripwire_hook": (("behind", SUPPORT_FULL), "break", False),
+    # fire (not soul fire) stays on the whole top face of the block below; vanilla also lets a flammable neighbour
+    # hold it, and ages and burns it out at random, which the engine leaves out (docs/redstone.md section 81)
+    "fire": (("down", SUPPORT_FULL), "break", False),
 }
 HEADS = ("skeleton_skull", "wither_skeleton_skull", "zombie_head", "player_head", "creeper_head", "dragon_head",
          "piglin_head")
@@ -229,6 +232,8 @@ WALL_HEADS = tuple(n.replace("_skull", "_wall_skull").replace("_head", "_wall_he
 
 def decorative_family(name: str) -> str | None:
     """The DECORATIVE family of a vanilla block name, or None."""
+    if name == "fire":
+        return "fire"
     if name in ("torch", "soul_torch", "wall_torch", "soul_wall_torch"):
         return "wall_torch" if name.endswith("wall_torch") else "torch"
     if name in ("lantern", "soul_lantern", "chain", "ladder", "flower_pot", "iron_bars"):
@@ -343,6 +348,7 @@ REFUSED_BLOCKS: dict[str, str] = {
     "tripwire": "tripwire and what steps on it (entities) are not in the engine",
     "chiseled_bookshelf": "a chiseled bookshelf's comparator output is the last slot a player used (block-entity "
                           "data, not its block state)",
+    "soul_fire": "soul fire, which stands only on soul sand or soul soil, is not in the engine (fire is)",
 }
 
 
@@ -450,7 +456,7 @@ VANILLA: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
     n: ({"C": STONE, "T": GLASS}.get(r[3][0], PARTIAL), r[1], r[2]) for n, r in _VANILLA.items()}
 SUPPORTED_FAMILIES = ("e.g. concrete, wool, terracotta, planks, glass, stained glass, leaves, slabs, stairs, fences, "
                       "walls, panes, carpets, signs, banners, lanterns, ladders, candles, torches, heads, shulker "
-                      "boxes, tripwire hooks, lightning rods")
+                      "boxes, tripwire hooks, lightning rods, fire")
 _BY_STATE_ID = sorted((r[0], n) for n, r in _VANILLA.items())
 
 

@@ -159,7 +159,10 @@ def _support_of(st: BlockState, p: Pos) -> tuple[Pos, str] | None:
         k, kind = need
         dx, dy, dz = B.OFFSETS[k]
         where = "above" if k == 4 else "below" if k == 5 else f"behind it (facing={st.get('facing')})"
-        return (x + dx, y + dy, z + dz), _NEED_PHRASES[kind].format(where)
+        phrase = _NEED_PHRASES[kind].format(where)
+        if name == "fire":  # section 81
+            phrase += " (a flammable neighbour does not hold fire here)"
+        return (x + dx, y + dy, z + dz), phrase
     return None
 
 

@@ -348,6 +348,9 @@ def _decorative(bx, lay: Layout, rows: np.ndarray, org: np.ndarray) -> None:
         elif family == "torch":  # no redstone: drawn in one colour, unlike a redstone torch's head
             put(P_STONE, i, (7, 0, 7, 9, 8, 9))
             put(P_STONE, i, (6.5, 8, 6.5, 9.5, 11, 9.5))
+        elif family == "fire":  # two crossed sheets of flame
+            put(P_STONE, i, (0, 0, 7.5, 16, 14, 8.5))
+            put(P_STONE, i, (7.5, 0, 0, 8.5, 14, 16))
     for part, (idx, boxes) in out.items():
         ii = np.asarray(idx, np.int64)
         bx.add(ii, part, np.asarray(boxes, np.float32), org[ii])
