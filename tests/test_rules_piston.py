@@ -346,11 +346,6 @@ def test_a_stone_removed_two_blocks_away_does_not_update_a_bud_piston():
     assert w.get_block(P) == "minecraft:piston[extended=false,facing=north]"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the engine extends the lower piston first, and the upper one then faces an extended piston it cannot push; "
-    "vanilla's observer updates the block behind it (neighborChanged) before that block's neighbours, so the upper "
-    "piston's block event is queued first (docs/redstone.md section 82)"
-))
 def test_an_observer_behind_a_piston_column_fires_the_piston_it_faces_first():
     """An observer's back powers a sticky piston facing down and, by quasi-connectivity, the sticky piston below it:
     the upper one starts pushing the lower one and the block below it down a block, and the lower one's event finds

@@ -274,6 +274,13 @@ _TORCH_SEQ = [tuple(a + b for a, b in zip(_FACES[d], _FACES[e])) for d in _D_VAL
     _FACES[e] for e in _UPDATE_FACES]
 TORCH_COLS = np.array(list(dict.fromkeys(_NEAR.index(v) for v in _TORCH_SEQ))
                       + [j for j in range(NNEAR) if _NEAR[j] not in _TORCH_SEQ], dtype=np.int64)
+# ... and, for a repeater, comparator or observer whose output faces direction k, in the order its output reaches
+# them: the block in front first (neighborChanged), then that block's neighbours in neighbour-update order but the
+# way back (updateNeighborsAtExceptFromFacing), then the rest in table order (the component itself last)
+_FRONT_SEQ = [[_FACES[k]] + [tuple(a + b for a, b in zip(_FACES[k], _FACES[e])) for e in _UPDATE_FACES
+                             if tuple(a + b for a, b in zip(_FACES[k], _FACES[e])) != (0, 0, 0)] for k in range(6)]
+FRONT_COLS = np.array([[_NEAR.index(v) for v in seq] + [j for j in range(1, NNEAR) if _NEAR[j] not in seq] + [0]
+                       for seq in _FRONT_SEQ], dtype=np.int64)
 
 
 # ----------------------------------------------------------------------------- cell storage
@@ -2235,8 +2242,12 @@ def propagate_in(g, exempt, vanilla):
             if (g.chg[i] & 3) == K_UNPAIRED or (not structural and not U[c, NEARC]):
                 continue
             door = U[c, BT] == IRON_DOOR
+            front = -1
+            if vanilla == 0 and not structural and (is_diode(U[c, BT]) or U[c, BT] == OBSERVER):
+                front = opp(U[c, FACING])
             for jj in range(NNEAR):
-                j = VANILLA_COLS[jj] if vanilla == 1 else TORCH_COLS[jj] if vanilla == 2 else jj
+                j = (VANILLA_COLS[jj] if vanilla == 1 else TORCH_COLS[jj] if vanilla == 2
+                     else FRONT_COLS[front, jj] if front >= 0 else jj)
                 x = N[c, j]
                 if j == 0 and x == quiet:
                     continue
