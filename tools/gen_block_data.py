@@ -54,9 +54,10 @@ NON_CONDUCTOR_SUFFIXES = ("_stained_glass", "_leaves")
 # Falling blocks (sand, gravel, concrete powder) drop at their first update: not static blocks.
 FALLING = {"sand", "red_sand", "gravel"}
 FALLING_SUFFIXES = ("_concrete_powder",)
-# Water and lava: partial blocks with no shape (the engine's fluid rules, engine/fluids.py, move water and turn lava
-# that water touches to stone; docs/redstone.md sections 67-69 and 84). Bubble columns stay out.
-FLUIDS = {"water", "lava"}
+# Water, lava and bubble columns: partial blocks with no shape (the engine's fluid rules, engine/fluids.py, move water,
+# turn lava that water touches to stone and take a bubble column for a water source; docs/redstone.md sections 67-69,
+# 84 and 85).
+FLUIDS = {"water", "lava", "bubble_column"}
 # Properties a kept full block may have: none of them changes its redstone behaviour.
 KEEP = {"axis", "snowy", "distance", "persistent", "waterlogged"}
 # Blocks a piston's push treats apart (engine/kernels.py sticky_kind) that are not full cubes: partial blocks

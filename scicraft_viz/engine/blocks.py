@@ -500,7 +500,7 @@ PUSH_NORMAL, PUSH_BLOCK, PUSH_DESTROY, PUSH_ONLY = 0, 1, 2, 3  # PUSH_ONLY: push
 _IMMOVABLE = ("obsidian", "crying_obsidian", "respawn_anchor", "bedrock", "reinforced_deepslate", "barrier",
               "end_portal_frame", "beacon", "spawner", "beehive", "bee_nest", "lectern", "jukebox")
 # (a shulker box drops as an item)
-_BROKEN_BY_PISTON = ("pumpkin", "melon", "cake", "cobweb", "water", "lava", *SHULKER_BOXES)
+_BROKEN_BY_PISTON = ("pumpkin", "melon", "cake", "cobweb", "water", "lava", "bubble_column", *SHULKER_BOXES)
 
 
 def _push_reactions():

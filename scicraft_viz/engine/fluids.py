@@ -28,6 +28,7 @@ SLOPE_DISTANCE = 4  # WaterFluid.getSlopeFindDistance
 DROP_OFF = 1  # WaterFluid.getDropOff
 WATER = "water"
 LAVA = "lava"
+BUBBLE_COLUMN = "bubble_column"
 SOURCE, FLOWING = 0, 1  # the two fluid types a tick is scheduled for (Fluids.WATER, Fluids.FLOWING_WATER)
 N_, E_, S_, W_, U_, D_ = range(6)  # blocks.DIRECTIONS order
 HORIZONTAL_SCAN = (N_, E_, S_, W_)  # Direction.Plane.HORIZONTAL: the order getSpread looks
@@ -97,7 +98,7 @@ class Info:
             self.source = level == 0
             self.falling = level >= 8
             self.amount = 8 if level == 0 or level >= 8 else 8 - level
-        elif self.waterlogged:
+        elif self.waterlogged or name == BUBBLE_COLUMN:  # a bubble column's fluid is a water source
             self.amount, self.source = 8, True
         # LiquidBlockContainer: a waterloggable block takes only a source (SimpleWaterloggedBlock.canPlaceLiquid);
         # the engine keeps some of them (rails, iron trapdoors) unwaterlogged only, so water cannot enter those
@@ -162,8 +163,8 @@ def lava_meets(world, p, tick: int, fluid_ticks) -> bool:
 
 
 def is_watery(state: str) -> bool:
-    """A water block or a waterlogged one: what fluid ticks run for."""
-    return state.startswith("minecraft:water") or "waterlogged=true" in state
+    """A water block, a waterlogged one or a bubble column: what fluid ticks run for."""
+    return state.startswith(("minecraft:water", "minecraft:bubble_column")) or "waterlogged=true" in state
 
 
 @functools.lru_cache(maxsize=1)
@@ -175,7 +176,7 @@ def watery_numbers():
     top = max(r[0] + len(r[3]) for r in B._VANILLA.values())
     out = np.zeros(top + 1, np.uint8)
     for name, (lo, allowed, _, codes, _order) in B._VANILLA.items():
-        if name in (WATER, LAVA):
+        if name in (WATER, LAVA, BUBBLE_COLUMN):
             out[lo : lo + len(codes)] = 1
         elif "waterlogged" in allowed:
             for i in range(len(codes)):

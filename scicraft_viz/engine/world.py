@@ -1720,7 +1720,7 @@ class World:
         return self._fluid.listing() if self._fluid is not None else []
 
     def water(self) -> dict[Pos, str]:
-        """Every water block and waterlogged block, {position: state}."""
+        """Every water block, waterlogged block and bubble column, {position: state}."""
         from scicraft_viz.engine import fluids
 
         return {p: s for p, s in self.blocks().items() if fluids.is_watery(s)}
