@@ -54,9 +54,10 @@ NON_CONDUCTOR_SUFFIXES = ("_stained_glass", "_leaves")
 # Falling blocks (sand, gravel, concrete powder) drop at their first update: not static blocks.
 FALLING = {"sand", "red_sand", "gravel"}
 FALLING_SUFFIXES = ("_concrete_powder",)
-# Water: a partial block with no shape (the engine's fluid rules, engine/fluids.py, move it; docs/redstone.md
-# sections 67-69). Lava and bubble columns stay out.
-FLUIDS = {"water"}
+# Water, lava and bubble columns: partial blocks with no shape (the engine's fluid rules, engine/fluids.py, move water,
+# turn lava that water touches to stone and take a bubble column for a water source; docs/redstone.md sections 67-69,
+# 84 and 85).
+FLUIDS = {"water", "lava", "bubble_column"}
 # Properties a kept full block may have: none of them changes its redstone behaviour.
 KEEP = {"axis", "snowy", "distance", "persistent", "waterlogged"}
 # Blocks a piston's push treats apart (engine/kernels.py sticky_kind) that are not full cubes: partial blocks
@@ -80,7 +81,13 @@ DECORATIVE_PROPS = {"fence": _LINKS, "wall": _LINKS | {"up"}, "pane": _LINKS, "c
                     "flower_pot": set(), "ladder": {"facing", "waterlogged"},
                     "candle": {"candles", "lit", "waterlogged"}, "torch": set(), "wall_torch": {"facing"},
                     "head": {"rotation"}, "wall_head": {"facing"}, "tripwire_hook": {"attached", "facing", "powered"},
-                    "fire": {"age", "east", "north", "south", "up", "west"}}
+                    "fire": {"age", "east", "north", "south", "up", "west"},
+                    "dirt_path": set(), "powder_snow": set(), "turtle_egg": {"eggs", "hatch"},
+                    "bed": {"facing", "occupied", "part"}, "bell": {"attachment", "facing", "powered"},
+                    "big_dripleaf": {"facing", "tilt", "waterlogged"}, "big_dripleaf_stem": {"facing", "waterlogged"}}
+# Blocks whose support shape (vanilla getBlockSupportShape: what holds a block on their faces) is the whole cube though
+# their collision shape is not: powder snow, which entities sink into.
+SUPPORT_CUBE = {"powder_snow"}
 DIRS = ("north", "east", "south", "west", "up", "down")
 GRID = 16
 
@@ -156,7 +163,8 @@ def build_rows() -> dict:
         if family is not None:
             if props != DECORATIVE_PROPS[family]:
                 raise SystemExit(f"{name}: properties {sorted(props)}, expected {sorted(DECORATIVE_PROPS[family])}")
-            codes = "".join(chr(ord("a") + sturdy_mask(b)) for b in boxes)
+            support = [full] * n if name in SUPPORT_CUBE else boxes
+            codes = "".join(chr(ord("a") + sturdy_mask(b)) for b in support)
         elif slab_or_stairs:
             codes = "".join("C" if b == full else chr(ord("a") + sturdy_mask(b)) for b in boxes)
         elif name in ENTITY_FULL:
@@ -176,7 +184,8 @@ def build_rows() -> dict:
         else:
             continue
         assert n == len(list(itertools.product(*(values(s) for s in states)))), name
-        centres = "".join(centre_code(b) for b in boxes) if codes[0] not in "CT" else ""
+        support = [full] * n if name in SUPPORT_CUBE else boxes
+        centres = "".join(centre_code(b) for b in support) if codes[0] not in "CT" else ""
         rows[name] = [block["minStateId"], [[s["name"], values(s)] for s in states], block["defaultState"], codes,
                       centres]
         if codes[0] not in "CT":

@@ -224,7 +224,36 @@ DECORATIVE: dict[str, tuple[tuple[str, int] | None, str, bool]] = {
     # fire (not soul fire) stays on the whole top face of the block below; vanilla also lets a flammable neighbour
     # hold it, and ages and burns it out at random, which the engine leaves out (docs/redstone.md section 81)
     "fire": (("down", SUPPORT_FULL), "break", False),
+    # Blocks with no redstone output that builds hold for their looks or for entities (docs/redstone.md section 83):
+    # a dirt path (15/16 high: only its bottom face is whole) and powder snow (no collision shape, but vanilla's
+    # getBlockSupportShape makes it a whole cube for what stands on it) are moved by pistons; a turtle egg, a bed's
+    # half, a bell and a big dripleaf (and its stem) break (PushReaction.DESTROY). None conducts; a bed (9/16
+    # high) is solid by its shape and a bell by forceSolidOn, the plants and eggs are not.
+    "dirt_path": (None, "move", True),
+    "powder_snow": (None, "move", False),
+    "turtle_egg": (None, "break", False),
+    "bed": (None, "break", True),
+    # a bell's support depends on its attachment (vanilla BellBlock.canSurvive): see _bell_support
+    "bell": (None, "break", True),
+    "big_dripleaf": (None, "break", False),
+    "big_dripleaf_stem": (None, "break", False),
 }
+ENTITY_DECOR = ("dirt_path", "powder_snow", "turtle_egg", "bell", "big_dripleaf", "big_dripleaf_stem")
+
+
+def _bell_support(vals: dict) -> tuple[str, int] | None:
+    """(where, SUPPORT_* kind) of a bell state (vanilla BellBlock.canSurvive): a floor bell stands on a whole face, a
+    ceiling bell hangs from the centre of the face above, a single-wall bell hangs on the whole face of the block it
+    faces; a double-wall bell never pops (vanilla turns it into a single-wall bell instead, which the engine does not
+    do: docs/limits.md)."""
+    attachment = vals["attachment"]
+    if attachment == "floor":
+        return "down", SUPPORT_FULL
+    if attachment == "ceiling":
+        return "up", SUPPORT_CENTRE
+    if attachment == "single_wall":
+        return vals["facing"], SUPPORT_FULL
+    return None
 HEADS = ("skeleton_skull", "wither_skeleton_skull", "zombie_head", "player_head", "creeper_head", "dragon_head",
          "piglin_head")
 WALL_HEADS = tuple(n.replace("_skull", "_wall_skull").replace("_head", "_wall_head") for n in HEADS)
@@ -242,6 +271,10 @@ def decorative_family(name: str) -> str | None:
         return "flower_pot"
     if name == "candle" or name.endswith("_candle"):
         return "candle"
+    if name in ENTITY_DECOR:
+        return name
+    if name.endswith("_bed"):
+        return "bed"
     if name in HEADS or name in WALL_HEADS or name == "tripwire_hook":
         return "wall_head" if name in WALL_HEADS else "head" if name in HEADS else name
     if "hanging" in name:
@@ -343,6 +376,9 @@ REFUSED_STATES: dict[tuple[str, str, str], str] = {
                                           "the engine does not have",
     ("lightning_rod", "powered", "true"): "a lightning rod is powered for the 8 game ticks after lightning strikes "
                                           "it, whose end is a scheduled tick the state does not carry",
+    **{("big_dripleaf", "tilt", t): "a tilted big dripleaf tilts further and springs back by scheduled ticks (10, 10 "
+                                    "and 100 game ticks) that the state does not carry" for t in ("unstable", "partial",
+                                                                                                 "full")},
 }
 REFUSED_BLOCKS: dict[str, str] = {
     "tripwire": "tripwire and what steps on it (entities) are not in the engine",
@@ -456,7 +492,8 @@ VANILLA: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
     n: ({"C": STONE, "T": GLASS}.get(r[3][0], PARTIAL), r[1], r[2]) for n, r in _VANILLA.items()}
 SUPPORTED_FAMILIES = ("e.g. concrete, wool, terracotta, planks, glass, stained glass, leaves, slabs, stairs, fences, "
                       "walls, panes, carpets, signs, banners, lanterns, ladders, candles, torches, heads, shulker "
-                      "boxes, tripwire hooks, lightning rods, fire")
+                      "boxes, tripwire hooks, lightning rods, fire, beds, bells, turtle eggs, dirt paths, powder snow, "
+                      "big dripleaves")
 _BY_STATE_ID = sorted((r[0], n) for n, r in _VANILLA.items())
 
 
@@ -468,7 +505,8 @@ PUSH_NORMAL, PUSH_BLOCK, PUSH_DESTROY, PUSH_ONLY = 0, 1, 2, 3  # PUSH_ONLY: push
 # cakes and cobwebs (PushReaction.DESTROY).
 _IMMOVABLE = ("obsidian", "crying_obsidian", "respawn_anchor", "bedrock", "reinforced_deepslate", "barrier",
               "end_portal_frame", "beacon", "spawner", "beehive", "bee_nest", "lectern", "jukebox")
-_BROKEN_BY_PISTON = ("pumpkin", "melon", "cake", "cobweb", "water", *SHULKER_BOXES)  # a shulker box drops as an item
+# (a shulker box drops as an item)
+_BROKEN_BY_PISTON = ("pumpkin", "melon", "cake", "cobweb", "water", "lava", "bubble_column", *SHULKER_BOXES)
 
 
 def _push_reactions():
@@ -569,6 +607,8 @@ def _decorative_tables():
         support, _, is_solid = DECORATIVE[family]
         for number, vals in _states(name):
             solid[number] = is_solid
+            if family == "bell":
+                support = _bell_support(vals)
             if support is None:
                 continue
             where, kind = support
@@ -814,7 +854,8 @@ def is_attached(state: str) -> bool:
     """True for a block that hangs on another; the state is read without validation, vanilla ids too."""
     name = split_state(state)[0]
     family = decorative_family(name)  # a sign, carpet, lantern... needs a neighbour too
-    return ALIASES.get(name, name) in ATTACHED or (family is not None and DECORATIVE[family][0] is not None)
+    return ALIASES.get(name, name) in ATTACHED or (family is not None and (DECORATIVE[family][0] is not None
+                                                                           or family == "bell"))
 
 
 def static_state(state: str) -> str:

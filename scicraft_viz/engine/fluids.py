@@ -27,12 +27,17 @@ TICK_DELAY = 5  # WaterFluid.getTickDelay
 SLOPE_DISTANCE = 4  # WaterFluid.getSlopeFindDistance
 DROP_OFF = 1  # WaterFluid.getDropOff
 WATER = "water"
+LAVA = "lava"
+BUBBLE_COLUMN = "bubble_column"
 SOURCE, FLOWING = 0, 1  # the two fluid types a tick is scheduled for (Fluids.WATER, Fluids.FLOWING_WATER)
 N_, E_, S_, W_, U_, D_ = range(6)  # blocks.DIRECTIONS order
 HORIZONTAL_SCAN = (N_, E_, S_, W_)  # Direction.Plane.HORIZONTAL: the order getSpread looks
 SPREAD_ORDER = (N_, S_, W_, E_)  # an EnumMap's order (Direction ordinals): the order sides are filled
 UPDATE_ORDER = (W_, E_, D_, U_, N_, S_)  # NeighborUpdater.UPDATE_ORDER
 OPPOSITE = (S_, W_, N_, E_, D_, U_)
+# LiquidBlock.POSSIBLE_FLOW_DIRECTIONS (down, south, north, east, west), each turned round: the neighbours lava looks at
+# for water, in that order (every side but the one below)
+LAVA_LOOKS = (U_, N_, S_, W_, E_)
 SOLID_SIZE = 0.7291666666666666  # BlockStateBase.calculateSolid: a shape this big on average is solid
 FULL_FACE = (1 << 256) - 1
 
@@ -75,7 +80,7 @@ class Info:
     """What the fluid rules ask of one block state."""
 
     __slots__ = ("state", "name", "air", "amount", "source", "falling", "container", "waterlogged", "holds",
-                 "solid", "faces", "settable")
+                 "solid", "faces", "settable", "lava", "lava_source")
 
     def __init__(self, state: str):
         from scicraft_viz.engine.items import collision_boxes
@@ -86,12 +91,14 @@ class Info:
         self.air = name == "air"
         self.waterlogged = props.get("waterlogged") == "true"
         self.amount, self.source, self.falling = 0, False, False
+        self.lava = name == LAVA  # lava is no water: `amount` and the rest stay those of a block without water
+        self.lava_source = self.lava and props.get("level", "0") == "0"
         if name == WATER:
             level = int(props.get("level", "0"))
             self.source = level == 0
             self.falling = level >= 8
             self.amount = 8 if level == 0 or level >= 8 else 8 - level
-        elif self.waterlogged:
+        elif self.waterlogged or name == BUBBLE_COLUMN:  # a bubble column's fluid is a water source
             self.amount, self.source = 8, True
         # LiquidBlockContainer: a waterloggable block takes only a source (SimpleWaterloggedBlock.canPlaceLiquid);
         # the engine keeps some of them (rails, iron trapdoors) unwaterlogged only, so water cannot enter those
@@ -114,7 +121,7 @@ class Info:
         self.faces = tuple(_face_mask(boxes, k) for k in range(6))
         blocks_motion = self.solid and name not in ("cobweb", "bamboo_sapling")
         door = vname.endswith("_door")
-        never = door or vname in ("sugar_cane", "bubble_column", "nether_portal", "end_portal", "end_gateway",
+        never = door or vname in ("sugar_cane", "bubble_column", LAVA, "nether_portal", "end_portal", "end_gateway",
                                   "structure_void")
         # FlowingFluid.canHoldFluid for flowing water (a container's own rule is asked apart)
         self.holds = not never and not blocks_motion
@@ -131,20 +138,45 @@ def info(state: str) -> Info:
     return Info(state)
 
 
+def lava_meets(world, p, tick: int, fluid_ticks) -> bool:
+    """LiquidBlock.shouldSpreadLiquid for the lava at p, run where vanilla runs it (onPlace, neighborChanged): water
+    (or a waterlogged block) above it or beside it turns it to obsidian if it is a source, else to cobblestone; over
+    soul soil, blue ice there turns it to basalt; the first of its neighbours in LAVA_LOOKS' order that does either
+    decides. The block is set with its updates (setBlockAndUpdate), and water beside it hears of the change. Returns
+    True if the lava went."""
+    here = info(world._block_at(p))
+    if not here.lava:
+        return False
+    soul_soil = B.split_state(world._block_at(step(p, D_)))[0] == "soul_soil"
+    for k in LAVA_LOOKS:
+        n = info(world._block_at(step(p, k)))
+        if n.amount:
+            new = "minecraft:obsidian" if here.lava_source else "minecraft:cobblestone"
+        elif soul_soil and n.name == "blue_ice":
+            new = "minecraft:basalt[axis=y]"
+        else:
+            continue
+        world._fluid_set(p, new)
+        fluid_ticks.neighbours_changed(world, p, tick)
+        return True
+    return False
+
+
 def is_watery(state: str) -> bool:
-    """A water block or a waterlogged one: what fluid ticks run for."""
-    return state.startswith("minecraft:water") or "waterlogged=true" in state
+    """A water block, a waterlogged one or a bubble column: what fluid ticks run for."""
+    return state.startswith(("minecraft:water", "minecraft:bubble_column")) or "waterlogged=true" in state
 
 
 @functools.lru_cache(maxsize=1)
 def watery_numbers():
-    """By vanilla state number: 1 for water and for a waterlogged state (what placement rows carry)."""
+    """By vanilla state number: 1 for water, lava and a waterlogged state (placement rows that bring in the fluid
+    rules)."""
     import numpy as np
 
     top = max(r[0] + len(r[3]) for r in B._VANILLA.values())
     out = np.zeros(top + 1, np.uint8)
     for name, (lo, allowed, _, codes, _order) in B._VANILLA.items():
-        if name == WATER:
+        if name in (WATER, LAVA, BUBBLE_COLUMN):
             out[lo : lo + len(codes)] = 1
         elif "waterlogged" in allowed:
             for i in range(len(codes)):
@@ -242,7 +274,9 @@ class FluidTicks:
         for k in UPDATE_ORDER:
             q = step(p, k)
             i = self._at(world, q)
-            if i.amount:
+            if i.lava:
+                lava_meets(world, q, tick, self)
+            elif i.amount:
                 self.schedule(q, SOURCE if i.source else FLOWING, tick + TICK_DELAY)
 
     # ------------------------------------------------------------------ FlowingFluid's rules

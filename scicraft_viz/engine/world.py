@@ -1692,18 +1692,30 @@ class World:
             i = wet[c]
             return i if i is not None and i.amount else None
 
+        lava = []  # lava placed, or beside a change: it looks for water (LiquidBlock.onPlace, neighborChanged)
         for c in changed.tolist():
             if c <= 0:
                 continue
             i = watery(c)
             if i is not None:
                 f.schedule(tuple(g.P[c].tolist()), fluids.SOURCE if i.source else fluids.FLOWING, t + fluids.TICK_DELAY)
+            elif wet[c] is not None and wet[c].lava:
+                lava.append(c)
             for k in fluids.UPDATE_ORDER:
                 q = int(g.N[c, sim.FC[k]])
                 j = watery(q) if q > 0 else None
                 if j is not None:
                     f.schedule(tuple(g.P[q].tolist()), fluids.SOURCE if j.source else fluids.FLOWING,
                                t + fluids.TICK_DELAY)
+                elif q > 0 and wet[q] is not None and wet[q].lava:
+                    lava.append(q)
+        if lava:
+            self._fluid_busy = True
+            try:
+                for c in dict.fromkeys(lava):
+                    fluids.lava_meets(self, tuple(g.P[c].tolist()), t, f)
+            finally:
+                self._fluid_busy = False
 
     def fluid_ticks(self) -> list[tuple[int, Pos, str]]:
         """The pending fluid ticks in the order they run: (due game tick, position, 'water' for a source's or
@@ -1711,7 +1723,7 @@ class World:
         return self._fluid.listing() if self._fluid is not None else []
 
     def water(self) -> dict[Pos, str]:
-        """Every water block and waterlogged block, {position: state}."""
+        """Every water block, waterlogged block and bubble column, {position: state}."""
         from scicraft_viz.engine import fluids
 
         return {p: s for p, s in self.blocks().items() if fluids.is_watery(s)}

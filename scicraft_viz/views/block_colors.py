@@ -48,6 +48,9 @@ MATERIALS = (
     ("zombie", (0.30, 0.48, 0.25)), ("creeper", (0.37, 0.72, 0.29)), ("player_", (0.60, 0.42, 0.30)),
     ("dragon", (0.12, 0.10, 0.14)), ("piglin", (0.87, 0.58, 0.55)), ("lightning_rod", (0.75, 0.42, 0.31)),
     ("tripwire", (0.55, 0.45, 0.32)),
+    # docs/redstone.md sections 83-84: a bell's gold, a turtle egg's shell, dripleaf green, lava
+    ("bell", (0.90, 0.72, 0.20)), ("turtle_egg", (0.90, 0.89, 0.75)), ("dripleaf", (0.35, 0.55, 0.20)),
+    ("lava", (0.85, 0.35, 0.05)),
 )
 
 
