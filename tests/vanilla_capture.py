@@ -116,11 +116,15 @@ def differences(structure: str | Path, capture: str | Path, actions: list[Action
     """(tick, vanilla's changes, the engine's changes) for each tick where they differ, up to `ticks` (by
     default one past the capture's last tick). Files are named relative to tests/data/nucleation/; with
     `inventories` the containers' slot changes count as well; with `placement` the structure is placed as the
-    game placed it for the capture, its update pass made (`World.structure_updates`, in vanilla's order)."""
+    game placed it for the capture, its update pass made (`World.structure_updates`, in vanilla's order). A capture
+that records where the structure stood in the game's world (`origin`) gives the world that hash origin
+(`World.set_hash_origin`)."""
     cap = json.loads((NUCLEATION / capture).read_text())
     want = vanilla_changes(cap, inventories)
     n = ticks if ticks is not None else max(want, default=0) + 1
     w = world if world is not None else World.from_build_file(NUCLEATION / structure)
+    if "origin" in cap:  # where the capture's (0, 0, 0) stood in the game's world
+        w.set_hash_origin(cap["origin"])
     if placement:
         w.structure_updates(placement_order(NUCLEATION / structure))
     got = engine_changes(w, list(actions), n, inventories)
