@@ -1661,6 +1661,21 @@ def wire_replay(g, sp, nr, budget):
 
 
 @jit
+def piston_near(g, end0, end1):
+    """Whether a piston stands within two steps of a dust changed in chg[end0:end1] (where its updates, its power,
+    or a block it powers can reach the piston)."""
+    U = g.U
+    N = g.N
+    for i in range(end0, end1):
+        if g.chg[i] & 3 == K_DUST:
+            d = g.chg[i] >> 2
+            for j in range(1, NNEAR):
+                if is_piston(U[N[d, j], BT]):
+                    return True
+    return False
+
+
+@jit
 def dust_order(g, start, end0, end1):
     """The order in which vanilla's dust would first bring the blocks around it to how they end, for the round of
     changes chg[start:end0] whose dust settle_dust changed (chg[end0:end1], each dust's power before in NEWP):
@@ -2384,9 +2399,11 @@ def propagate_in(g, exempt, vanilla):
         end0 = end
         settle_dust(g, g.notify, ns)
         end = g.meta[M_NCHG]
-        # in a world with pistons, whose block events queue in the order they hear of a change, the blocks
-        # dust reaches hear of it in vanilla's order (dust_order)
-        nr = dust_order(g, start, end0, end) if end > end0 and g.meta[M_PISTONS] else -1
+        # where a piston, whose block events queue in the order pistons hear of a change, stands by the changed
+        # dust, the blocks the dust reaches hear of it in vanilla's order (dust_order)
+        nr = -1
+        if end > end0 and g.meta[M_PISTONS] and piston_near(g, end0, end):
+            nr = dust_order(g, start, end0, end)
         # neighbour updates reach the blocks within two steps of a change; only a block change can
         # take away support, so only then do dust and buttons need a look
         nn = 0
