@@ -3,10 +3,10 @@ among its blocks) and the TGM 4x4 door (player wall heads and a lightning rod), 
 clicks it was made with (tests/data/nucleation/README.md). The engine loads every one of them; where its
 blocks are the ones docs/redstone.md sections 52-55 add, it changes them exactly as vanilla does, at every tick.
 The vault door recorded in the world it was built in, loaded as it stood there (`from_build_file(in_world=True)`,
-docs/redstone.md section 79), matches the game at every tick; the other doors still differ from vanilla elsewhere
-(the order in which the blocks a piston moves land, what a paste or the placement's update pass starts, and the
-order dust updates its neighbours in, which follows the world position), see the README: those tests assert which
-ticks match."""
+docs/redstone.md section 79), matches the game at every tick; the TGM door, placed where the captures were made,
+differs only in one note block's instrument; the other doors still differ from vanilla elsewhere (the order in
+which the blocks a piston moves land, what a paste or the placement's update pass starts), see the README: those
+tests assert which ticks match."""
 
 from __future__ import annotations
 
@@ -132,3 +132,26 @@ def test_the_pasted_vault_door_differs_from_the_first_tick(capture, at, placemen
     assert [t for t, _, _ in diffs] == differing
     t, want, got = diffs[0]
     assert t == 0 and got == {} and "minecraft:moving_piston[facing=down,type=sticky]" in want.values()
+def test_the_tgm_door_matches_the_game_at_every_tick_but_a_note_blocks_instrument_where_it_stood():
+    """Its lever's dust line tells the sticky pistons (3, 2, 1) and (8, 2, 1) through the targets it ends in; in
+    vanilla's order for a build standing 100 blocks up (where the harness placed its captures: the cycle capture
+    of this door records that origin, this one records none) (8, 2, 1) hears it first, and the door runs as in the
+    game (docs/redstone.md section 78). Left: at tick 18 a note block (2, 6, 2) keeps the harp of the block
+    below while that block lands in the game, where the engine already tunes it to the landed block."""
+    with pytest.warns(UserWarning):
+        w = World.from_build_file(NUCLEATION / "door_tgm_4x4.snbt")
+    w.set_hash_origin((0, 100, 0))
+    diffs = differences("door_tgm_4x4.snbt", "door_tgm_4x4.json", [Action(10, "use", LEVER_TGM)], world=w,
+                        placement=True)
+    assert [(t, {p for p in want.keys() | got.keys() if want.get(p) != got.get(p)}) for t, want, got in diffs] == [
+        (18, {(2, 6, 2)})]
+    assert [want[(2, 6, 2)] for _, want, _ in diffs] == ["minecraft:note_block[instrument=harp,note=0,powered=true]"]
+
+
+def test_the_tgm_door_cycle_captured_100_blocks_up_matches_until_the_door_opens_again_but_at_tick_18():
+    with pytest.warns(UserWarning):
+        diffs = differences("door_tgm_4x4.snbt", "door_tgm_4x4_cycle.json",
+                            [Action(10, "use", LEVER_TGM), Action(60, "use", LEVER_TGM)], placement=True)
+    assert [t for t, *_ in diffs] == [18, 60, 65, 66, 67, 68]
+    assert {p for t, want, got in diffs[:2] for p in want.keys() | got.keys() if want.get(p) != got.get(p)} == {
+        (2, 6, 2)}

@@ -108,3 +108,24 @@ def test_the_3x3_flush_door_closes_itself_on_its_placement_as_in_the_game():
     is the one that pushes. The same for the capture placed quietly and the one placed with updates."""
     for capture, placement in (("door_3x3_flush_quiet.json", False), ("door_3x3_flush.json", True)):
         matches(capture, "door_3x3_flush.snbt", [], [1, 3, 5, 6, 7, 8, 9, 10, 11], placement=placement)
+
+
+def test_two_pistons_race_for_a_gap_from_the_sides_and_the_low_x_one_takes_it():
+    """Nucleation's `gap_race`: two pistons facing each other across a gap along x, each fired by an observer that
+    sees the placement (placement with updates). The pistons are placed by y, then x, then z (placement_order), so
+    the low-x piston's block event comes first and it takes the gap."""
+    matches("gap_race.json", "gap_race.snbt", [], [1, 3, 5], placement=True)
+
+
+def test_a_dust_line_over_six_pistons_fires_them_in_vanillas_order():
+    """Nucleation's `dust_cascade`: a lever (7, 2, 1) powers a line of dust standing on six sticky pistons, each
+    powered by the dust on it or beside it. Vanilla's dust tells its neighbours depth first, each dust its seven
+    places in the order of a HashSet of world positions (the capture stood 100 blocks up): the pistons queue
+    their block events in the order 5, 3, 2, 1, 4, 6 (the capture's queue log), 5 extends first and breaks the dust
+    on it, and only 6, powered by the lever's block, follows (docs/redstone.md section 78). Telling the pistons
+    nearest the lever first, 6 would extend first and 5 never."""
+    cap = json.loads((NUCLEATION / "dust_cascade.json").read_text())
+    assert cap["origin"] == [0, 100, 0]
+    assert [tuple(e["pos"]) for e in cap["queues"][10]["before"]["events"]] == [
+        (x, 1, 1) for x in (5, 3, 2, 1, 4, 6)]
+    matches("dust_cascade.json", "dust_cascade.snbt", [Action(10, "use", (7, 2, 1))], [10, 12], placement=True)

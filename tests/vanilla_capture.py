@@ -118,13 +118,16 @@ def differences(structure: str | Path, capture: str | Path, actions: list[Action
     `inventories` the containers' slot changes count as well; with `placement` the structure is placed as the
     game placed it for the capture, its update pass made (`World.structure_updates`, in vanilla's order); with
     `in_world` it is loaded as it stood in the world the capture ticked it in (`from_build_file(in_world=True)`:
-    nothing pending), not pasted."""
+    nothing pending), not pasted. A capture that records where the structure stood in the game's world (`origin`)
+    gives the world that hash origin (`World.set_hash_origin`)."""
     cap = json.loads((NUCLEATION / capture).read_text())
     want = vanilla_changes(cap, inventories)
     n = ticks if ticks is not None else max(want, default=0) + 1
     if world is not None and in_world:
         raise ValueError("differences: in_world loads the structure itself; give no world with it")
     w = world if world is not None else World.from_build_file(NUCLEATION / structure, in_world=in_world)
+    if "origin" in cap:  # where the capture's (0, 0, 0) stood in the game's world
+        w.set_hash_origin(cap["origin"])
     if placement:
         w.structure_updates(placement_order(NUCLEATION / structure))
     got = engine_changes(w, list(actions), n, inventories)

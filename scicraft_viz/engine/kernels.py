@@ -153,7 +153,11 @@ M_PASTE = 25
 # M_CMD: a command block's scheduled tick came (its cell, > 0): `run` stops in the middle of that tick for the world
 # to run the command (engine/commands.py), which then sets -1 to resume the rest of the tick where it stopped.
 M_CMD = 26
-NMETA = 27
+# M_OX, M_OY, M_OZ: the world's hash origin, where the game would hold its (0, 0, 0). Vanilla iterates a few
+# java.util.HashMap and HashSet of BlockPos whose order follows from the absolute position's hash; these orders
+# hash a cell's position plus this origin (java_bucket).
+M_OX, M_OY, M_OZ = 27, 28, 29
+NMETA = 30
 # Command blocks (blocks.COMMAND_BLOCK): bits of LOCKED, `auto` and vanilla's conditionMet.
 CMD_AUTO, CMD_MET = 1, 2
 DISPENSE_DELAY = 4  # game ticks from a dropper's or dispenser's rising edge to its firing
@@ -281,6 +285,20 @@ _FRONT_SEQ = [[_FACES[k]] + [tuple(a + b for a, b in zip(_FACES[k], _FACES[e])) 
                              if tuple(a + b for a, b in zip(_FACES[k], _FACES[e])) != (0, 0, 0)] for k in range(6)]
 FRONT_COLS = np.array([[_NEAR.index(v) for v in seq] + [j for j in range(1, NNEAR) if _NEAR[j] not in seq] + [0]
                        for seq in _FRONT_SEQ], dtype=np.int64)
+# Vanilla's default dust (DefaultRedstoneWireEvaluator.updatePowerStrength): a dust whose power changes tells the
+# neighbours of seven places, itself and its faces, put in a java.util.HashSet in Direction.values() order and
+# walked in the set's order. WIRE_SET[i] is the offset of place i (0 the dust itself, then down, up, north, south,
+# west, east); WIRE_NB[i, k] the column, in the dust's neighbour table, of the k-th neighbour of place i in
+# neighbour-update order (west, east, down, up, north, south).
+_WIRE_SET = [(0, 0, 0)] + [_FACES[d] for d in _D_VALUES]
+WIRE_SET = np.array(_WIRE_SET, dtype=np.int64)
+WIRE_NB = np.array([[_NEAR.index(tuple(a + b for a, b in zip(o, _FACES[k]))) for k in _UPDATE_FACES]
+                    for o in _WIRE_SET], dtype=np.int64)
+# Which link candidate of dust x a dust at candidate j of d is: the opposite side, up and down swapped.
+LINK_BACK = np.array([((j // 3 + 2) % 4) * 3 + (0, 2, 1)[j % 3] for j in range(12)], dtype=np.int64)
+# The places a change at a switching component reaches dust through: itself, then its faces in neighbour-update
+# order (a lever or button tells its own neighbours, then those of the block it is on).
+ENTRY_PERM = sum((([0] + [1 + _D_VALUES.index(k) for k in _UPDATE_FACES])[i]) << (3 * i) for i in range(7))
 
 
 # ----------------------------------------------------------------------------- cell storage
@@ -1545,8 +1563,171 @@ def settle_dust(g, seeds, nseeds):
                 g.meta[M_LIVE] += 1
             elif p == 0:
                 g.meta[M_LIVE] -= 1
+            U[d, NEWP] = U[d, POWER]  # the power before, which dust_order replays vanilla's updates from
             U[d, POWER] = p
             push_changed(g, d, K_DUST)
+
+
+# ----------------------------------------------------------------------------- vanilla's dust order
+@jit
+def wire_target(g, d):
+    """The power vanilla's dust at d would take now (calculateTargetStrength): its non-dust sources, or the
+    strongest dust it reads from less the decay, where a dust changed this round counts with its replayed power
+    (NEWP) and any other with its power."""
+    U = g.U
+    N = g.N
+    src = dust_source(U, N, d)
+    if src >= 15:
+        return 15
+    best = 0
+    lm = lmask(U, d)
+    j = 0
+    while lm:
+        if lm & 1:
+            x = candidate(N, d, j)
+            if (omask(U, x) >> LINK_BACK[j]) & 1:
+                v = U[x, NEWP] if U[x, OVL] & 1 else U[x, POWER]
+                if v > best:
+                    best = v
+        lm >>= 1
+        j += 1
+    v = best - g.meta[R_DUST_DECAY]
+    return max(src, v, 0)
+
+
+@jit
+def wire_perm(g, d):
+    """Dust d's seven places (WIRE_SET) in the order of vanilla's HashSet of them, by world position (the hash
+    origin added), packed three bits each, the first lowest, with the count 7 above."""
+    perm = 0
+    n = 0
+    for b in range(16):
+        for i in range(7):
+            if java_bucket(g.P[d, 0] + g.meta[M_OX] + WIRE_SET[i, 0], g.P[d, 1] + g.meta[M_OY] + WIRE_SET[i, 1],
+                           g.P[d, 2] + g.meta[M_OZ] + WIRE_SET[i, 2], 16) == b:
+                perm |= i << (3 * n)
+                n += 1
+    return perm | (7 << 27)
+
+
+@jit
+def wire_ready(g, x):
+    """Whether the dust changed this round around x (within two steps) is, as replayed so far, on or off as it
+    ends: x reacts to its updates from then on as it will to the settled dust."""
+    U = g.U
+    f = 0
+    s = 0
+    for j in range(NNEAR):
+        y = g.N[x, j]
+        if U[y, OVL] & 1:
+            f = max(f, np.int64(U[y, POWER]))
+            s = max(s, np.int64(U[y, NEWP]))
+    return (f > 0) == (s > 0)
+
+
+@jit
+def wire_push(g, sp, base, st):
+    g.queue[2 * sp] = base
+    g.queue[2 * sp + 1] = st
+    return sp + 1
+
+
+@jit
+def wire_replay(g, sp, nr, budget):
+    """Run the updates on the stack (g.queue, two slots a frame: the cell whose places are told, and the places'
+    order, the place and the neighbour reached) depth first, as vanilla's CollectingNeighborUpdater does: a dust
+    whose replayed power changes pushes its seven places, told before the rest. Each non-dust block reached
+    joins the reach list (g.comp) the first time wire_ready holds for it. Returns (nr, budget); budget < 0 when
+    the replay ran too long or too deep."""
+    U = g.U
+    N = g.N
+    cap = (g.queue.shape[0] - 1) // 2
+    while sp > 0:
+        f = 2 * (sp - 1)
+        base = g.queue[f]
+        st = g.queue[f + 1]
+        perm = st & 0x1FFFFF
+        i = (st >> 21) & 7
+        k = (st >> 24) & 7
+        n = (st >> 27) & 7
+        if i >= n:
+            sp -= 1
+            continue
+        x = N[base, WIRE_NB[(perm >> (3 * i)) & 7, k]]
+        k += 1
+        if k == 6:
+            k = 0
+            i += 1
+        g.queue[f + 1] = perm | (i << 21) | (k << 24) | (n << 27)
+        b = U[x, BT]
+        if b == WIRE:
+            if U[x, OVL] & 1:
+                t = wire_target(g, x)
+                if t != U[x, NEWP]:
+                    U[x, NEWP] = t
+                    budget -= 1
+                    if budget < 0 or sp >= cap:
+                        return nr, -1
+                    sp = wire_push(g, sp, x, wire_perm(g, x))
+        elif b != AIR and not U[x, OVL] & 2 and wire_ready(g, x):
+            U[x, OVL] |= 2
+            g.comp[nr] = x
+            nr += 1
+    return nr, budget
+
+
+@jit
+def piston_near(g, end0, end1):
+    """Whether a piston stands within two steps of a dust changed in chg[end0:end1] (where its updates, its power,
+    or a block it powers can reach the piston)."""
+    U = g.U
+    N = g.N
+    for i in range(end0, end1):
+        if g.chg[i] & 3 == K_DUST:
+            d = g.chg[i] >> 2
+            for j in range(1, NNEAR):
+                if is_piston(U[N[d, j], BT]):
+                    return True
+    return False
+
+
+@jit
+def dust_order(g, start, end0, end1):
+    """The order in which vanilla's dust would first bring the blocks around it to how they end, for the round of
+    changes chg[start:end0] whose dust settle_dust changed (chg[end0:end1], each dust's power before in NEWP):
+    the changes tell their places (a block change itself, a component also its faces), and the changed dust is
+    replayed from its power before, depth first, each dust telling its places in vanilla's HashSet order. The
+    blocks reached are listed in g.comp, in order; returns how many, or -1 when the replay gave up (then the
+    order stays the table's)."""
+    U = g.U
+    for i in range(end0, end1):
+        if g.chg[i] & 3 == K_DUST:
+            U[g.chg[i] >> 2, OVL] |= 1
+    nr = 0
+    budget = 64 * (end1 - end0) + 256
+    for i in range(start, end1):
+        c = g.chg[i] >> 2
+        kind = g.chg[i] & 3
+        if kind == K_UNPAIRED:
+            continue
+        if kind == K_DUST:
+            if U[c, NEWP] == U[c, POWER]:
+                continue
+            t = wire_target(g, c)
+            if t == U[c, NEWP]:
+                continue
+            U[c, NEWP] = t
+            nr, budget = wire_replay(g, wire_push(g, 0, c, wire_perm(g, c)), nr, budget)
+        else:
+            nr, budget = wire_replay(g, wire_push(g, 0, c, ENTRY_PERM | ((7 if kind == K_COMP else 1) << 27)),
+                                     nr, budget)
+        if budget < 0:
+            break
+    for i in range(end0, end1):
+        U[g.chg[i] >> 2, OVL] = 0
+    for i in range(nr):
+        U[g.comp[i], OVL] = 0
+    return nr if budget >= 0 else -1
 
 
 # ----------------------------------------------------------------------------- scheduling
@@ -2231,8 +2412,14 @@ def propagate_in(g, exempt, vanilla):
             elif kind == K_COMP:
                 ns = component_seeds(g, c, ns)
         unmark(U, g.notify, ns)
+        end0 = end
         settle_dust(g, g.notify, ns)
         end = g.meta[M_NCHG]
+        # where a piston, whose block events queue in the order pistons hear of a change, stands by the changed
+        # dust, the blocks the dust reaches hear of it in vanilla's order (dust_order)
+        nr = -1
+        if end > end0 and g.meta[M_PISTONS] and piston_near(g, end0, end):
+            nr = dust_order(g, start, end0, end)
         # neighbour updates reach the blocks within two steps of a change; only a block change can
         # take away support, so only then do dust and buttons need a look
         nn = 0
@@ -2265,6 +2452,21 @@ def propagate_in(g, exempt, vanilla):
                     U[x, MARK] = 1
                     g.notify[nn] = x
                     nn += 1
+        if nr > 0:
+            m = 0
+            for r in range(nr):
+                x = g.comp[r]
+                if U[x, MARK] == 1:
+                    U[x, MARK] = 2
+                    g.queue[m] = x
+                    m += 1
+            for r in range(nn):
+                x = g.notify[r]
+                if U[x, MARK] == 1:
+                    g.queue[m] = x
+                    m += 1
+            for r in range(nn):
+                g.notify[r] = g.queue[r]
         unmark(U, g.notify, nn)
         start = end
         for i in range(nn):
@@ -2940,20 +3142,25 @@ def java_bucket(x, y, z, cap):
 
 
 @jit
+def cell_bucket(g, x, cap):
+    """java_bucket of cell x's position as the game holds it: the world's hash origin added (M_OX..M_OZ)."""
+    return java_bucket(g.P[x, 0] + g.meta[M_OX], g.P[x, 1] + g.meta[M_OY], g.P[x, 2] + g.meta[M_OZ], cap)
+
+
+@jit
 def left_in_map_order(g, n):
     """The places in g.queue[0:n] in the order vanilla's moveBlocks walks its HashMap of them (written to
     g.comp from Q_DEST): a fresh HashMap (16 buckets, doubling while a bucket would hold more than 8 of
     the at most 12 entries) iterates bucket by bucket, each bucket's keys in the order they were put."""
-    P = g.P
     cap = 16
     for i in range(n):
         x = g.queue[i]
         while cap < 64:
-            b = java_bucket(P[x, 0], P[x, 1], P[x, 2], cap)
+            b = cell_bucket(g, x, cap)
             same = 1
             for j in range(i):
                 y = g.queue[j]
-                if java_bucket(P[y, 0], P[y, 1], P[y, 2], cap) == b:
+                if cell_bucket(g, y, cap) == b:
                     same += 1
             if same <= 8:
                 break
@@ -2962,7 +3169,7 @@ def left_in_map_order(g, n):
     for b in range(cap):
         for i in range(n):
             x = g.queue[i]
-            if java_bucket(P[x, 0], P[x, 1], P[x, 2], cap) == b:
+            if cell_bucket(g, x, cap) == b:
                 g.comp[Q_DEST + m] = x
                 m += 1
 

@@ -1323,6 +1323,26 @@ class World:
             raise InputError(f"set_random_seed: the seed must be an integer, got {_short_repr(seed)}")
         self._rng = JavaRandom(int(seed))
 
+    @property
+    def hash_origin(self) -> Pos:
+        """Where this world's (0, 0, 0) would stand in a game world (see set_hash_origin); (0, 0, 0) unless set."""
+        m = self.g.meta
+        return int(m[sim.M_OX]), int(m[sim.M_OY]), int(m[sim.M_OZ])
+
+    def set_hash_origin(self, origin: object) -> None:
+        """Say where this world's (0, 0, 0) stands in the game world a build is compared with. Vanilla walks some
+        hash sets of block positions (the places a piston's push leaves, the seven places dust updates around
+        itself) in an order that follows from each position's hash, which is computed on the absolute position:
+        the same build placed elsewhere can act in another order. The engine hashes position + origin. No build
+        file format records where its build stood in a world (a structure's own offset is not that), so it stays
+        (0, 0, 0) until set."""
+        try:
+            p = check_pos(origin)
+        except PositionError as e:
+            raise PositionError(f"set_hash_origin: {e}") from None
+        m = self.g.meta
+        m[sim.M_OX], m[sim.M_OY], m[sim.M_OZ] = p
+
     def _tick_entities(self) -> None:
         """The entity phase of the tick just run: each item entity moves (ItemEntity.tick), a hopper it is
         inside may take it, it may merge; then the pressure plates count the items on them."""
