@@ -2430,7 +2430,11 @@ def propagate_in(g, exempt, vanilla):
                 continue
             door = U[c, BT] == IRON_DOOR
             front = -1
-            if vanilla == 0 and not structural and (is_diode(U[c, BT]) or U[c, BT] == OBSERVER):
+            # in a world with pistons (which only this engine runs: the compiled graph declines them) a component's
+            # output reaches the block in front first, as in vanilla; elsewhere the table's order, which the
+            # compiled graph's scheduling numbers follow
+            if (vanilla == 0 and not structural and g.meta[M_PISTONS]
+                    and (is_diode(U[c, BT]) or U[c, BT] == OBSERVER)):
                 front = opp(U[c, FACING])
             for jj in range(NNEAR):
                 j = (VANILLA_COLS[jj] if vanilla == 1 else TORCH_COLS[jj] if vanilla == 2
