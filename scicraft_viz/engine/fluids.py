@@ -220,6 +220,11 @@ class FluidTicks:
         heapq.heappush(self.heap, (due, self.seq, p, typ))
         self.seq += 1
 
+    def clear(self) -> None:
+        """Drop every pending fluid tick."""
+        self.heap.clear()
+        self.pending.clear()
+
     def next_due(self) -> int | None:
         return self.heap[0][0] if self.heap else None
 

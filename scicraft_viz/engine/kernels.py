@@ -1599,12 +1599,14 @@ def wire_target(g, d):
 def wire_perm(g, d):
     """Dust d's seven places (WIRE_SET) in the order of vanilla's HashSet of them, by world position (the hash
     origin added), packed three bits each, the first lowest, with the count 7 above."""
+    buckets = 0  # each place's bucket, four bits each, worked out once
+    for i in range(7):
+        buckets |= near_bucket(g, d, WIRE_SET[i, 0], WIRE_SET[i, 1], WIRE_SET[i, 2], 16) << (4 * i)
     perm = 0
     n = 0
     for b in range(16):
         for i in range(7):
-            if java_bucket(g.P[d, 0] + g.meta[M_OX] + WIRE_SET[i, 0], g.P[d, 1] + g.meta[M_OY] + WIRE_SET[i, 1],
-                           g.P[d, 2] + g.meta[M_OZ] + WIRE_SET[i, 2], 16) == b:
+            if (buckets >> (4 * i)) & 15 == b:
                 perm |= i << (3 * n)
                 n += 1
     return perm | (7 << 27)
@@ -3146,9 +3148,17 @@ def java_bucket(x, y, z, cap):
 
 
 @jit
+def near_bucket(g, x, dx, dy, dz, cap):
+    """java_bucket of the position (dx, dy, dz) from cell x as the game holds it: the world's hash origin added
+    (M_OX..M_OZ)."""
+    return java_bucket(g.P[x, 0] + dx + g.meta[M_OX], g.P[x, 1] + dy + g.meta[M_OY], g.P[x, 2] + dz + g.meta[M_OZ],
+                       cap)
+
+
+@jit
 def cell_bucket(g, x, cap):
-    """java_bucket of cell x's position as the game holds it: the world's hash origin added (M_OX..M_OZ)."""
-    return java_bucket(g.P[x, 0] + g.meta[M_OX], g.P[x, 1] + g.meta[M_OY], g.P[x, 2] + g.meta[M_OZ], cap)
+    """java_bucket of cell x's position as the game holds it (near_bucket)."""
+    return near_bucket(g, x, 0, 0, 0, cap)
 
 
 @jit

@@ -1993,8 +1993,7 @@ class World:
         if in_world:  # nothing is due in a world at rest: not the ticks the paste's updates scheduled, nor water's
             w.clear_scheduled()
             if w._fluid is not None:
-                w._fluid.heap.clear()
-                w._fluid.pending.clear()
+                w._fluid.clear()
         return w
 
     def structure_updates(self, positions: Iterable) -> None:
