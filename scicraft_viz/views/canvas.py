@@ -305,6 +305,12 @@ def _item_rgb(item: str) -> tuple[int, int, int]:
     return ITEM_COLOR if rgb is None else tuple(int(round(255 * c)) for c in rgb)  # type: ignore[return-value]
 
 
+def _in_or_on(at, pos) -> bool:
+    """Does an entity at `at` stand in the block at pos or on top of it (in the block above)?"""
+    cell = tuple(int(np.floor(v)) for v in at)
+    return cell in (tuple(pos), (pos[0], pos[1] + 1, pos[2]))
+
+
 def entity_records(carts, items, offset, ymax: float | None = None) -> np.ndarray:
     """(n, 12) float64: one record per minecart (engine/carts.py CartInfo), then per item entity
     (engine/world.py ItemInfo), as the canvas and the page's scrubber draw them (see ENTITY_VERTICES). With
@@ -604,8 +610,7 @@ class Canvas(W.VBox):
         """What hovering the block at pos says of the minecarts drawn there (standing in it or on it)."""
         out = []
         for c in self._carts:
-            cell = tuple(int(np.floor(v)) for v in c.pos)
-            if cell in (tuple(pos), (pos[0], pos[1] + 1, pos[2])):
+            if _in_or_on(c.pos, pos):
                 where = ", ".join(f"{v:.3f}" for v in c.pos)
                 speed = float(np.hypot(c.velocity[0], c.velocity[2]))
                 held = sum(s[1] for s in c.slots if s)
@@ -618,8 +623,7 @@ class Canvas(W.VBox):
         """What hovering the block at pos says of the item entities drawn there (lying in it or on it)."""
         out = []
         for e in self._items:
-            cell = tuple(int(np.floor(v)) for v in e.pos)
-            if cell in (tuple(pos), (pos[0], pos[1] + 1, pos[2])):
+            if _in_or_on(e.pos, pos):
                 where = ", ".join(f"{v:.3f}" for v in e.pos)
                 speed = float(np.linalg.norm(e.velocity))
                 out.append(f"item #{e.id}: {e.count} {e.item.removeprefix('minecraft:')} at ({where}), "
