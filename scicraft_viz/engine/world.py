@@ -1137,6 +1137,8 @@ class World:
             carts.tick_all(self)
         if self._entities:
             self._tick_entities()
+        if self._carts or self._entities:
+            self._push_entities()
         t = self.tick
         for c in list(self._hoppers):
             if self._hoppers[c] <= t:  # read now: a hopper filled earlier in this tick may have been held back
@@ -1348,15 +1350,15 @@ class World:
         inside may take it, it may merge; then the pressure plates count the items on them."""
         from scicraft_viz.engine.items import (
             SUCK_BOX,
-            Surroundings,
             intersects,
             merge_with_neighbours,
             merges_now,
             moved_box,
             tick_item,
         )
+        from scicraft_viz.engine.push import moving_boxes
 
-        world = Surroundings(self._block_at)
+        world = moving_boxes(self)  # moving blocks collide where they stand
         t = self.tick
         for e in self._entities:
             if e.removed:
@@ -1378,6 +1380,19 @@ class World:
                 merge_with_neighbours(e, self._entities)
         self._entities = [e for e in self._entities if not e.removed]
         self._count_on_plates()
+
+    def _push_entities(self) -> None:
+        """The moving blocks' part of the tick just run: each pushes the minecarts and item entities in its way
+        (engine/push.py, docs/redstone.md section 89); the detector rails and plates then count again."""
+        from scicraft_viz.engine import push
+
+        if push.push_entities(self):
+            if self._carts:
+                from scicraft_viz.engine import carts
+
+                carts.count_on_detectors(self)
+            if self._entities:
+                self._count_on_plates()
 
     def _count_on_plates(self) -> None:
         """Tell each wooden or weighted pressure plate how many item entities it now counts (their boxes
