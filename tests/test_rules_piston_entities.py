@@ -192,6 +192,24 @@ def test_a_slime_block_launches_the_item_it_pushes_up():
     assert w.item_entities()[0].pos[1] > 3.0  # flying up at its own speed
 
 
+def test_an_item_on_a_block_pushed_up_rides_up_on_it():
+    """A piston facing up pushes the stone an item lies on: each step lifts the item 0.5 + 0.01 above where the
+    stone's top stood (2.51, then 3.01); between the steps it falls onto the half-way stone's top (2.5: the
+    moving_piston collides as its block where the move stands), and it comes to rest on the landed stone at 3."""
+    w = World()
+    w.set_block((0, 0, 0), "minecraft:piston[facing=up]")
+    w.set_block((0, 1, 0), "minecraft:stone")
+    w.spawn_item("redstone", 1, (0.5, 2.0, 0.5), pickup_delay=32767)
+    w.step(3)
+    w.set_block((1, 0, 0), "minecraft:redstone_block")
+    ys = []
+    for _ in range(8):
+        w.step(1)
+        ys.append(w.item_entities()[0].pos[1])
+    assert ys[:2] == [2.51, 3.01]
+    assert ys[-1] == 3.0 and w.get_block((0, 2, 0)) == "minecraft:stone"
+
+
 def test_a_honey_block_moving_sideways_carries_the_item_on_it():
     """A sticky piston pushes a honey block east with an item resting on its top (15/16 high): the item goes half a
     block with each step, 1 in all, and is not swept (it is above the honey's box)."""
@@ -251,3 +269,22 @@ def test_a_pushed_entity_ends_a_hundredth_clear_of_the_head_or_is_not_touched(u,
         assert xs[-1] == start
     else:
         assert math.isclose(xs[-1] - half, 4.01, abs_tol=1e-12)
+
+
+def test_items_on_plates_power_the_dust_beside_the_plates_support_as_in_vanilla(tmp_path):
+    """plate_recheck's lanes z = 25, 28 and 31 (its fireball lanes left out): an iron ingot on a light weighted
+    plate and one on an oak plate press them at tick 0, and dust touching only the block under each plate reads 1
+    and 15 (a plate strongly powers the block it stands on, and that block's neighbours hear of it); the ingot on
+    plain stone powers nothing. Nothing else changes there in the capture's 31 ticks (the weighted plate's recheck
+    every 10 ticks finds its item still on it)."""
+    text = "\n".join(line for line in (NUCLEATION / "plate_recheck.snbt").read_text().splitlines()
+                     if "small_fireball" not in line)
+    path = tmp_path / "plate_recheck_items.snbt"
+    path.write_text(text)
+    w = World.from_build_file(path)
+    w.structure_updates([p for p in w.blocks() if p[2] >= 25])
+    cap = vanilla_changes(json.loads((NUCLEATION / "plate_recheck.json").read_text()))
+    blocks, _ = _run(w, {}, 32)
+    lanes = {k: {p: s for p, s in v.items() if p[2] >= 25} for k, v in blocks.items()}
+    want = {k: {p: s for p, s in v.items() if p[2] >= 25} for k, v in cap.items()}
+    assert {k: v for k, v in lanes.items() if v} == {k: v for k, v in want.items() if v}
