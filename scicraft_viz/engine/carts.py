@@ -62,6 +62,8 @@ class Minecart:
     yaw: float = field(default=0.0, repr=False)  # Entity.yRot, a float in degrees: the push between carts reads it
     flipped: bool = field(default=False, repr=False)
     others: list = field(default_factory=list, repr=False)  # the other carts' boxes, which stop this one's move
+    # Entity.pistonDeltas: (game tick, x, y, z) of the pushes moving blocks gave it in that tick (engine/push.py)
+    piston_deltas: list | None = field(default=None, repr=False, compare=False)
 
     def box(self) -> tuple[float, float, float, float, float, float]:
         x, y, z = self.pos

@@ -182,7 +182,7 @@ def moving_boxes(world) -> MovingSurroundings:
 # ----------------------------------------------------------------------------- the push
 def _limit(e, t: int, axis: int, d: float) -> float:
     """Entity.limitPistonMovement along one axis: the game tick's pushes so far and this one stay within 0.51."""
-    deltas = getattr(e, "piston_deltas", None)
+    deltas = e.piston_deltas
     if deltas is None or deltas[0] != t:
         deltas = [t, 0.0, 0.0, 0.0]
         e.piston_deltas = deltas
