@@ -259,3 +259,27 @@ def encode_snbt(items: Blocks, contents: dict | None = None) -> bytes:
     root["data"] = root.pop("blocks")
     root["palette"] = List[String](packed)
     return (serialize_tag(root, indent=4, compact=False) + "\n").encode("utf-8")
+
+
+# Blocks that carry block-entity data in a structure the game saves (vanilla keeps it as the block's `nbt`).
+BLOCK_ENTITY_BLOCKS = frozenset(("barrel", "chest", "hopper", "dropper", "dispenser", "furnace", "blast_furnace",
+                                 "smoker", "comparator", "daylight_detector", "moving_piston"))
+
+
+def placement_order(blocks) -> list[tuple[tuple[int, int, int], str]]:
+    """A structure's (position, state) pairs in the order the game writes them when it places the structure
+    (StructureTemplate's block list): full blocks, then the others, then those with block-entity data, each group
+    by y, then x, then z. Air is left out."""
+    from scicraft_viz.engine import blocks as B
+
+    def group(state: str) -> int:
+        name = B.split_state(state)[0].removeprefix("minecraft:")
+        if name in BLOCK_ENTITY_BLOCKS:
+            return 2
+        st = B.parse_state(state)
+        full = st.id in (B.STONE, B.GLASS, B.REDSTONE_BLOCK, B.LAMP, B.TARGET, B.NOTE_BLOCK, B.OBSERVER) or (
+            st.id in (B.PISTON, B.STICKY_PISTON) and st.get("extended") == "false")
+        return 0 if full else 1
+
+    return [(p, s) for _, _, p, s in sorted((group(s), (p[1], p[0], p[2]), p, s) for p, s in blocks
+                                            if s != "minecraft:air")]
