@@ -2044,7 +2044,7 @@ class World:
                             if h is not None:
                                 w.g.U[w._find(h), sim.POWER] = w._level_of(h, b)
                     c = w._find(p)
-                    if p in items.outputs and c > 0 and int(w.g.U[c, sim.BT]) == B.COMPARATOR:  # the comparator's saved output, as loaded
+                    if p in items.outputs and c > 0 and int(w.g.U[c, sim.BT]) == B.COMPARATOR:  # its saved output
                         w.g.U[c, sim.POWER] = int(items.outputs[p])
                 except InputError as e:
                     raise BuildFileError(f"{source}: block {number[p] + 1} ({state} at {p}): {e}") from None
