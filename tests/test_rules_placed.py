@@ -74,3 +74,19 @@ def test_a_placed_comparator_whose_saved_output_its_container_contradicts_re_rea
 def test_placed_takes_only_true_or_false(value):
     with pytest.raises(InputError, match="from_build_file: placed must be True or False"):
         World.from_build_file(LOCK, fmt="snbt", placed=value)
+
+
+def test_the_blocks_a_structure_gives_block_entity_data_are_written_last():
+    """The game's groups: full blocks, the others, then the blocks with `nbt` in the file, each by y, x, z; a
+    comparator without `nbt` goes with the others."""
+    from scicraft_viz.engine.formats import decode_build
+    from scicraft_viz.engine.structure import placement_order
+
+    text = b"""{DataVersion: 4903, size: [2, 2, 1], palette: [{Name: "minecraft:stone"},
+      {Name: "minecraft:comparator", Properties: {facing: "west", mode: "compare", powered: "false"}}],
+     blocks: [{pos: [0, 1, 0], state: 1, nbt: {id: "minecraft:comparator", OutputSignal: 0}},
+      {pos: [1, 1, 0], state: 1}, {pos: [1, 0, 0], state: 0}, {pos: [0, 0, 0], state: 0}], entities: []}"""
+    build = decode_build(text, "snbt")
+    assert build.with_data == {(0, 1, 0)}
+    assert [p for p, _ in placement_order(build)] == [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
+    assert [p for p, _ in placement_order(list(build))] == [(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0)]

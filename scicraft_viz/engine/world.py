@@ -2050,8 +2050,10 @@ class World:
                     raise BuildFileError(f"{source}: block {number[p] + 1} ({state} at {p}): {e}") from None
         finally:
             w.g.meta[sim.M_PASTE] = 0
+        with_data = getattr(items, "with_data", None)
         for p, state in order:  # BlockEntity.setChanged: the comparators beside it re-read it
-            if B.split_state(state)[0].removeprefix("minecraft:") in BLOCK_ENTITY_BLOCKS:
+            if p in with_data if with_data is not None else (
+                    B.split_state(state)[0].removeprefix("minecraft:") in BLOCK_ENTITY_BLOCKS):
                 w._call(w._k.output_changed, w._find(p))
         return w
 
