@@ -1957,11 +1957,11 @@ class World:
         placed=True loads the build as the game places a structure (StructureTemplate.placeInWorld, a structure
         block's load or /place without its update pass; `structure_updates` adds that pass): the blocks are written
         one at a time in the game's order (full blocks, then the others, then those with block-entity data, each
-        by y, x, z), each with its neighbours' updates, so a repeater's `locked`, a dust's shape and power and a
-        piston's extension follow what is already written; each block's block-entity data (a container's items,
-        a comparator's output) is taken as soon as the block is written, without updates; and at the end each of
-        those blocks has the comparators beside it re-read it. It implies replay=True (docs/redstone.md section
-        86)."""
+        by y, x, z), each with the updates /setblock sends, so what a block works out from its neighbours (a
+        repeater's lock, a dust's power, a piston's push or pull) follows what is already written; each block's
+        block-entity data (a container's items, a comparator's output) is taken as soon as the block is written,
+        without updates; and at the end each of those blocks has the comparators beside it re-read it. It implies
+        replay=True (docs/redstone.md section 86)."""
         from scicraft_viz.engine import formats
         from scicraft_viz.engine.mcfunction import world_from_blocks
 
