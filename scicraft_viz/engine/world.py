@@ -1949,7 +1949,8 @@ class World:
     # bytes and also writes them when given a path.
     @classmethod
     def from_build_file(cls, src, replay: bool | None = None, fmt: str | None = None, *,
-                        skip_unsupported: bool = False, box=None, in_world: bool = False) -> World:
+                        skip_unsupported: bool = False, box=None, in_world: bool = False,
+                        placed: bool = False) -> World:
         """A World from any build file (.mcfunction, .litematic, .schem, .nbt, .snbt, .schematic) given as a path
         or bytes.
 
@@ -1966,7 +1967,16 @@ class World:
         observer written before the block it watches, a leaf, or a comparator whose container is filled after
         it has a tick due; in the game's own world none of them has (docs/redstone.md section 79). It implies
         replay=True. The few blocks the engine settles as it writes them come out as a paste leaves them (an
-        observer saved powered is unpowered, its pulse's end being a tick the file cannot hold)."""
+        observer saved powered is unpowered, its pulse's end being a tick the file cannot hold).
+
+        placed=True loads the build as the game places a structure (StructureTemplate.placeInWorld, a structure
+        block's load or /place without its update pass; `structure_updates` adds that pass): the blocks are written
+        one at a time in the game's order (full blocks, then the others, then those with block-entity data, each
+        by y, x, z), each with the updates /setblock sends, so what a block works out from its neighbours (a
+        repeater's lock, a dust's power, a piston's push or pull) follows what is already written; each block's
+        block-entity data (a container's items, a comparator's output) is taken as soon as the block is written,
+        without updates; and at the end each of those blocks has the comparators beside it re-read it. It implies
+        replay=True (docs/redstone.md section 86)."""
         from scicraft_viz.engine import formats
         from scicraft_viz.engine.mcfunction import world_from_blocks
 
@@ -1982,19 +1992,31 @@ class World:
         if in_world and replay is False:
             raise InputError("from_build_file: in_world=True loads the states as saved, which replay=False "
                              "(a player's placement) would re-derive; leave replay out")
-        if in_world:
+        if placed not in (True, False):
+            raise InputError(f"from_build_file: placed must be True or False, got {_short_repr(placed)}")
+        if placed and in_world:
+            raise InputError("from_build_file: placed=True places the build as the game places a structure and "
+                             "in_world=True loads it as it stood in its world; give one of them")
+        if placed and replay is False:
+            raise InputError("from_build_file: placed=True writes the states as saved, which replay=False "
+                             "(a player's placement) would re-derive; leave replay out")
+        if in_world or placed:
             replay = True
         if replay is None:
             replay = kind != "mcfunction" and formats.build_text(data, kind, source) is None
         items = formats.decode_build(data, fmt, source, skip_unsupported=skip_unsupported, box=box)
-        w = world_from_blocks(items, replay=replay, source=source, paste=kind != "mcfunction")
-        for p, stacks in items.contents.items():  # block-entity data: the containers' items, after the blocks
-            try:
-                w.set_items(p, list(stacks))
-            except InputError as e:
-                raise BuildFileError(f"{source}: {e}") from None
+        if placed:
+            w = cls._placed(items, source)
+        else:
+            w = world_from_blocks(items, replay=replay, source=source, paste=kind != "mcfunction")
+            for p, stacks in items.contents.items():  # block-entity data: the containers' items, after the blocks
+                try:
+                    w.set_items(p, list(stacks))
+                except InputError as e:
+                    raise BuildFileError(f"{source}: {e}") from None
         commands.load_block_entities(w, getattr(items, "commands", {}), source)  # success counts before outputs
-        w._load_outputs(items.outputs)
+        if not placed:
+            w._load_outputs(items.outputs)
         w._load_test_blocks(getattr(items, "tests", {}))
         for entity in items.entities:  # a structure's item entities and minecarts, in its order
             try:
@@ -2009,6 +2031,45 @@ class World:
             w.clear_scheduled()
             if w._fluid is not None:
                 w._fluid.clear()
+        return w
+
+    @classmethod
+    def _placed(cls, items, source: str) -> World:
+        """A new World holding a decoded build placed as the game places a structure (from_build_file's
+        placed=True): blocks in the game's order, each block's items or comparator output taken quietly as it is
+        written, then each of those blocks tells the comparators beside it (BlockEntity.setChanged)."""
+        from scicraft_viz.engine import containers
+        from scicraft_viz.engine.structure import BLOCK_ENTITY_BLOCKS, placement_order
+
+        w = cls(replay=True)
+        order = placement_order(items)
+        number = {p: i for i, (p, _) in enumerate(items)}
+        w.g.meta[sim.M_PASTE] = 1
+        try:
+            for p, state in order:
+                try:
+                    w.set_block(p, state)
+                    if p in items.contents:  # the container's data, loaded without an update
+                        _, c, b = w._container(p, "placing the structure")
+                        slots = containers.padded(containers.slot_stacks(list(items.contents[p]), b,
+                                                                         f"the items at {p}"), b)
+                        if any(slots):
+                            w._items[p] = slots
+                        for h in (p, w._chest_partner(p)) if b == B.CHEST else (p,):
+                            if h is not None:
+                                w.g.U[w._find(h), sim.POWER] = w._level_of(h, b)
+                    c = w._find(p)
+                    if p in items.outputs and c > 0 and int(w.g.U[c, sim.BT]) == B.COMPARATOR:  # its saved output
+                        w.g.U[c, sim.POWER] = int(items.outputs[p])
+                except InputError as e:
+                    raise BuildFileError(f"{source}: block {number[p] + 1} ({state} at {p}): {e}") from None
+        finally:
+            w.g.meta[sim.M_PASTE] = 0
+        with_data = getattr(items, "with_data", None)
+        for p, state in order:  # BlockEntity.setChanged: the comparators beside it re-read it
+            if p in with_data if with_data is not None else (
+                    B.split_state(state)[0].removeprefix("minecraft:") in BLOCK_ENTITY_BLOCKS):
+                w._call(w._k.output_changed, w._find(p))
         return w
 
     def structure_updates(self, positions: Iterable) -> None:
