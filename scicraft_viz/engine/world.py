@@ -293,6 +293,9 @@ _INERT_FLAG = {B.BARREL: "open", B.CHEST: "waterlogged", B.HOPPER: "enabled", B.
 # Of those, the flags power decides (kernels.check): kept as given when placed, but not part of what the block is
 _DERIVED_FLAG = (B.HOPPER, B.DROPPER, B.DISPENSER)
 HOPPER_COOLDOWN = 8  # game ticks a hopper waits after moving an item (vanilla setCooldown(8))
+# what a dispenser's filled bucket empties into the cell in front (docs/redstone.md section 90)
+BUCKET_CONTENTS = {"water_bucket": "minecraft:water[level=0]", "lava_bucket": "minecraft:lava[level=0]",
+                   "powder_snow_bucket": "minecraft:powder_snow"}
 
 
 def _parse_item(state: object, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
@@ -1164,6 +1167,8 @@ class World:
         name = slots[i][0]
         f = int(self.g.U[c, sim.FACING])
         q = _ahead(p, f)
+        if b == B.DISPENSER and (name in BUCKET_CONTENTS or name == "bucket") and self._use_bucket(p, c, slots, i, q):
+            return
         cq, bq = self._container_at(q) if b == B.DROPPER else (0, B.AIR)
         if cq > 0:
             was = self._slots_at(q, bq)
@@ -1179,6 +1184,48 @@ class World:
 
             at, vel = eject(self._rng, p, B.OFFSETS[f])
             self._add_entity(name, 1, at, vel, 0, 0)
+
+    def _use_bucket(self, p: Pos, c: int, slots: tuple, i: int, q: Pos) -> bool:
+        """A dispenser fires the bucket in slot i at the cell q in front (vanilla's dispense behaviours of the
+        buckets, docs/redstone.md section 90): a filled bucket empties into q when q is air, nothing else; an empty
+        one takes a water or lava source, powder snow, or the water of a waterlogged block. The block changes with
+        updates, then vanilla's consumeWithRemainder: the bucket left over takes the slot when it held one bucket,
+        else goes into the first slot that has room for it, else out of the front as an item entity. False when
+        nothing happens to the cell (the bucket is then thrown out as any item is)."""
+        from scicraft_viz.engine import containers
+
+        name = slots[i][0]
+        front = self._block_at(q)
+        if name in BUCKET_CONTENTS:
+            if front != "minecraft:air":  # isEmptyBlock: strictly air, not a replaceable block
+                return False
+            new, left = BUCKET_CONTENTS[name], "bucket"
+        else:
+            kind, props = split_state(front)
+            if kind in ("water", "lava") and props.get("level", "0") == "0":
+                new, left = "minecraft:air", f"{kind}_bucket"
+            elif kind == "powder_snow":
+                new, left = "minecraft:air", "powder_snow_bucket"
+            elif props.get("waterlogged") == "true":
+                new, left = front.replace("waterlogged=true", "waterlogged=false"), "water_bucket"
+            else:  # flowing water or lava, or nothing to take: no BucketPickup gives a bucket
+                return False
+        self._fluid_set(q, new)
+        b = int(self.g.U[c, sim.BT])
+        rest = containers.take_one(slots, i)
+        if rest[i] is None:
+            rest = rest[:i] + ((left, 1),) + rest[i + 1 :]
+        else:
+            into = containers.add_one(rest, b, left, -1)
+            if into is None:
+                from scicraft_viz.engine.items import eject
+
+                at, vel = eject(self._rng, p, B.OFFSETS[int(self.g.U[c, sim.FACING])])
+                self._add_entity(left, 1, at, vel, 0, 0)
+            else:
+                rest = into
+        self._put_slots(p, c, b, rest)
+        return True
 
     def _hopper_tick(self, c: int, t: int, entity: ItemEntity | None = None) -> None:
         """Vanilla HopperBlockEntity.tryMoveItems for a hopper off cooldown: unless locked, push one item
