@@ -223,6 +223,14 @@ def test_the_views_draw_the_string_along_its_line_and_hover_says_why_a_hook_is_o
     assert describe_block(f, (1, 1, 0)).split(" · ")[1].startswith("powered: an entity's box meets it")
 
 
+def test_a_lines_derived_states_are_not_part_of_the_build():
+    """static_state keeps what a builder chooses: a hook's facing, a string's disarmed; not attached, powered or a
+    string's sides, which follow the line (as dust's sides do)."""
+    w = line(2)
+    assert B.static_state(w.get_block((1, 1, 0))) == "minecraft:tripwire[disarmed=false]"
+    assert B.static_state(w.get_block((3, 1, 0))) == "minecraft:tripwire_hook[facing=west]"
+
+
 def test_the_compiled_engine_refuses_tripwire_and_strung_hooks():
     w = line(3)
     with pytest.raises(CompileRefused, match="tripwire"):

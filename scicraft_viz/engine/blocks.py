@@ -843,6 +843,9 @@ def canonical(text: str) -> str:
 
 _SPLIT_RE = re.compile(r"^(?:minecraft:)?([a-z0-9_]+)(?:\[(.*)\])?$")
 _DERIVED = {"power", "lit", "powered", "locked", "enabled", "triggered", "extended", "short"}
+# a string's sides and a hook's or string's `attached` follow the line (docs/redstone.md section 88); `disarmed` is
+# what shears leave
+_TRIP_DERIVED = {"attached", "north", "east", "south", "west"}
 _OPENED_BY_POWER = tuple(OPENER_OF)  # their `open` follows power too (a player's placement derives it)
 
 
@@ -896,7 +899,8 @@ def static_state(state: str) -> str:
         return "minecraft:redstone_wire" + ("[east=none,north=none,south=none,west=none]" if dot else "")
     kept = "powered" if name == "lever" else "lit" if decorative_family(name) == "candle" else ""  # set by hand
     keep = {k: v for k, v in props.items() if (k not in _DERIVED or k == kept)
-            and not (k == "open" and name in _OPENED_BY_POWER)}
+            and not (k == "open" and name in _OPENED_BY_POWER)
+            and not (name in ("tripwire", "tripwire_hook") and k in _TRIP_DERIVED)}
     if not keep:
         return f"minecraft:{name}"
     return f"minecraft:{name}[" + ",".join(f"{k}={v}" for k, v in sorted(keep.items())) + "]"
