@@ -177,6 +177,23 @@ def test_a_disarmed_string_broken_lets_the_line_go_at_once_and_comes_back_as_in_
     assert props(w, (1, 1, 0))["attached"] == "false"
 
 
+def test_a_piston_breaking_a_string_trips_the_line_as_breaking_it_by_hand_does():
+    w = line(3)
+    w.set_block((2, 1, -1), "piston[facing=south]")  # its head goes where the middle string is
+    w.step(10)
+    assert hooks(w, 3) == [(True, False), (True, False)]
+    start = w.tick
+    w.set_block((2, 1, -2), "redstone_block")
+    seen = []
+    for _ in range(15):
+        w.step()
+        seen.append((w.tick, name(w, (2, 1, 0)), *hooks(w, 3)))
+    broke = next(t for t, n, *_ in seen if n != "tripwire")
+    assert broke == start + 1  # the push's block event runs in the next tick and breaks the string
+    assert {h for t, _, *hs in seen if broke <= t < broke + 10 for h in hs} == {(True, True)}
+    assert {h for t, _, *hs in seen if t >= broke + 10 for h in hs} == {(False, False)}
+
+
 def test_a_hook_losing_its_wall_lets_the_line_go():
     w = line(3)
     w.set_block((-1, 1, 0), "air")
