@@ -120,6 +120,22 @@ def test_an_item_on_the_string_powers_both_hooks_until_the_strings_check_after_i
     assert seen == [(1, on), (gone_after, gone), (first_look, off), (first_look + 4, dark)]
 
 
+def test_an_item_a_hopper_takes_off_the_string_trips_it_until_the_strings_next_look():
+    """The item lies on the string, on the rim of a hopper under it (in the middle it would fall into the bowl,
+    below the string): it trips the string in the entity phase, the hopper takes it in the block-entity phase of
+    the same tick, and the string's look 10 game ticks later finds nothing."""
+    w = line(3)
+    w.set_block((2, 0, 0), "hopper")
+    w.step(10)
+    w.spawn_item("stone", 1, (2.05, 1.0, 0.5))
+    got = []
+    for _ in range(12):
+        w.step()
+        got.append((len(w.item_entities()), hooks(w, 3)[0][1], props(w, (2, 1, 0))["powered"]))
+    assert got == [(0, True, "true")] * 10 + [(0, False, "false")] * 2
+    assert w.items((2, 0, 0)) == [("stone", 1)]
+
+
 def test_an_item_falling_onto_the_string_trips_it_in_the_tick_its_box_first_meets_the_attached_shape():
     """An attached string's shape is 1/16 to 2.5/16 above its floor: the item trips it in the first tick its box's
     bottom is below 2.5/16 (and above -0.25, its height)."""

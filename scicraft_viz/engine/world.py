@@ -1147,10 +1147,11 @@ class World:
         for c in list(self._hoppers):
             if self._hoppers[c] <= t:  # read now: a hopper filled earlier in this tick may have been held back
                 self._hopper_tick(c, t)
+        taken = any(e.removed for e in self._entities)
         if self._entities or self._plate_items:  # items the hoppers took leave the plates they lay on
             self._entities = [e for e in self._entities if not e.removed]
             self._count_on_plates()
-        if self._entities or self._carts or self._trip_found:  # what a string's next check will find
+        if taken and self._trip_found:  # what a string's next check will find without the items taken
             self._touch_strings(False)
         g.meta[sim.M_WAKE] = 0
 
@@ -1431,20 +1432,25 @@ class World:
         from scicraft_viz.engine.items import intersects, moved_box
 
         boxes = [e.box() for e in self._entities if not e.removed] + [c.box() for c in self._carts if not c.removed]
+        reach = [(b, (x, y, z)) for b in boxes
+                 for x in range(math.floor(b[0] + 1e-7), math.floor(b[3] - 1e-7) + 1)
+                 for y in range(math.floor(b[1] + 1e-7), math.floor(b[4] - 1e-7) + 1)
+                 for z in range(math.floor(b[2] + 1e-7), math.floor(b[5] - 1e-7) + 1)]
         found: dict[Pos, int] = {}
-        for b in boxes:
-            for x in range(math.floor(b[0] + 1e-7), math.floor(b[3] - 1e-7) + 1):
-                for y in range(math.floor(b[1] + 1e-7), math.floor(b[4] - 1e-7) + 1):
-                    for z in range(math.floor(b[2] + 1e-7), math.floor(b[5] - 1e-7) + 1):
-                        p = (x, y, z)
-                        if not self._trip_bits(p) & B.T_STRING:
-                            continue
-                        bits = found.get(p, 0)
-                        if intersects(b, moved_box(STRING_ATTACHED_BOX, p)):
-                            bits |= 1
-                        if intersects(b, moved_box(STRING_LOOSE_BOX, p)):
-                            bits |= 2
-                        found[p] = bits
+        if reach:  # the cells the boxes reach, looked up at once; only strings matter
+            cells = self._cells(np.array([p for _, p in reach], np.int64).reshape(-1, 3))
+            U = self.g.U
+            ok = cells > 0
+            number = U[cells, sim.FACING].astype(np.int64) | U[cells, sim.FACE].astype(np.int64) << 8
+            string = ok & (U[cells, sim.BT] == B.PARTIAL) & (B.TRIP[np.where(ok, number, 0)] & B.T_STRING != 0)
+            for j in np.nonzero(string)[0].tolist():
+                b, p = reach[j]
+                bits = found.get(p, 0)
+                if intersects(b, moved_box(STRING_ATTACHED_BOX, p)):
+                    bits |= 1
+                if intersects(b, moved_box(STRING_LOOSE_BOX, p)):
+                    bits |= 2
+                found[p] = bits
         for p in sorted(self._trip_found | found.keys()):
             bits = self._trip_bits(p)
             if not bits & B.T_STRING:
