@@ -105,7 +105,7 @@ def test_a_chests_items_and_a_waterlogged_block():
 
 
 def test_unknown_blocks_and_entities_are_named_with_count_and_positions():
-    palette = [entry("stone", stone_type="stone"), entry("tripWire", powered_bit=False),
+    palette = [entry("stone", stone_type="stone"), entry("soul_fire", age=0),
                entry("no_such_block")]
     data = mcstructure({(0, 0, 0): 0, (1, 0, 0): 2, (2, 0, 0): 2, (1, 0, 1): 1}, (3, 1, 2), palette,
                        entities=[Compound({"identifier": String("minecraft:villager_v2")})])
@@ -117,7 +117,7 @@ def test_unknown_blocks_and_entities_are_named_with_count_and_positions():
     assert got == [((0, 0, 0), "minecraft:stone")]
     text = str(rec[0].message)
     assert "bedrock minecraft:no_such_block x2 at (1, 0, 0), (2, 0, 0)" in text
-    assert "minecraft:tripwire[" in text and "x1 at (1, 0, 1)" in text
+    assert "minecraft:soul_fire" in text and "x1 at (1, 0, 1)" in text
     assert "1 entities (minecraft:villager_v2 x1)" in text
 
 

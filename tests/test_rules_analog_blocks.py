@@ -138,8 +138,7 @@ def test_dust_turns_toward_a_lectern_and_a_jukebox(state, toward):
     ("lectern[has_book=true]", "page"), ("lectern[powered=true]", "page turn"),
     ("jukebox[has_record=true]", "disc"), ("composter[level=7]", "20 game ticks"),
     ("chiseled_bookshelf", "last slot"), ("minecraft:chiseled_bookshelf[facing=east]", "last slot"),
-    ("tripwire_hook[attached=true]", "strung"), ("tripwire_hook[powered=true]", "stepped on"),
-    ("lightning_rod[powered=true]", "lightning strikes"), ("tripwire", "tripwire"),  # sections 52 and 55
+    ("lightning_rod[powered=true]", "lightning strikes"),  # section 55
     ("soul_fire", "soul sand or soul soil"),  # section 81
     *((f"big_dripleaf[tilt={t}]", "springs back") for t in ("unstable", "partial", "full")),  # section 83
 ])
@@ -147,7 +146,7 @@ def test_states_whose_behaviour_the_state_does_not_carry_are_refused_with_the_re
     for replay in (False, True):
         with pytest.raises(BlockStateError, match=match):
             World(replay=replay).set_block((0, 0, 0), state)
-    assert len(REFUSED_STATES) == 10 and len(REFUSED_BLOCKS) == 3
+    assert len(REFUSED_STATES) == 8 and len(REFUSED_BLOCKS) == 2
 
 
 def _pushed(state):

@@ -32,8 +32,7 @@ def test_decorative_blocks_are_known_by_their_vanilla_states(state):
     assert B.vanilla_state_of(B.vanilla_number(st_.name, st_.props)) == str(st_)
 
 
-@pytest.mark.parametrize("name_", ["crafter", "calibrated_sculk_sensor", "oak_hanging_sign", "tripwire",
-                                   "candle_cake"])
+@pytest.mark.parametrize("name_", ["crafter", "calibrated_sculk_sensor", "oak_hanging_sign", "candle_cake"])
 def test_blocks_with_a_behaviour_of_their_own_stay_unknown(name_):
     assert not B.is_known(name_)
 

@@ -1,6 +1,6 @@
 """Tripwire hooks: known by their vanilla states, hung on the face behind them, broken by a piston, a signal
-source that dust turns toward, never a conductor; strung (attached) or powered hooks and tripwire itself are
-refused, naming why. docs/redstone.md section 52."""
+source that dust turns toward, never a conductor. docs/redstone.md section 52 (strung hooks and tripwire: section
+88, tests/test_rules_tripwire_line.py)."""
 
 import pytest
 from redstone_helpers import name, new_world, on
@@ -8,7 +8,7 @@ from test_compiled import _compare
 
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine.compiled import compile_world
-from scicraft_viz.errors import BlockStateError, PlacementError
+from scicraft_viz.errors import PlacementError
 
 HOOK = "tripwire_hook[facing=west]"  # hangs on the block to its east
 
@@ -20,14 +20,6 @@ def test_a_tripwire_hook_is_known_by_its_vanilla_states(facing):
     assert B.vanilla_state_of(B.vanilla_number(st.name, st.props)) == str(st)
     behind = B.DIRECTIONS[(B.HORIZONTAL.index(facing) + 2) % 4]
     assert B.support_need(st.name, st.props) == (B.DIRECTIONS.index(behind), B.SUPPORT_FULL)
-
-
-@pytest.mark.parametrize("state, word", [("tripwire_hook[attached=true]", "strung"),
-                                         ("tripwire_hook[powered=true]", "stepped on"),
-                                         ("tripwire", "tripwire")])
-def test_a_strung_or_powered_hook_and_tripwire_are_refused_naming_why(state, word):
-    with pytest.raises(BlockStateError, match=word):
-        B.parse_state(state)
 
 
 def test_a_hook_needs_a_whole_face_behind_it_and_pops_when_it_goes():

@@ -81,6 +81,7 @@ DECORATIVE_PROPS = {"fence": _LINKS, "wall": _LINKS | {"up"}, "pane": _LINKS, "c
                     "flower_pot": set(), "ladder": {"facing", "waterlogged"},
                     "candle": {"candles", "lit", "waterlogged"}, "torch": set(), "wall_torch": {"facing"},
                     "head": {"rotation"}, "wall_head": {"facing"}, "tripwire_hook": {"attached", "facing", "powered"},
+                    "tripwire": {"attached", "disarmed", "east", "north", "powered", "south", "west"},
                     "fire": {"age", "east", "north", "south", "up", "west"},
                     "dirt_path": set(), "powder_snow": set(), "turtle_egg": {"eggs", "hatch"},
                     "bed": {"facing", "occupied", "part"}, "bell": {"attachment", "facing", "powered"},

@@ -219,8 +219,10 @@ DECORATIVE: dict[str, tuple[tuple[str, int] | None, str, bool]] = {
     # heads and skulls float (vanilla gives them no canSurvive); docs/redstone.md section 54
     "head": (None, "break", False),
     "wall_head": (None, "break", False),
-    # a tripwire hook hangs on the face behind it (isFaceSturdy); docs/redstone.md section 52
+    # a tripwire hook hangs on the face behind it (isFaceSturdy); docs/redstone.md section 52. Tripwire (string) needs
+    # nothing under it in 1.20 and a piston breaks it (section 88)
     "tripwire_hook": (("behind", SUPPORT_FULL), "break", False),
+    "tripwire": (None, "break", False),
     # fire (not soul fire) stays on the whole top face of the block below; vanilla also lets a flammable neighbour
     # hold it, and ages and burns it out at random, which the engine leaves out (docs/redstone.md section 81)
     "fire": (("down", SUPPORT_FULL), "break", False),
@@ -261,8 +263,8 @@ WALL_HEADS = tuple(n.replace("_skull", "_wall_skull").replace("_head", "_wall_he
 
 def decorative_family(name: str) -> str | None:
     """The DECORATIVE family of a vanilla block name, or None."""
-    if name == "fire":
-        return "fire"
+    if name in ("fire", "tripwire"):
+        return name
     if name in ("torch", "soul_torch", "wall_torch", "soul_wall_torch"):
         return "wall_torch" if name.endswith("wall_torch") else "torch"
     if name in ("lantern", "soul_lantern", "chain", "ladder", "flower_pot", "iron_bars"):
@@ -357,8 +359,8 @@ ANALOG_STATE: dict[str, tuple[str, dict[str, int]]] = {
     **{n: ("", {"": 0}) for n in SHULKER_BOXES},
 }
 # Vanilla signal sources among them (isSignalSource): dust turns toward them as toward a lever. Their signal
-# here is 0: the states that would give one are refused below.
-SIGNAL_SOURCES = ("lectern", "jukebox", "tripwire_hook", "lightning_rod")
+# here is 0 (the states that would give one are refused below), but a powered tripwire hook's (section 88).
+SIGNAL_SOURCES = ("lectern", "jukebox", "tripwire_hook", "lightning_rod")  # a hook's signal: section 88
 # States of those blocks whose behaviour hangs on what the block state does not say, refused with the reason:
 # (name, property, value) -> why.
 REFUSED_STATES: dict[tuple[str, str, str], str] = {
@@ -370,10 +372,6 @@ REFUSED_STATES: dict[tuple[str, str, str], str] = {
                                        "and whether it plays (block-entity data the engine does not keep)",
     ("composter", "level", "7"): "a composter at level 7 turns to level 8 20 game ticks after it is placed, a "
                                  "scheduled tick the engine does not run",
-    ("tripwire_hook", "attached", "true"): "an attached tripwire hook is strung to another by tripwire, which the "
-                                           "engine does not have",
-    ("tripwire_hook", "powered", "true"): "a tripwire hook is powered only while its tripwire is stepped on, which "
-                                          "the engine does not have",
     ("lightning_rod", "powered", "true"): "a lightning rod is powered for the 8 game ticks after lightning strikes "
                                           "it, whose end is a scheduled tick the state does not carry",
     **{("big_dripleaf", "tilt", t): "a tilted big dripleaf tilts further and springs back by scheduled ticks (10, 10 "
@@ -381,7 +379,6 @@ REFUSED_STATES: dict[tuple[str, str, str], str] = {
                                                                                                  "full")},
 }
 REFUSED_BLOCKS: dict[str, str] = {
-    "tripwire": "tripwire and what steps on it (entities) are not in the engine",
     "chiseled_bookshelf": "a chiseled bookshelf's comparator output is the last slot a player used (block-entity "
                           "data, not its block state)",
     "soul_fire": "soul fire, which stands only on soul sand or soul soil, is not in the engine (fire is)",
@@ -492,8 +489,8 @@ VANILLA: dict[str, tuple[int, dict[str, tuple[str, ...]], dict[str, str]]] = {
     n: ({"C": STONE, "T": GLASS}.get(r[3][0], PARTIAL), r[1], r[2]) for n, r in _VANILLA.items()}
 SUPPORTED_FAMILIES = ("e.g. concrete, wool, terracotta, planks, glass, stained glass, leaves, slabs, stairs, fences, "
                       "walls, panes, carpets, signs, banners, lanterns, ladders, candles, torches, heads, shulker "
-                      "boxes, tripwire hooks, lightning rods, fire, beds, bells, turtle eggs, dirt paths, powder snow, "
-                      "big dripleaves")
+                      "boxes, tripwire hooks and tripwire, lightning rods, fire, beds, bells, turtle eggs, dirt paths, "
+                      "powder snow, big dripleaves")
 _BY_STATE_ID = sorted((r[0], n) for n, r in _VANILLA.items())
 
 
@@ -621,6 +618,37 @@ def _decorative_tables():
 
 
 NEED, SOLID, CENTRE = _decorative_tables()
+
+# Tripwire hooks and tripwire (string), by state number (docs/redstone.md section 88): TRIP holds T_HOOK or T_STRING,
+# T_ATTACHED, T_POWERED, T_DISARMED (string), the string's north, east, south, west connections (bit T_CONN + d) and a
+# hook's facing (2 bits from T_FACING, a DIRECTIONS index); 0 for every other block. HOOK_NUMBER[facing * 4 +
+# attached * 2 + powered] and STRING_NUMBER[(bits >> 2) & 127] are the state numbers of a hook and of a string.
+T_HOOK, T_STRING, T_ATTACHED, T_POWERED, T_DISARMED, T_CONN, T_FACING = 1, 2, 4, 8, 16, 5, 9
+
+
+def _trip_tables():
+    import numpy as np
+
+    trip = np.zeros(len(PUSH_REACTION), np.uint16)
+    hook, string = np.zeros(16, np.int64), np.zeros(128, np.int64)
+    if "tripwire" not in _VANILLA:  # only while tools/gen_block_data.py makes the data file
+        return trip, hook, string
+    for number, vals in _states("tripwire_hook"):
+        f = HORIZONTAL.index(vals["facing"])
+        a, p = vals["attached"] == "true", vals["powered"] == "true"
+        trip[number] = T_HOOK | T_ATTACHED * a | T_POWERED * p | f << T_FACING
+        hook[f * 4 + a * 2 + p] = number
+    for number, vals in _states("tripwire"):
+        bits = (T_STRING | T_ATTACHED * (vals["attached"] == "true") | T_POWERED * (vals["powered"] == "true")
+                | T_DISARMED * (vals["disarmed"] == "true"))
+        for d, side in enumerate(HORIZONTAL):
+            bits |= (vals[side] == "true") << (T_CONN + d)
+        trip[number] = bits
+        string[(bits >> 2) & 127] = number
+    return trip, hook, string
+
+
+TRIP, HOOK_NUMBER, STRING_NUMBER = _trip_tables()
 
 # Fences, walls, glass panes and iron bars take their sides from their neighbours at every shape update, and a player's
 # from its neighbours when placed (vanilla CrossCollisionBlock and WallBlock; docs/redstone.md section 57). By state
@@ -815,6 +843,9 @@ def canonical(text: str) -> str:
 
 _SPLIT_RE = re.compile(r"^(?:minecraft:)?([a-z0-9_]+)(?:\[(.*)\])?$")
 _DERIVED = {"power", "lit", "powered", "locked", "enabled", "triggered", "extended", "short"}
+# a string's sides and a hook's or string's `attached` follow the line (docs/redstone.md section 88); `disarmed` is
+# what shears leave
+_TRIP_DERIVED = {"attached", "north", "east", "south", "west"}
 _OPENED_BY_POWER = tuple(OPENER_OF)  # their `open` follows power too (a player's placement derives it)
 
 
@@ -868,7 +899,8 @@ def static_state(state: str) -> str:
         return "minecraft:redstone_wire" + ("[east=none,north=none,south=none,west=none]" if dot else "")
     kept = "powered" if name == "lever" else "lit" if decorative_family(name) == "candle" else ""  # set by hand
     keep = {k: v for k, v in props.items() if (k not in _DERIVED or k == kept)
-            and not (k == "open" and name in _OPENED_BY_POWER)}
+            and not (k == "open" and name in _OPENED_BY_POWER)
+            and not (name in ("tripwire", "tripwire_hook") and k in _TRIP_DERIVED)}
     if not keep:
         return f"minecraft:{name}"
     return f"minecraft:{name}[" + ",".join(f"{k}={v}" for k, v in sorted(keep.items())) + "]"

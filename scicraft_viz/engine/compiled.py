@@ -978,6 +978,11 @@ class CompiledWorld:
             why = _NOT_COMPILED.get(blk.id)
             if isinstance(why, str):
                 raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p}: {why}")
+            trip = int(B.TRIP[blk.number]) if blk.id == B.PARTIAL else 0
+            if trip & B.T_STRING or trip & (B.T_ATTACHED | B.T_POWERED):  # docs/redstone.md section 88
+                raise CompileRefused(f"{split_state(states[p])[0]} at {p}: tripwire and strung hooks switch by what "
+                                     "enters the string and by their own scheduled ticks, which the compiled graph "
+                                     "has no node for")
         comps = sorted(p for p, blk in s.b.items() if blk.id in _COMPONENTS)
         for p, blk in s.b.items():
             a = s.attachment(p)

@@ -44,6 +44,7 @@ from scicraft_viz.engine.blocks import (
     GLASS,
     HEAVY_PLATE,
     HONEY,
+    HOOK_NUMBER,
     HOPPER,
     INSTRUMENT_BY_STATE,
     IRON_DOOR,
@@ -82,13 +83,22 @@ from scicraft_viz.engine.blocks import (
     STAIRS_LO,
     STICKY_PISTON,
     STONE,
+    STRING_NUMBER,
     STURDY,
     SUPPORT_CENTRE,
     SUPPORT_FULL,
     SUPPORT_SOLID,
+    T_ATTACHED,
+    T_CONN,
+    T_DISARMED,
+    T_FACING,
+    T_HOOK,
+    T_POWERED,
+    T_STRING,
     TARGET,
     TEST_BLOCK,
     TORCH,
+    TRIP,
     WALL_COVER,
     WALL_POST_OVERRIDE,
     WALL_TORCH,
@@ -743,6 +753,8 @@ def strong_into(U, N, c):
             best = U[n, POWER]
         elif k == UP and b == RAIL and U[n, FACE] == DETECTOR and U[n, ON]:  # so does a pressed detector rail
             return 15
+        elif b == PARTIAL and hook_powering(U, n) and hook_facing(U, n) == k:  # a powered hook, the block behind it
+            return 15
     return best
 
 
@@ -799,6 +811,8 @@ def signal_to(U, N, src, k, with_dust):
         return U[src, POWER]
     if b == RAIL and U[src, FACE] == DETECTOR:  # a detector rail with a minecart on it: 15 to every side
         return 15 if U[src, ON] else 0
+    if b == PARTIAL:  # a powered tripwire hook: 15 to every side
+        return 15 if hook_powering(U, src) else 0
     return 0
 
 
@@ -961,6 +975,9 @@ def dust_source(U, N, d):
         elif is_plate(b) or b == DAYLIGHT:
             if U[n, POWER] > best:
                 best = U[n, POWER]
+        elif b == PARTIAL:
+            if hook_powering(U, n):
+                return 15
         elif U[n, ON]:
             if b == REPEATER or b == OBSERVER:
                 if U[n, FACING] == k:
@@ -1084,6 +1101,8 @@ def notify_observers(g, c):
         n = N[c, FC[k]]
         if is_linking(U, n) and relink(g, n, opp(k)):
             relinked(g, n)
+        elif k < 4 and (trip_of(U, n) & T_STRING) != 0:
+            string_relink(g, n, opp(k))
         elif k < 4 and stairs_at(U, n) >= 0 and restair(g, n):
             restaired(g, n)
 
@@ -1338,6 +1357,12 @@ def shape_from_neighbours(g, c):
         number = state_number(U, c)
         number += (stairs_shape(U, g.N, c) - (stairs_at(U, c) // 2) % 5) * 2
         U[c, DELAY] = STURDY[number]
+    elif (trip_of(U, c) & T_STRING) != 0:  # vanilla TripWireBlock.getStateForPlacement
+        bits = trip_of(U, c) & ~(15 << T_CONN)
+        for k in range(4):
+            if string_joins(U, g.N, c, k):
+                bits |= 1 << (T_CONN + k)
+        number = string_number(bits)
     else:
         return
     U[c, FACING] = number & 255
@@ -1400,6 +1425,236 @@ def leaves_tick(g, c):
     reshape_near(g, c)
     push_changed(g, c, K_BLOCK)
     notify_observers(g, c)
+
+
+# ----------------------------------------------------------------------------- tripwire
+# docs/redstone.md section 88. A tripwire hook and tripwire (string) are vanilla blocks (their state numbers in
+# FACING and FACE); blocks.TRIP says what a state number is. A string keeps in ENTITIES what the world found in it at
+# the end of the last entity phase: bit 0 an entity box meeting its attached shape, bit 1 its unattached shape.
+TRIP_RECHECK = 10  # vanilla RECHECK_PERIOD of both blocks
+TRIP_REACH = 42  # vanilla WIRE_DIST_MAX: a hook looks 41 blocks out, so a line holds at most 40 strings
+TDX = np.array([0, 1, 0, -1], dtype=np.int64)
+TDZ = np.array([-1, 0, 1, 0], dtype=np.int64)
+
+
+@jit
+def trip_of(U, c):
+    """blocks.TRIP of the block at c: 0 unless it is a tripwire hook or a string."""
+    if U[c, BT] != PARTIAL:
+        return np.int64(0)
+    return np.int64(TRIP[state_number(U, c)])
+
+
+@jit
+def hook_powering(U, c):
+    """Is c a powered tripwire hook (15 to every side, strongly into the block behind it)?"""
+    return (trip_of(U, c) & (T_HOOK | T_POWERED)) == (T_HOOK | T_POWERED)
+
+
+@jit
+def hook_facing(U, c):
+    return (trip_of(U, c) >> T_FACING) & 3
+
+
+@jit
+def hook_number(facing, attached, powered):
+    return np.int64(HOOK_NUMBER[facing * 4 + (2 if attached else 0) + (1 if powered else 0)])
+
+
+@jit
+def string_number(bits):
+    return np.int64(STRING_NUMBER[(bits >> 2) & 127])
+
+
+@jit
+def trip_cell(g, c, d, j):
+    """The cell j blocks from c toward horizontal direction d (0: no cell, air)."""
+    return cell_at(g, g.P[c, 0] + TDX[d] * j, g.P[c, 1], g.P[c, 2] + TDZ[d] * j)
+
+
+@jit
+def set_trip(g, c, number):
+    """vanilla setBlock(flags 3) of a hook's or string's state at c: its neighbours hear of it (a hook's power as a
+    lever's), and a shape update goes out (observers, strings beside it). A string written where the cell no longer
+    holds one is placed again (vanilla 1.20's calculateState does so, MC-129055)."""
+    U = g.U
+    if U[c, BT] == PARTIAL and state_number(U, c) == number:
+        return
+    was = trip_of(U, c)
+    if U[c, BT] != PARTIAL or was == 0:
+        if U[c, BT] != AIR:
+            put_event(g, c, EV_REMOVED, 0, 0, U[c, BT])
+        clear_power(g, c)
+        U[c, BT] = PARTIAL
+        U[c, ON] = 0
+        U[c, SIDES] = 0
+        U[c, LOCKED] = 0
+        U[c, ENTITIES] = 0
+        g.T[c, PTIME] = -1
+        was = 0
+    else:
+        put_event(g, c, EV_REMOVED, 0, 0, PARTIAL)
+    U[c, FACING] = number & 255
+    U[c, FACE] = number >> 8
+    U[c, DELAY] = 0  # neither holds anything on its faces
+    put_event(g, c, EV_PLACED, 0, 0, PARTIAL)
+    if was == 0:
+        reshape_near(g, c)
+    notify_observers(g, c)
+    push_changed(g, c, K_BLOCK)
+    now = np.int64(TRIP[number])
+    if (now & T_HOOK) != 0 and ((was ^ now) & T_POWERED) != 0:
+        push_changed(g, c, K_COMP)
+
+
+@jit
+def calculate_state(g, c, number, being_removed, notify, src, src_number):
+    """vanilla TripWireHookBlock.calculateState for the hook at c in state `number`: it looks out along its facing,
+    up to 41 blocks, for a hook facing back; the line between is whole when every block is a string and no string is
+    disarmed (the string at `src` counts as `src_number`, what it was as it changed), and it holds at least one
+    string. Both hooks become attached if it is whole, and powered if any string that is not disarmed is powered as
+    well; the strings take the new `attached` when it changed. A string changing (src >= 0) has the hook look again
+    10 game ticks later. `being_removed`: the hook is going (its onRemove), only the other hook and the strings
+    change. `notify` is vanilla's updateSource flag (the neighbour updates here go out either way)."""
+    U = g.U
+    bits = np.int64(TRIP[number])
+    f = (bits >> T_FACING) & 3
+    attached = (bits & T_ATTACHED) != 0
+    whole = not being_removed
+    powered = False
+    far = 0
+    for j in range(1, TRIP_REACH):
+        n = trip_cell(g, c, f, j)
+        t = trip_of(U, n)
+        if (t & T_HOOK) != 0:
+            if ((t >> T_FACING) & 3) == opp(f):
+                far = j
+            break
+        if (t & T_STRING) == 0 and j != src:
+            whole = False
+        else:
+            if j == src:
+                t = np.int64(TRIP[src_number])
+            armed = (t & T_DISARMED) == 0
+            powered = powered or (armed and (t & T_POWERED) != 0)
+            if j == src:
+                schedule(g, c, TRIP_RECHECK, P_NORMAL)
+                whole = whole and armed
+    whole = whole and far > 1
+    powered = powered and whole
+    if far > 0:
+        set_trip(g, trip_cell(g, c, f, far), hook_number(opp(f), whole, powered))
+    if not being_removed:
+        set_trip(g, c, hook_number(f, whole, powered))
+    if attached != whole:
+        for k in range(1, far):
+            n = trip_cell(g, c, f, k)
+            if k == src:
+                t = np.int64(TRIP[src_number])
+            else:
+                t = trip_of(U, n)
+                if (t & T_STRING) == 0:
+                    continue
+            if n > 0:
+                set_trip(g, n, string_number((t & ~T_ATTACHED) | (T_ATTACHED if whole else 0)))
+
+
+@jit
+def update_source(g, c, number):
+    """vanilla TripWireBlock.updateSource: the string at c (now in state `number`) tells the hook at the south or
+    west end of its line, if that hook faces the line, to look at its line again."""
+    U = g.U
+    for d in (2, 3):
+        for i in range(1, TRIP_REACH):
+            n = trip_cell(g, c, d, i)
+            t = trip_of(U, n)
+            if (t & T_HOOK) != 0:
+                if ((t >> T_FACING) & 3) == opp(d):
+                    calculate_state(g, n, state_number(U, n), False, True, i, number)
+                break
+            if (t & T_STRING) == 0:
+                break
+
+
+@jit
+def string_check(g, c):
+    """vanilla TripWireBlock.checkPressed: the string is powered while an entity's box meets its shape (the
+    attached or the unattached one, ENTITIES); a change tells its line's hook, and while it is powered it looks
+    again 10 game ticks later."""
+    U = g.U
+    bits = trip_of(U, c)
+    was = (bits & T_POWERED) != 0
+    now = (U[c, ENTITIES] & (1 if (bits & T_ATTACHED) != 0 else 2)) != 0
+    if now != was:
+        number = string_number((bits & ~T_POWERED) | (T_POWERED if now else 0))
+        set_trip(g, c, number)
+        update_source(g, c, number)
+    if now:
+        schedule(g, c, TRIP_RECHECK, P_NORMAL)
+
+
+@jit
+def string_joins(U, N, s, k):
+    """vanilla TripWireBlock.shouldConnectTo: the string at s joins what is toward k if it is a string, or a hook
+    facing it."""
+    t = trip_of(U, N[s, FC[k]])
+    if (t & T_HOOK) != 0:
+        return ((t >> T_FACING) & 3) == opp(k)
+    return (t & T_STRING) != 0
+
+
+@jit
+def string_relink(g, s, k):
+    """vanilla TripWireBlock.updateShape from its side k: that side's connection follows the block there; a change
+    sends shape updates on (observers), no neighbour update."""
+    U = g.U
+    bits = trip_of(U, s)
+    want = (bits & ~(1 << (T_CONN + k))) | ((1 << (T_CONN + k)) if string_joins(U, g.N, s, k) else 0)
+    if want == bits:
+        return
+    number = string_number(want)
+    put_event(g, s, EV_REMOVED, 0, 0, PARTIAL)
+    U[s, FACING] = number & 255
+    U[s, FACE] = number >> 8
+    put_event(g, s, EV_PLACED, 0, 0, PARTIAL)
+    for j in SHAPE_ORDER:
+        watch_shape(g, s, j)
+
+
+@jit
+def trip_replaced(g, c, gone, moving):
+    """A block change at c, already written: vanilla onRemove of the hook or string that was there (state number
+    `gone`, -1 if none), then onPlace of a string now there (the same block staying is neither). A string going
+    tells its hook as a powered string would (breaking a line trips it, unless the string was disarmed); a hook
+    going that was attached or powered lets its line go. `moving` is unused by vanilla's rules here (a piston breaks
+    both blocks, which is not a move)."""
+    U = g.U
+    was = np.int64(TRIP[gone]) if gone >= 0 else np.int64(0)
+    now = trip_of(U, c)
+    if (was & now & (T_HOOK | T_STRING)) != 0:
+        return
+    if (was & T_STRING) != 0:
+        update_source(g, c, string_number(was | T_POWERED))
+    elif (was & T_HOOK) != 0 and (was & (T_ATTACHED | T_POWERED)) != 0:
+        calculate_state(g, c, gone, True, False, -1, 0)
+    now = trip_of(U, c)
+    if (now & T_STRING) != 0 and (was & T_STRING) == 0:
+        update_source(g, c, state_number(U, c))
+
+
+@jit
+def trip_entities(g, c, found):
+    """The world found entities in the string at c (ENTITIES bits): an unpowered string checks at once (vanilla
+    entityInside, which a powered string ignores: it waits for its tick). Returns as `use` does."""
+    if needs_room(g):
+        return 2
+    g.U[c, ENTITIES] = found
+    if (trip_of(g.U, c) & T_POWERED) == 0 and found != 0:
+        string_check(g, c)
+        propagate(g, -1)
+    if g.meta[M_OVERFLOW]:
+        return 3
+    return 1
 
 
 @jit
@@ -2296,7 +2551,7 @@ def refresh(U, N, x):
         nb = U[N[x, FC[k]], BT]
         if (nb == REPEATER or nb == TORCH or nb == WALL_TORCH or nb == BUTTON or nb == LEVER or nb == COMPARATOR
                 or (k == UP and (is_plate(nb) or (nb == RAIL and U[N[x, FC[k]], FACE] == DETECTOR)))
-                or nb == OBSERVER):
+                or nb == OBSERVER or (trip_of(U, N[x, FC[k]]) & T_HOOK) != 0):
             sm |= 1 << k
         if nb != AIR and nb != WIRE and nb != GLASS:
             pm |= 1 << k
@@ -2513,7 +2768,7 @@ def piston_reached(U, N, c, kind, j):
         return near_dist(j, 0) <= 1 or b == WIRE or b == TORCH or b == WALL_TORCH
     if is_diode(b) or b == OBSERVER:
         return near_dist(j, FC[opp(U[c, FACING])]) <= 1
-    if b == BUTTON or b == LEVER:
+    if b == BUTTON or b == LEVER or (trip_of(U, c) & T_HOOK) != 0:  # a hook's notifyNeighbors is a lever's
         return near_dist(j, 0) == 1 or near_dist(j, FC[attach_dir(b, U[c, FACE], U[c, FACING])]) == 1
     if b == TEST_BLOCK:
         return near_dist(j, 0) == 1  # a start block's trigger updates its six neighbours (updateNeighborsAt)
@@ -2524,8 +2779,12 @@ def piston_reached(U, N, c, kind, j):
 def pop(g, x):
     """The block at x falls off (no support): it goes, and the change is queued for propagate."""
     log_event(g, x, EV_POPPED, g.U[x, BT], AIR)
+    gone = trip_of(g.U, x)
+    number = state_number(g.U, x)
     g.U[x, GONE] = g.U[x, BT]
     clear_cell(g, x)
+    if gone != 0:
+        trip_replaced(g, x, number, True)
     reshape_near(g, x)
     push_changed(g, x, K_BLOCK)
 
@@ -2563,7 +2822,16 @@ def run_tick(g, c):
         g.meta[M_CMD] = c
         return
     if is_vanilla(b):
-        leaves_tick(g, c)
+        t = trip_of(U, c)
+        if (t & T_HOOK) != 0:  # vanilla TripWireHookBlock.tick
+            calculate_state(g, c, state_number(U, c), False, True, -1, 0)
+            propagate(g, -1)
+        elif (t & T_STRING) != 0:  # vanilla TripWireBlock.tick: a powered string checks for entities again
+            if (t & T_POWERED) != 0:
+                string_check(g, c)
+                propagate(g, -1)
+        else:
+            leaves_tick(g, c)
         return
     if b == REPEATER:
         if g.meta[R_LOCKABLE] and repeater_locked(U, N, c):
@@ -3133,8 +3401,12 @@ def vanish(g, x, shape_update):
         return
     put_event(g, x, EV_REMOVED, 0, 0, g.U[x, BT])
     drop_moving(g, x)
+    gone = trip_of(g.U, x)
+    number = state_number(g.U, x)
     g.U[x, GONE] = g.U[x, BT]  # a torch or dust a push breaks updates two steps out (its onRemove)
     clear_cell(g, x)
+    if gone != 0:  # a hook or string a push breaks (its onRemove)
+        trip_replaced(g, x, number, True)
     if shape_update:
         notify_observers(g, x)
 
@@ -3437,7 +3709,7 @@ def place(g, c, old_type, exempt, player):
         g.T[c, PTIME] = -1
     U[c, GONE] = old_type if b != old_type else AIR
     if b == OBSERVER or (is_vanilla(b) and LEAF_DISTANCE[state_number(U, c)]) or is_linking(U, c) or (
-            stairs_at(U, c) >= 0):
+            stairs_at(U, c) >= 0) or (trip_of(U, c) & T_STRING) != 0:
         g.meta[M_OBSERVERS] += 1  # they hear shape updates
     if player:  # vanilla getStateForPlacement: a fence's sides, a stair's shape from the neighbours
         shape_from_neighbours(g, c)
@@ -3602,6 +3874,8 @@ def place_items(g, cells, st, bad, start, stop, replay):
             i += 1
             continue
         old = U[c, BT]
+        gone = np.int64(TRIP[state_number(U, c)]) if old == PARTIAL else 0  # a hook or string replaced
+        gone_number = state_number(U, c)
         if b == AIR:
             if old != AIR:
                 put_event(g, c, EV_REMOVED, 0, 0, old)
@@ -3610,6 +3884,8 @@ def place_items(g, cells, st, bad, start, stop, replay):
                 U[c, ON] = 0
                 U[c, SIDES] = 0
                 U[c, LOCKED] = 0
+                if gone != 0:
+                    trip_replaced(g, c, gone_number, False)
                 place(g, c, old, -1, not replay)
             i += 1
             continue
@@ -3634,7 +3910,14 @@ def place_items(g, cells, st, bad, start, stop, replay):
         put_event(g, c, EV_PLACED, 0, 0, b)
         if b == RAIL and old == RAIL and kind != U[c, FACE]:
             old = AIR  # another kind of rail: vanilla's onPlace runs for it as for a new block
+        placed = trip_of(U, c)
+        if gone != 0 or placed != 0:
+            trip_replaced(g, c, gone_number if gone else -1, False)
         place(g, c, old, c if replay else -1, not replay)
+        if (placed & T_HOOK) != 0 and not replay and (gone & T_HOOK) == 0 and (trip_of(U, c) & T_HOOK) != 0:
+            # vanilla TripWireHookBlock.setPlacedBy: a hook a player places looks for its line at once
+            calculate_state(g, c, state_number(U, c), False, False, -1, 0)
+            propagate(g, -1)
         i += 1
     return i
 

@@ -35,7 +35,10 @@ EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout"
 _STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit", B.IRON_DOOR: "open", B.IRON_TRAPDOOR: "open",
                B.FENCE_GATE: "open", B.COPPER_BULB: "lit",
                B.DAYLIGHT: "inverted", B.PISTON: "extended", B.STICKY_PISTON: "extended", B.PISTON_HEAD: "short"}
-_VANILLA_IDS = (B.STONE, B.GLASS, B.PARTIAL)  # ids whose cells may hold a vanilla block's state number
+_VANILLA_IDS = (B.STONE, B.GLASS, B.PARTIAL)
+# vanilla TripWireBlock's shapes: attached (1/16 to 2.5/16 high) and not (half a block); the entities a string finds
+STRING_ATTACHED_BOX = (0.0, 0.0625, 0.0, 1.0, 0.15625, 1.0)
+STRING_LOOSE_BOX = (0.0, 0.0, 0.0, 1.0, 0.5, 1.0)  # ids whose cells may hold a vanilla block's state number
 
 
 @dataclass(frozen=True)
@@ -375,6 +378,7 @@ class World:
         self._carts: list = []  # minecarts, in the order they tick (engine/carts.py)
         self._rng = JavaRandom(0)  # the level's random source: droppers' eject velocities
         self._plate_items: dict[Pos, int] = {}  # the item entities each pressure plate counted last
+        self._trip_found: set[Pos] = set()  # the strings (tripwire) an entity's box met at the last look
         self._test_messages: dict[Pos, str] = {}  # test blocks' messages (block-entity data), by position
         self._commands: dict[Pos, commands.CommandData] = {}  # command blocks' block-entity data, by position
         self._command_log = commands.new_messages()  # what command blocks said, and what they could not run
@@ -1140,15 +1144,20 @@ class World:
             carts.tick_all(self)
         if self._entities:
             self._tick_entities()
+        if self._entities or self._carts or self._trip_found:
+            self._touch_strings(True)
         if self._carts or self._entities:
             self._push_entities()
         t = self.tick
         for c in list(self._hoppers):
             if self._hoppers[c] <= t:  # read now: a hopper filled earlier in this tick may have been held back
                 self._hopper_tick(c, t)
+        taken = any(e.removed for e in self._entities)
         if self._entities or self._plate_items:  # items the hoppers took leave the plates they lay on
             self._entities = [e for e in self._entities if not e.removed]
             self._count_on_plates()
+        if taken and self._trip_found:  # what a string's next check will find without the items taken
+            self._touch_strings(False)
         g.meta[sim.M_WAKE] = 0
 
     def _dispense(self, c: int) -> None:
@@ -1430,7 +1439,8 @@ class World:
 
     def _push_entities(self) -> None:
         """The moving blocks' part of the tick just run: each pushes the minecarts and item entities in its way
-        (engine/push.py, docs/redstone.md section 89); the detector rails and plates then count again."""
+        (engine/push.py, docs/redstone.md section 89); the detector rails, plates and strings then count again (a
+        push moves an entity as its own move does, so a string it is pushed onto trips in this tick)."""
         from scicraft_viz.engine import push
 
         if push.push_entities(self):
@@ -1440,6 +1450,7 @@ class World:
                 carts.count_on_detectors(self)
             if self._entities:
                 self._count_on_plates()
+            self._touch_strings(True)
 
     def _count_on_plates(self) -> None:
         """Tell each wooden or weighted pressure plate how many item entities it now counts (their boxes
@@ -1475,6 +1486,56 @@ class World:
                 self._plate_items[p] = n
             else:
                 self._plate_items.pop(p, None)
+
+    def _touch_strings(self, press: bool) -> None:
+        """Tripwire and entities (docs/redstone.md section 88): every string whose cell an item entity's or
+        minecart's box reaches into (vanilla Entity.checkInsideBlocks: the box shrunk by 1e-7) keeps whether a box
+        meets its attached shape (bit 0) and its unattached one (bit 1), for its next check (kernels.string_check).
+        With `press`, an unpowered string so reached checks at once (vanilla entityInside); without, the bits are
+        only kept up to date (after the hoppers took items)."""
+        from scicraft_viz.engine.items import intersects, moved_box
+
+        boxes = [e.box() for e in self._entities if not e.removed] + [c.box() for c in self._carts if not c.removed]
+        reach = [(b, (x, y, z)) for b in boxes
+                 for x in range(math.floor(b[0] + 1e-7), math.floor(b[3] - 1e-7) + 1)
+                 for y in range(math.floor(b[1] + 1e-7), math.floor(b[4] - 1e-7) + 1)
+                 for z in range(math.floor(b[2] + 1e-7), math.floor(b[5] - 1e-7) + 1)]
+        found: dict[Pos, int] = {}
+        if reach:  # the cells the boxes reach, looked up at once; only strings matter
+            cells = self._cells(np.array([p for _, p in reach], np.int64).reshape(-1, 3))
+            U = self.g.U
+            ok = cells > 0
+            number = U[cells, sim.FACING].astype(np.int64) | U[cells, sim.FACE].astype(np.int64) << 8
+            string = ok & (U[cells, sim.BT] == B.PARTIAL) & (B.TRIP[np.where(ok, number, 0)] & B.T_STRING != 0)
+            for j in np.nonzero(string)[0].tolist():
+                b, p = reach[j]
+                bits = found.get(p, 0)
+                if intersects(b, moved_box(STRING_ATTACHED_BOX, p)):
+                    bits |= 1
+                if intersects(b, moved_box(STRING_LOOSE_BOX, p)):
+                    bits |= 2
+                found[p] = bits
+        for p in sorted(self._trip_found | found.keys()):
+            bits = self._trip_bits(p)
+            if not bits & B.T_STRING:
+                continue
+            c = self._find(p)
+            want = found.get(p, 0)
+            if press and want and not bits & B.T_POWERED:
+                self._call(self._k.trip_entities, c, want)
+            else:
+                self.g.U[c, sim.ENTITIES] = want
+        self._trip_found = {p for p, v in found.items() if v}
+
+    def _trip_bits(self, p: Pos) -> int:
+        """blocks.TRIP of the block at p (0 unless a tripwire hook or string)."""
+        c = self._find(p)
+        if c <= 0:
+            return 0
+        U = self.g.U
+        if int(U[c, sim.BT]) != B.PARTIAL:
+            return 0
+        return int(B.TRIP[int(U[c, sim.FACING]) | int(U[c, sim.FACE]) << 8])
 
     def fill_level(self, pos: object) -> int:
         """The signal a comparator reads from the container at pos (0-15)."""
@@ -1720,7 +1781,7 @@ class World:
                     self._fluid_sync()
             if moved:
                 items = bool(self.g.meta[sim.M_NFIRE] or self._hoppers or self._entities or self._plate_items
-                             or self._carts)
+                             or self._carts or self._trip_found)
                 if items:
                     self._move_items()
                     if self._items_rec is not None:  # record() keeps each tick's item entities and minecarts
@@ -1874,6 +1935,7 @@ class World:
         w._carts = [copy.deepcopy(c) for c in self._carts]
         w._rng = copy.deepcopy(self._rng)
         w._plate_items = dict(self._plate_items)
+        w._trip_found = set(self._trip_found)
         w._test_messages = dict(self._test_messages)
         w._commands = {p: copy.copy(d) for p, d in self._commands.items()}
         w._command_log = commands.new_messages()
@@ -1909,6 +1971,7 @@ class World:
         self._carts = [copy.deepcopy(c) for c in src._carts]
         self._rng = copy.deepcopy(src._rng)
         self._plate_items = dict(src._plate_items)
+        self._trip_found = set(src._trip_found)
         self._test_messages = dict(src._test_messages)
         self._commands = {p: copy.copy(d) for p, d in src._commands.items()}
         self._command_log = commands.new_messages()

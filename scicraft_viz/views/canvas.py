@@ -134,9 +134,23 @@ def describe_block(frame: Frame, pos: Pos) -> str:
             "triggered" if props.get("triggered") == "true" else "waiting for power")
     elif int(lay.kind[i]) in G.B.CONTAINERS:
         power = "a container: a comparator reads its fill level"
-    elif name == "tripwire_hook":  # docs/redstone.md section 52
-        power = ("unstrung (the engine has no tripwire): no signal, but dust turns toward it; needs a whole face "
-                 "behind; a piston breaks it")
+    elif name == "tripwire_hook":  # docs/redstone.md sections 52 and 88
+        props = split_state(G.B.canonical(state))[1]
+        if props["powered"] == "true":
+            power = ("powered: a string of its line has an entity on it (or broke, for 10 game ticks); 15 to every "
+                     "side, strongly into the block behind")
+        elif props["attached"] == "true":
+            power = "attached to a hook facing it across 1-40 string; off: no entity on the string"
+        else:
+            power = ("unstrung: off, no line of 1-40 string to a hook facing it; dust turns toward it all the same; "
+                     "needs a whole face behind")
+    elif name == "tripwire":  # section 88
+        props = split_state(G.B.canonical(state))[1]
+        power = ("powered: an entity's box meets it (it looks again every 10 game ticks)" if props["powered"] == "true"
+                 else "unpowered: no entity on it")
+        power += "; attached: part of a line between two hooks" if props["attached"] == "true" else "; not attached"
+        if props["disarmed"] == "true":
+            power += "; disarmed (cut with shears): it never powers its line"
     elif name in G.B.SHULKER_BOXES:  # section 53
         power = "a container, kept empty: a comparator reads 0; conducts; a piston breaks it"
     elif name == "water":  # sections 67-69

@@ -130,6 +130,8 @@ def layout_from_blocks(blocks: dict[Pos, str], moving: dict | None = None
             if "facing" in props:
                 facing[i] = dirs[props["facing"]]
             delay[i] = B.vanilla_kind(name, props)[1]  # a partial block's whole faces: its shape
+            if name in ("tripwire", "tripwire_hook"):  # their powered is in the state (docs/redstone.md section 88)
+                on[i] = props.get("powered") == "true"
             continue
         kind[i] = B.PALETTE[name][0]
         if not props:

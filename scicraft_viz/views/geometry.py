@@ -351,6 +351,12 @@ def _decorative(bx, lay: Layout, rows: np.ndarray, org: np.ndarray) -> None:
         elif family == "fire":  # two crossed sheets of flame
             put(P_STONE, i, (0, 0, 7.5, 16, 14, 8.5))
             put(P_STONE, i, (7.5, 0, 0, 8.5, 14, 16))
+        elif family == "tripwire":  # a thread along its connections (north-south when it has none), low when attached
+            y = 1 if props.get("attached") == "true" else 2.5
+            sides = [side for side in _SIDE_DIRS if props.get(side) == "true"] or ["north", "south"]
+            put(P_STONE, i, (7.5, y, 7.5, 8.5, y + 0.5, 8.5))
+            for side in sides:
+                put(P_STONE, i, (7.75, y, 8.5, 8.25, y + 0.5, 16), _D_OF_SIDE[side])
     for part, (idx, boxes) in out.items():
         ii = np.asarray(idx, np.int64)
         bx.add(ii, part, np.asarray(boxes, np.float32), org[ii])
