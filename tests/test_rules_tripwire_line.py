@@ -288,3 +288,30 @@ def test_both_hooks_are_attached_iff_a_whole_line_of_1_to_40_strings_joins_them(
     whole = 1 <= n <= 40 and len(places) == n
     assert hooks(w, n) == [(whole, False), (whole, False)]
     assert {props(w, (x, 1, 0))["attached"] for x in places} <= {"true" if whole else "false"}
+
+
+def test_an_item_a_piston_pushes_onto_a_string_trips_it_in_the_same_tick():
+    """A push moves an entity as its own move does (docs/redstone.md section 89), so the string it lands in is
+    pressed in the tick of the push: the item, centred in the head's slot, is shoved into the string's cell on the
+    second tick of the extension, and both hooks are powered at the end of that tick."""
+    w = World()
+    w.set_block((2, 0, 0), "minecraft:stone")
+    w.set_block((3, 0, 0), "minecraft:stone")
+    w.set_block((4, 0, 0), "minecraft:stone")
+    w.set_block((2, 1, 0), "minecraft:sticky_piston[facing=east]")
+    w.set_block((4, 1, -3), "minecraft:stone")
+    w.set_block((4, 1, 2), "minecraft:stone")
+    w.set_block((4, 1, -2), "tripwire_hook[facing=south]")
+    w.set_block((4, 1, 1), "tripwire_hook[facing=north]")
+    w.set_block((4, 1, -1), "tripwire")
+    w.set_block((4, 1, 0), "tripwire")
+    w.spawn_item("redstone", 1, (3.5, 1.0, 0.5), pickup_delay=32767)
+    w.step(2)
+    assert [props(w, (4, 1, z))["attached"] for z in (-2, 1)] == ["true", "true"]
+    w.set_block((1, 1, 0), "minecraft:redstone_block")
+    w.step(1)
+    assert w.item_entities()[0].pos[0] == 3.5 + 0.125 + 0.01  # still short of the string's cell
+    assert [props(w, (4, 1, z))["powered"] for z in (-2, 0, 1)] == ["false"] * 3
+    w.step(1)
+    assert w.item_entities()[0].pos[0] - 0.125 > 4
+    assert [props(w, (4, 1, z))["powered"] for z in (-2, 0, 1)] == ["true"] * 3
