@@ -2362,6 +2362,25 @@ def reshape_near(g, c):
 
 
 @jit
+def recache_near(g, c):
+    """The cached structure of reshape_near alone, for a block set without shape updates: no note block, door
+    half, dust, fence or observer around c hears of it."""
+    U = g.U
+    N = g.N
+    comp = is_component(U[c, BT])
+    for j in range(NNEAR):
+        x = N[c, j]
+        if U[x, BT] == AIR:
+            continue
+        if j == 0:
+            U[x, NEARC] = near_component(U, N, x)
+        elif comp:
+            U[x, NEARC] = 1
+        if REACH[j] == 1 or (REACH[j] == 2 and U[x, BT] == WIRE):
+            refresh(U, N, x)
+
+
+@jit
 def pair_door(g, x, c):
     """The block at c, where the other half of the door half at x belongs, changed (vanilla updateShape
     from above or below): x takes the state of a matching half there, or falls when there is none."""
@@ -3283,11 +3302,18 @@ def finish_moving(g, m, cut_short):
     if bt == NOTE_BLOCK:
         U[m, INSTRUMENT] = instrument_on(U, N[m, FC[DOWN]])
     elif bt == OBSERVER:
-        if U[m, ON]:  # vanilla onPlace: arrived powered with no tick pending, it switches off quietly
+        if U[m, ON]:
+            # vanilla onPlace: arrived powered with no tick pending, it switches off at once, with flags that send
+            # no updates, and tells the blocks behind it (updateNeighborsInFront). The landing's own neighbour and
+            # shape updates then never go out (Level.setBlock sends them only if the block still stands as it set
+            # it): the note block above keeps its instrument, the dust beside it its shape, observers facing it
+            # see nothing
             put_event(g, m, EV_STATE, 1, 0, OBSERVER)
             U[m, ON] = 0
-        else:  # its shape is worked out from its neighbours, so it sees the block in front
-            start_signal(g, m)
+            recache_near(g, m)
+            changed(g, m)
+            return
+        start_signal(g, m)  # its shape is worked out from its neighbours, so it sees the block in front
     reshape_near(g, m)
     push_changed(g, m, K_BLOCK)
     propagate_in(g, -1, 1)
