@@ -1,6 +1,6 @@
 """The blocks a piston moves land in the order their moves began, the far end of the push first, and an observer
-that arrives powered switches off as it lands without the landing's neighbour and shape updates
-(docs/redstone.md section 87)."""
+that arrives powered switches off as it lands without the landing's neighbour and shape updates, and dust the
+moving blocks turn tells no neighbour of its new shape (docs/redstone.md section 87)."""
 
 from scicraft_viz import World
 
@@ -44,3 +44,32 @@ def test_an_observer_landing_unpowered_retunes_the_note_block_that_landed_on_it(
     w = _pushed_column(observer_fired=False)
     assert w.get_block((0, 3, 0)) == "minecraft:observer[facing=north,powered=false]"
     assert w.get_block((0, 4, 0)) == "minecraft:note_block[instrument=basedrum,note=0,powered=false]"
+
+
+def test_dust_a_landing_block_turns_away_from_a_piston_tells_the_piston_nothing():
+    """A lever's dust runs straight into a piston (facing up) and holds it out; a normal piston pushes a target
+    beside the dust, which on landing turns the dust toward it, away from the piston. The dust's change of shape
+    tells no neighbour (vanilla sets it with flags that send no neighbour updates), and the landing's own updates
+    reach only the target's six neighbours: the piston, unpowered now, stays out until a neighbour update reaches
+    it."""
+    w = World()
+    for x in (-1, 0):
+        w.set_block((x, 0, 0), "stone")
+    w.set_block((-1, 1, 0), "lever[face=floor,facing=east]")
+    w.set_block((0, 1, 0), "redstone_wire")
+    w.set_block((1, 1, 0), "piston[facing=up]")
+    w.set_block((0, 1, -3), "piston[facing=south]")
+    w.set_block((0, 1, -2), "target")
+    w.use((-1, 1, 0))
+    w.step(3)
+    assert w.get_block((0, 1, 0)) == "minecraft:redstone_wire[east=side,north=none,power=15,south=none,west=side]"
+    assert w.get_block((1, 1, 0)) == "minecraft:piston[extended=true,facing=up]"
+    w.set_block((0, 1, -4), "redstone_block")
+    w.step(3)  # the target lands at (0, 1, -1) two game ticks after its move began
+    assert w.get_block((0, 1, -1)) == "minecraft:target[power=0]"
+    assert w.get_block((0, 1, 0)) == "minecraft:redstone_wire[east=none,north=side,power=15,south=none,west=side]"
+    w.step(5)
+    assert w.get_block((1, 1, 0)) == "minecraft:piston[extended=true,facing=up]"
+    w.set_block((2, 1, 0), "stone")  # a block placed beside it: it hears, finds itself unpowered and retracts
+    w.step(1)
+    assert w.get_block((1, 1, 0)) == "minecraft:moving_piston[facing=up,type=normal]"
