@@ -14,7 +14,7 @@ import json
 from contextlib import nullcontext
 
 import pytest
-from vanilla_capture import NUCLEATION, Action, differences, vanilla_changes
+from vanilla_capture import NUCLEATION, Action, differences, spelled, vanilla_changes
 
 from scicraft_viz import World
 from scicraft_viz.engine import blocks as B
@@ -84,6 +84,26 @@ def test_the_6x6_door_pasted_has_its_observers_fire_on_the_first_tick_where_the_
     assert pasted and pasted[0][0] == 1 and pasted[0][1] == {}
     assert any("observer" in s for s in pasted[0][2].values())
     assert differences("door_6x6_inworld.snbt", "door_6x6_inworld.json", clicks, ticks=10, in_world=True) == []
+
+
+def test_the_settled_6x6_capture_starts_from_another_state_than_its_structure():
+    """`door_6x6_settled` has nothing pending and no change before its lever at tick 10, yet the world it was made
+    in did not hold the structure as saved: the state each changed block had before its first change differs from
+    `door_6x6_inworld.snbt` in 18 places (the piston at (2, 11, 1) retracted where the file has it extended, glass
+    at (1, 4, 1) where the file has it at (1, 3, 1), ...), so no load of that file can match its tick 10."""
+    cap = json.loads((NUCLEATION / "door_6x6_settled.json").read_text())
+    before: dict = {}
+    for t in cap["ticks"]:
+        for e in t["events"]:
+            if e["kind"] == "block_changed":
+                before.setdefault(tuple(e["pos"]), spelled(e["from"]))
+    saved = World.from_build_file(NUCLEATION / "door_6x6_inworld.snbt", in_world=True).blocks()
+    differ = {p for p, s in before.items() if saved.get(p, "minecraft:air") != s}
+    assert len(differ) == 18
+    assert before[(2, 11, 1)] == "minecraft:piston[extended=false,facing=west]"
+    assert saved[(2, 11, 1)] == "minecraft:piston[extended=true,facing=west]"
+    assert before[(1, 4, 1)] == "minecraft:white_stained_glass" and (1, 4, 1) not in saved
+    assert saved[(1, 3, 1)] == "minecraft:white_stained_glass" and before[(1, 3, 1)] == "minecraft:air"
 
 
 VAULT_LEVER, VAULT_LEVER_IN_WORLD = (6, 4, 0), (7, 5, 1)
