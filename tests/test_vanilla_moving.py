@@ -20,9 +20,11 @@ def case_actions(name: str) -> list[Action]:
 def matches(capture: str, structure: str, actions: list[Action], ticks: list[int], placement: bool = False) -> None:
     """The capture is the one the README describes (vanilla changed blocks at exactly `ticks`), and the engine
     makes the same changes at every tick; with `placement`, the structure is placed as a structure block places
-    it, with the update pass that follows (World.structure_updates), as the capture's structure was."""
+    it, with the update pass that follows (World.structure_updates), as the capture's structure was. Both ways of
+    writing the blocks match: the engine's paste and the game's placement (`placed`, docs/redstone.md section 86)."""
     assert sorted(vanilla_changes(json.loads((NUCLEATION / capture).read_text()))) == ticks
-    assert differences(structure, capture, actions, placement=placement) == []
+    for placed in (False, True):
+        assert differences(structure, capture, actions, placement=placement, placed=placed) == [], placed
 
 
 def test_a_piston_breaks_a_door_it_reaches_both_halves_wood_and_iron():

@@ -11,7 +11,8 @@ import pytest
 from scicraft_viz import World
 from scicraft_viz.engine.carts import HALF_WIDTH, HEIGHT
 from scicraft_viz.views import Explorer
-from scicraft_viz.views.canvas import ITEM_HALF, ITEM_HEIGHT, Canvas, Pick, entity_vertices
+from scicraft_viz.views.canvas import Canvas, Pick
+from scicraft_viz.views.entities import ITEM_HALF, ITEM_HEIGHT, entity_vertices
 from scicraft_viz.views.frame import frame_from_world
 
 NUCLEATION = Path(__file__).parent / "data" / "nucleation"

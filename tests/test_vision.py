@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import anyio
+import numpy as np
 import pytest
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
@@ -106,6 +107,30 @@ def test_render_view_is_recorded_by_hash_with_the_picture_beside_and_replays(tmp
     assert view.args == {"camera": "iso", "width": 320, "height": 240} and view.result == first
     rp = Replay(traj)
     assert rp.matches, rp.report()
+
+
+def test_render_view_draws_the_minecarts_and_items_of_the_world_it_shows():
+    t = tasks.load(TASK)
+    env = SciCraftEnv(t, observation="both")
+    build(env, t)
+    before = env.render_view("top")
+    tick = env.world.tick
+    blocks = env.world.blocks()
+    floor = min(y for (_, y, _) in blocks)
+    # two cells of the floor near the build with nothing over them: a chest minecart on one, an item on the other
+    open_cells = sorted((x, z) for (x, y, z) in blocks if y == floor and t.in_region((x, y, z))
+                        and not any((x, h, z) in blocks for h in range(floor + 1, floor + 8)))
+    (cx, cz), (ix, iz) = open_cells[len(open_cells) // 2], open_cells[len(open_cells) // 2 + 1]
+    env.world.spawn_minecart((cx + 0.5, floor + 1.0, cz + 0.5), kind="chest_minecart")
+    env.world.spawn_item("redstone", 1, (ix + 0.5, floor + 1.0, iz + 0.5))
+    after = env.render_view("top")
+    assert after["ok"] and after["tick"] == tick == before["tick"]  # a picture takes no game time
+    assert before["caption"].endswith(" blocks shown")
+    assert after["caption"].endswith(" blocks, 1 minecart, 1 item entity shown")
+    assert after["image"]["sha256"] != before["image"]["sha256"]
+    img = env.last_images[0].image
+    lid = (176, 116, 52)  # a chest minecart's lid from straight above, as the explorer draws it
+    assert (np.asarray(img) == lid).all(-1).any()
 
 
 def test_replay_refuses_a_picture_that_does_not_hold_its_hash(tmp_path):

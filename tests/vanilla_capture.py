@@ -16,6 +16,7 @@ from pathlib import Path
 from scicraft_viz import World
 from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine.formats import decode_build
+from scicraft_viz.engine.structure import placement_order as structure_order
 
 NUCLEATION = Path(__file__).parent / "data" / "nucleation"
 
@@ -87,45 +88,32 @@ def engine_changes(world: World, actions: list[Action], ticks: int,
     return out
 
 
-_ENTITY_BLOCKS = ("barrel", "chest", "hopper", "dropper", "dispenser", "furnace", "blast_furnace", "smoker",
-                  "comparator", "daylight_detector", "moving_piston")
-
-
 def placement_order(path: Path) -> list[tuple[int, int, int]]:
-    """The order vanilla places a structure file's blocks in (StructureTemplate's block list): full blocks, then
-    the others, then those with a block entity, each group by y, then x, then z. Air is left out."""
-    def group(state: str) -> int:
-        name = B.split_state(state)[0]
-        if name in _ENTITY_BLOCKS:
-            return 2
-        return 0 if _full(state) else 1
-
-    blocks = [(p, s) for p, s in decode_build(path.read_bytes(), None, str(path)) if s != "minecraft:air"]
-    return [p for _, _, p in sorted((group(s), (p[1], p[0], p[2]), p) for p, s in blocks)]
-
-
-def _full(state: str) -> bool:
-    st = B.parse_state(state)
-    return st.id in (B.STONE, B.GLASS, B.REDSTONE_BLOCK, B.LAMP, B.TARGET, B.NOTE_BLOCK, B.OBSERVER) or (
-        st.id in (B.PISTON, B.STICKY_PISTON) and st.get("extended") == "false")
+    """The order vanilla places a structure file's blocks in (StructureTemplate's block list,
+    `scicraft_viz.engine.structure.placement_order`): full blocks, then the others, then those with a block
+    entity, each group by y, then x, then z. Air is left out."""
+    return [p for p, _ in structure_order(decode_build(path.read_bytes(), None, str(path)))]
 
 
 def differences(structure: str | Path, capture: str | Path, actions: list[Action] = (), ticks: int | None = None,
                 world: World | None = None, inventories: bool = False,
-                placement: bool = False, in_world: bool = False) -> list[tuple[int, dict, dict]]:
+                placement: bool = False, in_world: bool = False,
+                placed: bool = False) -> list[tuple[int, dict, dict]]:
     """(tick, vanilla's changes, the engine's changes) for each tick where they differ, up to `ticks` (by
     default one past the capture's last tick). Files are named relative to tests/data/nucleation/; with
     `inventories` the containers' slot changes count as well; with `placement` the structure is placed as the
     game placed it for the capture, its update pass made (`World.structure_updates`, in vanilla's order); with
     `in_world` it is loaded as it stood in the world the capture ticked it in (`from_build_file(in_world=True)`:
-    nothing pending), not pasted. A capture that records where the structure stood in the game's world (`origin`)
+    nothing pending), not pasted; with `placed` it is written as the game writes a structure it places
+    (`from_build_file(placed=True)`). A capture that records where the structure stood in the game's world (`origin`)
     gives the world that hash origin (`World.set_hash_origin`)."""
     cap = json.loads((NUCLEATION / capture).read_text())
     want = vanilla_changes(cap, inventories)
     n = ticks if ticks is not None else max(want, default=0) + 1
-    if world is not None and in_world:
-        raise ValueError("differences: in_world loads the structure itself; give no world with it")
-    w = world if world is not None else World.from_build_file(NUCLEATION / structure, in_world=in_world)
+    if world is not None and (in_world or placed):
+        raise ValueError("differences: in_world and placed load the structure themselves; give no world with them")
+    w = world if world is not None else World.from_build_file(NUCLEATION / structure, in_world=in_world,
+                                                              placed=placed)
     if "origin" in cap:  # where the capture's (0, 0, 0) stood in the game's world
         w.set_hash_origin(cap["origin"])
     if placement:

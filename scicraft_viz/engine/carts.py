@@ -20,7 +20,8 @@ from scicraft_viz.engine.items import EPS, Surroundings, collide, intersects, mo
 KINDS = ("minecart", "chest_minecart", "hopper_minecart")
 SLOTS = {"minecart": 0, "chest_minecart": 27, "hopper_minecart": 5}
 GRAVITY = 0.04  # AbstractMinecart.getDefaultGravity (out of water)
-HALF_WIDTH, HEIGHT = 0.49, 0.7  # EntityType.MINECART's box: 0.98 x 0.7
+# EntityType.MINECART's box: 0.98F x 0.7F, floats (its half width is the float 0.98F / 2)
+HALF_WIDTH, HEIGHT = float(np.float32(0.98) / np.float32(2.0)), float(np.float32(0.7))
 MAX_SPEED = 8.0 / 20.0  # OldMinecartBehavior.getMaxSpeed out of water: 0.4 blocks a tick
 SLOPE_PULL = 0.0078125  # the downhill push of an ascending rail
 SLOWDOWN = 0.96  # OldMinecartBehavior.getSlowdownFactor without a passenger
@@ -61,6 +62,8 @@ class Minecart:
     yaw: float = field(default=0.0, repr=False)  # Entity.yRot, a float in degrees: the push between carts reads it
     flipped: bool = field(default=False, repr=False)
     others: list = field(default_factory=list, repr=False)  # the other carts' boxes, which stop this one's move
+    # Entity.pistonDeltas: (game tick, x, y, z) of the pushes moving blocks gave it in that tick (engine/push.py)
+    piston_deltas: list | None = field(default=None, repr=False, compare=False)
 
     def box(self) -> tuple[float, float, float, float, float, float]:
         x, y, z = self.pos
@@ -510,7 +513,9 @@ def tick_all(world) -> None:
         c = world._find(p)
         return c > 0 and bool(sim.is_conductor(int(world.g.U[c, sim.BT])))
 
-    surroundings = Surroundings(world._block_at)
+    from scicraft_viz.engine.push import moving_boxes
+
+    surroundings = moving_boxes(world)  # moving blocks collide where they stand
     for cart in world._carts:
         cart.others = [o.box() for o in world._carts if o is not cart and not o.removed]
         tick_cart(cart, surroundings, conductor)
@@ -525,5 +530,5 @@ def tick_all(world) -> None:
                 n, level = _count(world, p)
                 if n:
                     world._call(world._k.set_carts, c, n, level)
-                    surroundings = Surroundings(world._block_at)  # the update may have changed blocks
+                    surroundings = moving_boxes(world)  # the update may have changed blocks
     count_on_detectors(world)

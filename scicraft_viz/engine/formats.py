@@ -47,8 +47,12 @@ class Build(list):
     order)."""
 
     def __init__(self, items=(), contents: dict | None = None, outputs: dict | None = None,
-                 entities: list | None = None, tests: dict | None = None, commands: dict | None = None):
+                 entities: list | None = None, tests: dict | None = None, commands: dict | None = None,
+                 with_data: set | None = None):
         super().__init__(items)
+        # the positions whose block the file gives block-entity data (a structure's `nbt`), or None where the
+        # format does not say
+        self.with_data = None if with_data is None else set(with_data)
         self.contents = dict(contents or {})
         # each comparator's OutputSignal as the file's block entities give it, {pos: 0-15}
         self.outputs = dict(outputs or {})
@@ -69,6 +73,7 @@ class _Collected(dict):
         self.entities: list = []
         self.tests: dict = {}
         self.commands: dict = {}
+        self.with_data: set | None = None
 
 
 class UnsupportedBlocksWarning(UserWarning):
@@ -336,7 +341,8 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
 
         out = decode_region(data, source, box, omitted, contents)
         _warn_omitted(omitted, out, source)
-        return Build(out, contents, contents.outputs, contents.entities, contents.tests, contents.commands)
+        return Build(out, contents, contents.outputs, contents.entities, contents.tests, contents.commands,
+                     contents.with_data)
     if text is not None:
         from scicraft_viz.engine.mcfunction import parse_mcfunction
 
@@ -345,19 +351,22 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
         if lines and omitted is not None:
             omitted.extend((word, len(ps), ps[:3]) for word, ps in lines.items())
             _warn_omitted(omitted, out, source)
-        return Build(out, contents, contents.outputs, contents.entities, contents.tests, contents.commands)
+        return Build(out, contents, contents.outputs, contents.entities, contents.tests, contents.commands,
+                     contents.with_data)
     if fmt == "snbt":
         from scicraft_viz.engine.structure import decode_structure
 
         out = decode_structure(parse_snbt(data, source), source, omitted, contents)
         _warn_omitted(omitted, out, source)
-        return Build(out, contents, contents.outputs, contents.entities, contents.tests, contents.commands)
+        return Build(out, contents, contents.outputs, contents.entities, contents.tests, contents.commands,
+                     contents.with_data)
     if fmt == "mcstructure":
         from scicraft_viz.engine.mcstructure import decode_mcstructure
 
         out = decode_mcstructure(parse_bedrock_nbt(data, source), source, omitted, contents)
         _warn_omitted(omitted, out, source)
-        return Build(out, contents, contents.outputs, contents.entities, contents.tests, contents.commands)
+        return Build(out, contents, contents.outputs, contents.entities, contents.tests, contents.commands,
+                     contents.with_data)
     if data[:2] != GZIP_MAGIC:
         raise BuildFileError(f"{source}: not a {fmt or 'schematic'} file: expected gzip-compressed NBT "
                              f"(bytes 1f 8b), found {data[:8]!r}")
@@ -381,7 +390,8 @@ def decode_build(data: bytes, fmt: str | None = None, source: str = "<bytes>", *
     else:
         out = schematic.decode_sponge(root, source, omitted, contents)
     _warn_omitted(omitted, out, source)
-    return Build(out, contents, contents.outputs, contents.entities, contents.tests, contents.commands)
+    return Build(out, contents, contents.outputs, contents.entities, contents.tests, contents.commands,
+                     contents.with_data)
 
 
 def _warn_omitted(omitted: list | None, loaded: Blocks, source: str) -> None:

@@ -55,6 +55,8 @@ class ItemEntity:
     removed: bool = False
     support: tuple[int, int, int] | None = field(default=None, repr=False)  # Entity.mainSupportingBlockPos
     ground_no_blocks: bool = field(default=False, repr=False)  # Entity.onGroundNoBlocks
+    # Entity.pistonDeltas: (game tick, x, y, z) of the pushes moving blocks gave it in that tick (engine/push.py)
+    piston_deltas: list | None = field(default=None, repr=False, compare=False)
 
     def box(self) -> tuple[float, float, float, float, float, float]:
         x, y, z = self.pos

@@ -147,6 +147,7 @@ def decode_structure(root, source: str, omitted: list | None = None, contents: d
     if len(found) > MAX_BLOCKS:
         raise _fail(source, f"holds {len(found):,} blocks; a build holds at most {MAX_BLOCKS:,}")
     if contents is not None:
+        contents.with_data = {p for p in data_at if p in found}
         contents.update(blockentity.collect(found.items(), data_at, source, omitted,
                                              getattr(contents, "outputs", None),
                                              getattr(contents, "tests", None), getattr(contents, "commands", None)))
@@ -259,3 +260,37 @@ def encode_snbt(items: Blocks, contents: dict | None = None) -> bytes:
     root["data"] = root.pop("blocks")
     root["palette"] = List[String](packed)
     return (serialize_tag(root, indent=4, compact=False) + "\n").encode("utf-8")
+
+
+# Blocks that carry block-entity data in a structure the game saves (vanilla keeps it as the block's `nbt`).
+def _block_entity_blocks() -> frozenset:
+    from scicraft_viz.engine import blocks as B
+
+    return frozenset(("barrel", "chest", "hopper", "dropper", "dispenser", "furnace", "blast_furnace", "smoker",
+                      "comparator", "daylight_detector", "moving_piston", "test_block", *B.COMMAND_BLOCKS,
+                      *B.SHULKER_BOXES, *B.HEADS, *B.WALL_HEADS))
+
+
+BLOCK_ENTITY_BLOCKS = _block_entity_blocks()
+
+
+def placement_order(blocks) -> list[tuple[tuple[int, int, int], str]]:
+    """A structure's (position, state) pairs in the order the game writes them when it places the structure
+    (StructureTemplate's block list): full blocks, then the others, then those with block-entity data, each group
+    by y, then x, then z. Air is left out. The blocks with block-entity data are those the file gives it
+    (`blocks.with_data`, a structure's `nbt`), or where the format does not say, those of BLOCK_ENTITY_BLOCKS."""
+    from scicraft_viz.engine import blocks as B
+
+    with_data = getattr(blocks, "with_data", None)
+
+    def group(p, state: str) -> int:
+        name = B.split_state(state)[0].removeprefix("minecraft:")
+        if p in with_data if with_data is not None else name in BLOCK_ENTITY_BLOCKS:
+            return 2
+        st = B.parse_state(state)
+        full = st.id in (B.STONE, B.GLASS, B.REDSTONE_BLOCK, B.LAMP, B.TARGET, B.NOTE_BLOCK, B.OBSERVER) or (
+            st.id in (B.PISTON, B.STICKY_PISTON) and st.get("extended") == "false")
+        return 0 if full else 1
+
+    return [(p, s) for _, _, p, s in sorted((group(p, s), (p[1], p[0], p[2]), p, s) for p, s in blocks
+                                            if s != "minecraft:air")]

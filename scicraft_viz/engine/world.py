@@ -293,6 +293,9 @@ _INERT_FLAG = {B.BARREL: "open", B.CHEST: "waterlogged", B.HOPPER: "enabled", B.
 # Of those, the flags power decides (kernels.check): kept as given when placed, but not part of what the block is
 _DERIVED_FLAG = (B.HOPPER, B.DROPPER, B.DISPENSER)
 HOPPER_COOLDOWN = 8  # game ticks a hopper waits after moving an item (vanilla setCooldown(8))
+# what a dispenser's filled bucket empties into the cell in front (docs/redstone.md section 90)
+BUCKET_CONTENTS = {"water_bucket": "minecraft:water[level=0]", "lava_bucket": "minecraft:lava[level=0]",
+                   "powder_snow_bucket": "minecraft:powder_snow"}
 
 
 def _parse_item(state: object, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
@@ -1137,6 +1140,8 @@ class World:
             carts.tick_all(self)
         if self._entities:
             self._tick_entities()
+        if self._carts or self._entities:
+            self._push_entities()
         t = self.tick
         for c in list(self._hoppers):
             if self._hoppers[c] <= t:  # read now: a hopper filled earlier in this tick may have been held back
@@ -1162,6 +1167,8 @@ class World:
         name = slots[i][0]
         f = int(self.g.U[c, sim.FACING])
         q = _ahead(p, f)
+        if b == B.DISPENSER and (name in BUCKET_CONTENTS or name == "bucket") and self._use_bucket(p, c, slots, i, q):
+            return
         cq, bq = self._container_at(q) if b == B.DROPPER else (0, B.AIR)
         if cq > 0:
             was = self._slots_at(q, bq)
@@ -1177,6 +1184,48 @@ class World:
 
             at, vel = eject(self._rng, p, B.OFFSETS[f])
             self._add_entity(name, 1, at, vel, 0, 0)
+
+    def _use_bucket(self, p: Pos, c: int, slots: tuple, i: int, q: Pos) -> bool:
+        """A dispenser fires the bucket in slot i at the cell q in front (vanilla's dispense behaviours of the
+        buckets, docs/redstone.md section 90): a filled bucket empties into q when q is air, nothing else; an empty
+        one takes a water or lava source, powder snow, or the water of a waterlogged block. The block changes with
+        updates, then vanilla's consumeWithRemainder: the bucket left over takes the slot when it held one bucket,
+        else goes into the first slot that has room for it, else out of the front as an item entity. False when
+        nothing happens to the cell (the bucket is then thrown out as any item is)."""
+        from scicraft_viz.engine import containers
+
+        name = slots[i][0]
+        front = self._block_at(q)
+        if name in BUCKET_CONTENTS:
+            if front != "minecraft:air":  # isEmptyBlock: strictly air, not a replaceable block
+                return False
+            new, left = BUCKET_CONTENTS[name], "bucket"
+        else:
+            kind, props = split_state(front)
+            if kind in ("water", "lava") and props.get("level", "0") == "0":
+                new, left = "minecraft:air", f"{kind}_bucket"
+            elif kind == "powder_snow":
+                new, left = "minecraft:air", "powder_snow_bucket"
+            elif props.get("waterlogged") == "true":
+                new, left = front.replace("waterlogged=true", "waterlogged=false"), "water_bucket"
+            else:  # flowing water or lava, or nothing to take: no BucketPickup gives a bucket
+                return False
+        self._fluid_set(q, new)
+        b = int(self.g.U[c, sim.BT])
+        rest = containers.take_one(slots, i)
+        if rest[i] is None:
+            rest = rest[:i] + ((left, 1),) + rest[i + 1 :]
+        else:
+            into = containers.add_one(rest, b, left, -1)
+            if into is None:
+                from scicraft_viz.engine.items import eject
+
+                at, vel = eject(self._rng, p, B.OFFSETS[int(self.g.U[c, sim.FACING])])
+                self._add_entity(left, 1, at, vel, 0, 0)
+            else:
+                rest = into
+        self._put_slots(p, c, b, rest)
+        return True
 
     def _hopper_tick(self, c: int, t: int, entity: ItemEntity | None = None) -> None:
         """Vanilla HopperBlockEntity.tryMoveItems for a hopper off cooldown: unless locked, push one item
@@ -1348,15 +1397,15 @@ class World:
         inside may take it, it may merge; then the pressure plates count the items on them."""
         from scicraft_viz.engine.items import (
             SUCK_BOX,
-            Surroundings,
             intersects,
             merge_with_neighbours,
             merges_now,
             moved_box,
             tick_item,
         )
+        from scicraft_viz.engine.push import moving_boxes
 
-        world = Surroundings(self._block_at)
+        world = moving_boxes(self)  # moving blocks collide where they stand
         t = self.tick
         for e in self._entities:
             if e.removed:
@@ -1378,6 +1427,19 @@ class World:
                 merge_with_neighbours(e, self._entities)
         self._entities = [e for e in self._entities if not e.removed]
         self._count_on_plates()
+
+    def _push_entities(self) -> None:
+        """The moving blocks' part of the tick just run: each pushes the minecarts and item entities in its way
+        (engine/push.py, docs/redstone.md section 89); the detector rails and plates then count again."""
+        from scicraft_viz.engine import push
+
+        if push.push_entities(self):
+            if self._carts:
+                from scicraft_viz.engine import carts
+
+                carts.count_on_detectors(self)
+            if self._entities:
+                self._count_on_plates()
 
     def _count_on_plates(self) -> None:
         """Tell each wooden or weighted pressure plate how many item entities it now counts (their boxes
@@ -1934,7 +1996,8 @@ class World:
     # bytes and also writes them when given a path.
     @classmethod
     def from_build_file(cls, src, replay: bool | None = None, fmt: str | None = None, *,
-                        skip_unsupported: bool = False, box=None, in_world: bool = False) -> World:
+                        skip_unsupported: bool = False, box=None, in_world: bool = False,
+                        placed: bool = False) -> World:
         """A World from any build file (.mcfunction, .litematic, .schem, .nbt, .snbt, .schematic) given as a path
         or bytes.
 
@@ -1951,7 +2014,16 @@ class World:
         observer written before the block it watches, a leaf, or a comparator whose container is filled after
         it has a tick due; in the game's own world none of them has (docs/redstone.md section 79). It implies
         replay=True. The few blocks the engine settles as it writes them come out as a paste leaves them (an
-        observer saved powered is unpowered, its pulse's end being a tick the file cannot hold)."""
+        observer saved powered is unpowered, its pulse's end being a tick the file cannot hold).
+
+        placed=True loads the build as the game places a structure (StructureTemplate.placeInWorld, a structure
+        block's load or /place without its update pass; `structure_updates` adds that pass): the blocks are written
+        one at a time in the game's order (full blocks, then the others, then those with block-entity data, each
+        by y, x, z), each with the updates /setblock sends, so what a block works out from its neighbours (a
+        repeater's lock, a dust's power, a piston's push or pull) follows what is already written; each block's
+        block-entity data (a container's items, a comparator's output) is taken as soon as the block is written,
+        without updates; and at the end each of those blocks has the comparators beside it re-read it. It implies
+        replay=True (docs/redstone.md section 86)."""
         from scicraft_viz.engine import formats
         from scicraft_viz.engine.mcfunction import world_from_blocks
 
@@ -1967,19 +2039,31 @@ class World:
         if in_world and replay is False:
             raise InputError("from_build_file: in_world=True loads the states as saved, which replay=False "
                              "(a player's placement) would re-derive; leave replay out")
-        if in_world:
+        if placed not in (True, False):
+            raise InputError(f"from_build_file: placed must be True or False, got {_short_repr(placed)}")
+        if placed and in_world:
+            raise InputError("from_build_file: placed=True places the build as the game places a structure and "
+                             "in_world=True loads it as it stood in its world; give one of them")
+        if placed and replay is False:
+            raise InputError("from_build_file: placed=True writes the states as saved, which replay=False "
+                             "(a player's placement) would re-derive; leave replay out")
+        if in_world or placed:
             replay = True
         if replay is None:
             replay = kind != "mcfunction" and formats.build_text(data, kind, source) is None
         items = formats.decode_build(data, fmt, source, skip_unsupported=skip_unsupported, box=box)
-        w = world_from_blocks(items, replay=replay, source=source, paste=kind != "mcfunction")
-        for p, stacks in items.contents.items():  # block-entity data: the containers' items, after the blocks
-            try:
-                w.set_items(p, list(stacks))
-            except InputError as e:
-                raise BuildFileError(f"{source}: {e}") from None
+        if placed:
+            w = cls._placed(items, source)
+        else:
+            w = world_from_blocks(items, replay=replay, source=source, paste=kind != "mcfunction")
+            for p, stacks in items.contents.items():  # block-entity data: the containers' items, after the blocks
+                try:
+                    w.set_items(p, list(stacks))
+                except InputError as e:
+                    raise BuildFileError(f"{source}: {e}") from None
         commands.load_block_entities(w, getattr(items, "commands", {}), source)  # success counts before outputs
-        w._load_outputs(items.outputs)
+        if not placed:
+            w._load_outputs(items.outputs)
         w._load_test_blocks(getattr(items, "tests", {}))
         for entity in items.entities:  # a structure's item entities and minecarts, in its order
             try:
@@ -1994,6 +2078,45 @@ class World:
             w.clear_scheduled()
             if w._fluid is not None:
                 w._fluid.clear()
+        return w
+
+    @classmethod
+    def _placed(cls, items, source: str) -> World:
+        """A new World holding a decoded build placed as the game places a structure (from_build_file's
+        placed=True): blocks in the game's order, each block's items or comparator output taken quietly as it is
+        written, then each of those blocks tells the comparators beside it (BlockEntity.setChanged)."""
+        from scicraft_viz.engine import containers
+        from scicraft_viz.engine.structure import BLOCK_ENTITY_BLOCKS, placement_order
+
+        w = cls(replay=True)
+        order = placement_order(items)
+        number = {p: i for i, (p, _) in enumerate(items)}
+        w.g.meta[sim.M_PASTE] = 1
+        try:
+            for p, state in order:
+                try:
+                    w.set_block(p, state)
+                    if p in items.contents:  # the container's data, loaded without an update
+                        _, c, b = w._container(p, "placing the structure")
+                        slots = containers.padded(containers.slot_stacks(list(items.contents[p]), b,
+                                                                         f"the items at {p}"), b)
+                        if any(slots):
+                            w._items[p] = slots
+                        for h in (p, w._chest_partner(p)) if b == B.CHEST else (p,):
+                            if h is not None:
+                                w.g.U[w._find(h), sim.POWER] = w._level_of(h, b)
+                    c = w._find(p)
+                    if p in items.outputs and c > 0 and int(w.g.U[c, sim.BT]) == B.COMPARATOR:  # its saved output
+                        w.g.U[c, sim.POWER] = int(items.outputs[p])
+                except InputError as e:
+                    raise BuildFileError(f"{source}: block {number[p] + 1} ({state} at {p}): {e}") from None
+        finally:
+            w.g.meta[sim.M_PASTE] = 0
+        with_data = getattr(items, "with_data", None)
+        for p, state in order:  # BlockEntity.setChanged: the comparators beside it re-read it
+            if p in with_data if with_data is not None else (
+                    B.split_state(state)[0].removeprefix("minecraft:") in BLOCK_ENTITY_BLOCKS):
+                w._call(w._k.output_changed, w._find(p))
         return w
 
     def structure_updates(self, positions: Iterable) -> None:

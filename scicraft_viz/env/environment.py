@@ -727,6 +727,7 @@ class SciCraftEnv:
 
     # ------------------------------------------------------------------ vision
     def _render_view(self, args: dict) -> dict:
+        from scicraft_viz.views.frame import world_entities
         from scicraft_viz.views.render import DEFAULT_SIZE, render, render_timeline
 
         self.last_images = []
@@ -742,9 +743,10 @@ class SciCraftEnv:
                                 "activate-button first, or leave timeline out")
         size = (args.get("width", DEFAULT_SIZE[0]), args.get("height", DEFAULT_SIZE[1]))
         r, (ax, ay, az) = self.task.radius, self.task.anchor
+        carts, items = world_entities(self.here)  # drawn as the explorer draws them
         view = render(self.here.blocks(), camera=args.get("camera", "iso"), position=args.get("position"),
                       look=args.get("look"), size=size, region=((ax - r, ay - r, az - r), (ax + r, ay + r, az + r)),
-                      tick=self.here.tick)
+                      tick=self.here.tick, carts=carts, items=items)
         out = {"ok": True, "camera": view.camera, "width": size[0], "height": size[1],
                "image": {"sha256": view.sha256, "media_type": "image/png"}, "caption": view.caption}
         self.last_images = [view]

@@ -158,7 +158,8 @@ def tool_list(env: SciCraftEnv, names: tuple[str, ...] | None = None) -> list[ty
         ("render-view", "Look at the build",
          "A picture (PNG) of the world as it stands, drawn as the explorer draws it: lit lamps yellow, dark ones "
          "brown, dust brighter red with more power, repeaters with their arrow and delay pips, buttons blue (orange "
-         "when pressed); the floor's grid, x and z coordinates along the ground and a compass. `camera` is a preset ("
+         "when pressed), minecarts as blue-grey boxes and dropped items as small cubes of their colour; the "
+         "floor's grid, x and z coordinates along the ground and a compass. `camera` is a preset ("
          f"{', '.join(PRESETS)}; default iso, from the south-east above), or give `position` and `look` (a "
          "direction) for a perspective view. `width`/`height` in pixels (default 640x480). `timeline`: also the "
          "lamps of your last trial over time, with the contract's windows. Takes no game time.",

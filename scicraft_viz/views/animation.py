@@ -2,7 +2,9 @@
 above the lamp timeline, one picture per tick, for slides and bug reports.
 
 Rendered offscreen with Pillow from recorded frames and a recorded trace: nothing is simulated here.
-Faces are projected orthographically and painted back to front."""
+Faces are projected orthographically and painted back to front, the minecarts and item entities of each
+frame's tick (`Frame.carts`, `Frame.items`) among them, as boxes of the canvas's shapes and colours
+(views/entities.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import numpy as np
 
 from scicraft_viz.engine.trace import Trace
 from scicraft_viz.views import geometry as G
+from scicraft_viz.views.entities import entity_faces, entity_records
 from scicraft_viz.views.frame import Frame
 
 VIEW_DIR = np.array([0.75, 1.3, 1.0]) / np.linalg.norm([0.75, 1.3, 1.0])  # the canvas's isometric preset
@@ -55,6 +58,8 @@ class _Scene:
         self.mesh = np.array(meshes)
         depth = self.quads.mean(1) @ VIEW_DIR if len(self.quads) else np.zeros(0)
         self.order = np.argsort(depth)  # far first
+        self.depth = depth[self.order]  # ascending: where an entity's face goes among them
+        self.right, self.up = right, up
         self.xy = np.stack([self.quads @ right, -(self.quads @ up)], -1) if len(self.quads) else np.zeros((0, 4, 2))
         # frame the circuit, not the floor under it (stone on the lowest layer), as the canvas does
         lay = frame.layout
@@ -68,6 +73,19 @@ class _Scene:
             self.focus = self.xy[keep] if keep.sum() >= 4 else self.xy
         else:
             self.focus = self.xy
+
+    def entities(self, frame: Frame):
+        """The faces of the frame's minecarts and item entities that face the viewer: projected corners (m, 4, 2),
+        colours (m, 3) uint8, and for each the number of block faces (in painting order) to paint before it."""
+        quads, cols = entity_faces(entity_records(frame.carts, frame.items))
+        normal = np.cross(quads[:, 1] - quads[:, 0], quads[:, 2] - quads[:, 0])
+        front = normal @ VIEW_DIR > 1e-9
+        quads, cols = quads[front], cols[front]
+        depth = quads.mean(1) @ VIEW_DIR
+        order = np.argsort(depth, kind="stable")
+        quads, cols, depth = quads[order], cols[order], depth[order]
+        xy = np.stack([quads @ self.right, -(quads @ self.up)], -1)
+        return xy, cols, np.searchsorted(self.depth, depth, side="right")
 
     def colors(self, frame: Frame) -> np.ndarray:
         vc = G.vertex_colors(self.geom, frame)
@@ -116,14 +134,22 @@ def render_gif(frames: Sequence[Frame], trace: Trace, *, presses: Sequence[int] 
         if key not in scenes:
             scenes[key] = _Scene(f)
             sc = scenes[key]
-            fitted[key] = _fit(sc.focus, width, top, margin=24)(sc.xy) if len(sc.xy) else sc.xy
-        sc, xy = scenes[key], fitted[key]
+            fit = _fit(sc.focus, width, top, margin=24)
+            fitted[key] = (fit, fit(sc.xy) if len(sc.xy) else sc.xy)
+        sc, (fit, xy) = scenes[key], fitted[key]
         view = Image.new("RGB", (width, top), BACKGROUND)
         vdraw = ImageDraw.Draw(view)
         cols = sc.colors(f)
-        for i in sc.order:
-            c = tuple(int(v) for v in cols[i])
-            vdraw.polygon([tuple(p) for p in xy[i].tolist()], fill=c, outline=tuple(int(v * 0.8) for v in c))
+        faces = ((xy[i], cols[i]) for i in sc.order)
+        if f.carts or f.items:  # the entities' faces go in among the blocks', by depth
+            faces = list(faces)
+            exy, ecols, before = sc.entities(f)
+            exy = fit(exy)
+            for j in range(len(exy) - 1, -1, -1):  # from the nearest, so that earlier places stay put
+                faces.insert(int(before[j]), (exy[j], ecols[j]))
+        for q, col in faces:
+            c = tuple(int(v) for v in col)
+            vdraw.polygon([tuple(p) for p in q.tolist()], fill=c, outline=tuple(int(v * 0.8) for v in c))
         vdraw.text((6, 4), f"tick {f.tick} gt", fill=(230, 230, 230))
         img = Image.new("RGB", (width, top + tl_h), BACKGROUND)
         img.paste(view, (0, 0))

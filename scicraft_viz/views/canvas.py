@@ -18,6 +18,7 @@ import traitlets as T
 
 from scicraft_viz.engine.blocks import split_state
 from scicraft_viz.views import geometry as G
+from scicraft_viz.views.entities import ENTITY_VERTICES, entity_records, entity_vertices
 from scicraft_viz.views.frame import Frame, frame_from_blocks, frame_from_world
 
 Pos = tuple[int, int, int]
@@ -282,65 +283,14 @@ def look_quaternion(eye, target, up=(0.0, 1.0, 0.0)) -> tuple[float, float, floa
 _BOX_TRIANGLES = G._PICK.reshape(-1, 3).astype(np.float32)
 
 
-# Entities are boxes in one mesh of fixed capacity (`Canvas.show_entities`): a minecart 0.98 x 0.7 x 0.98 (vanilla's
-# box), an item entity 0.25 on each side (vanilla's), each given as one record of 12 numbers: its low corner less the
-# canvas's offset (3), its size (3), the colour of its sides and of its top (0-255, 3 each). The page's scrubber
-# (scrub.py) turns the same records into the same vertices, so it draws a recorded tick's entities itself.
-ENTITY_VERTICES = 36
-ITEM_HALF, ITEM_HEIGHT = 0.125, 0.25
-# (sides, top): a plain cart's open top drawn dark, a chest cart's wooden lid, a hopper cart darker all over
-# (sides in a blue-grey that stands out from stone)
-CART_COLORS = {"minecart": ((104, 116, 138), (46, 50, 58)), "chest_minecart": ((104, 116, 138), (176, 116, 52)),
-               "hopper_minecart": ((70, 74, 84), (36, 38, 42))}
-ITEM_COLOR = (236, 196, 64)  # an item without a colour of its own (block_colors.block_color)
-_ENT_TEMPLATE = G._PICK.reshape(-1, 3).astype(np.float64)  # (36, 3): 0 takes a box's low corner, 1 its high one
-_ENT_TOP = np.repeat(np.arange(6) == 2, 6)  # the vertices of the +y face
-ENTITY_SHADE = np.repeat([0.80, 0.80, 1.00, 0.55, 0.66, 0.66], 6)  # the blocks' face shading (geometry.FACE_SHADE)
-
-
-def _item_rgb(item: str) -> tuple[int, int, int]:
-    from scicraft_viz.views.block_colors import block_color
-
-    rgb = block_color(item.removeprefix("minecraft:"))
-    return ITEM_COLOR if rgb is None else tuple(int(round(255 * c)) for c in rgb)  # type: ignore[return-value]
+# Entities are boxes in one mesh of fixed capacity (`Canvas.show_entities`), one record each (views/entities.py,
+# whose boxes and colours the page's scrubber, the headless pictures and the GIFs draw too).
 
 
 def _in_or_on(at, pos) -> bool:
     """Does an entity at `at` stand in the block at pos or on top of it (in the block above)?"""
     cell = tuple(int(np.floor(v)) for v in at)
     return cell in (tuple(pos), (pos[0], pos[1] + 1, pos[2]))
-
-
-def entity_records(carts, items, offset, ymax: float | None = None) -> np.ndarray:
-    """(n, 12) float64: one record per minecart (engine/carts.py CartInfo), then per item entity
-    (engine/world.py ItemInfo), as the canvas and the page's scrubber draw them (see ENTITY_VERTICES). With
-    `ymax` (the layer slider), an entity standing in a block above that layer is left out, as the blocks are."""
-    from scicraft_viz.engine.carts import HALF_WIDTH, HEIGHT
-
-    if ymax is not None:
-        carts = [c for c in carts if np.floor(c.pos[1]) <= ymax]
-        items = [e for e in items if np.floor(e.pos[1]) <= ymax]
-    out = np.zeros((len(carts) + len(items), 12), np.float64)
-    ox, oy, oz = (float(v) for v in offset)
-    boxes = [(c.pos, HALF_WIDTH, HEIGHT, *CART_COLORS.get(c.kind, CART_COLORS["minecart"])) for c in carts]
-    boxes += [(e.pos, ITEM_HALF, ITEM_HEIGHT, _item_rgb(e.item), _item_rgb(e.item)) for e in items]
-    for i, ((x, y, z), hw, h, side, top) in enumerate(boxes):
-        out[i] = ((x - hw) - ox, y - oy, (z - hw) - oz, 2 * hw, h, 2 * hw, *side, *top)
-    return out
-
-
-def entity_vertices(records: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
-    """The entity mesh's positions (float32) and colours (uint8) for `cap` boxes, (36 cap, 3) each, of these
-    records; the boxes beyond them collapse to a point (nothing drawn)."""
-    n = len(records)
-    pos = np.zeros((cap * ENTITY_VERTICES, 3), np.float32)
-    col = np.zeros((cap * ENTITY_VERTICES, 3), np.uint8)
-    if n:
-        r = records[:, None, :]
-        pos[: n * ENTITY_VERTICES] = (r[..., 0:3] + _ENT_TEMPLATE[None] * r[..., 3:6]).reshape(-1, 3)
-        base = np.where(_ENT_TOP[None, :, None], r[..., 9:12], r[..., 6:9])
-        col[: n * ENTITY_VERTICES] = np.floor(base * ENTITY_SHADE[None, :, None] + 0.5).reshape(-1, 3)
-    return pos, col
 
 
 def box_outline(lo, hi) -> np.ndarray:

@@ -171,13 +171,18 @@ def frame_from_blocks(blocks: dict[Pos, str], tick: int | None = None, moving: d
     return Frame(lay, on, power, locked, tick)
 
 
+def world_entities(world) -> tuple[tuple, tuple]:
+    """A world's minecarts and item entities as they are now (none for a world that holds no entities)."""
+    if not hasattr(world, "minecarts"):
+        return (), ()
+    return tuple(world.minecarts()), tuple(world.item_entities())
+
+
 def frame_from_world(world) -> Frame:
     """The world as it is now, blocks in motion drawn where they are on their way; a command block shown
     powered while its block entity is, with its command in `notes`; its minecarts and item entities."""
     f = frame_from_blocks(world.blocks(), world.tick, world.moving())
-    if hasattr(world, "minecarts"):
-        f.carts = tuple(world.minecarts())
-        f.items = tuple(world.item_entities())
+    f.carts, f.items = world_entities(world)
     found = world.command_blocks() if hasattr(world, "command_blocks") else {}
     for p, cb in found.items():
         i = f.layout.at(p)

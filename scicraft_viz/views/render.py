@@ -33,7 +33,8 @@ from scicraft_viz.engine import blocks as B
 from scicraft_viz.engine.blocks import split_state
 from scicraft_viz.errors import InputError
 from scicraft_viz.views import geometry as G
-from scicraft_viz.views.frame import frame_from_blocks
+from scicraft_viz.views.entities import entity_faces, entity_records
+from scicraft_viz.views.frame import frame_from_blocks, world_entities
 
 Pos = tuple[int, int, int]
 # camera presets: where the camera stands, seen from the build (it looks the opposite way)
@@ -227,18 +228,36 @@ def _camera(camera, position, look) -> _Camera:
 # ---------------------------------------------------------------------------------- drawing
 def render(blocks: dict[Pos, str], *, camera: str = "iso", position=None, look=None,
            size=DEFAULT_SIZE, region: tuple[Pos, Pos] | None = None, tick: int | None = None,
-           title: str | None = None, moving: dict | None = None) -> Rendering:
+           title: str | None = None, moving: dict | None = None, carts=(), items=()) -> Rendering:
     """Draw `blocks` ({pos: block state}) from a preset `camera` (see PRESETS) or from an explicit
     `position` looking along `look` (perspective), into an image of `size` (width, height).
     `region` ((lo, hi) corners) is the area whose coordinates are labelled on the ground (default:
     the blocks' extent). `moving` ({pos: MovingBlock}, `World.moving()`) draws what the moving_piston
-    blocks carry between their two places instead of a ghost. Raises RenderError for an unusable view."""
+    blocks carry between their two places instead of a ghost. `carts` (engine/carts.py CartInfo,
+    `World.minecarts()`) and `items` (ItemInfo, `World.item_entities()`) are drawn as the canvas draws
+    them (views/entities.py), those in a cell the picture shows. Raises RenderError for an unusable view."""
     w, h = check_size(size)
     cam = _camera(camera, position, look)
-    lo, hi, ground_y = _view_box(blocks, region)
-    shown = {p: st for p, st in blocks.items()
-             if lo[0] <= p[0] < hi[0] and lo[2] <= p[2] < hi[2] and p[1] >= ground_y}
+    carts, items = tuple(carts or ()), tuple(items or ())
+    cells = [tuple(int(math.floor(v)) for v in e.pos) for e in carts + items]
+    lo, hi, ground_y = _view_box(blocks, region, cells)
+
+    def in_view(p) -> bool:
+        return lo[0] <= p[0] < hi[0] and lo[2] <= p[2] < hi[2] and p[1] >= ground_y
+
+    shown = {p: st for p, st in blocks.items() if in_view(p)}
     quads, colours, hollow = _faces(shown, moving)
+    n_carts = n_items = 0
+    if cells:
+        seen = [in_view(c) for c in cells]
+        shown_carts = [c for c, ok in zip(carts, seen) if ok]
+        shown_items = [e for e, ok in zip(items, seen[len(carts):]) if ok]
+        n_carts, n_items = len(shown_carts), len(shown_items)
+        if n_carts or n_items:
+            eq, ec = entity_faces(entity_records(shown_carts, shown_items))
+            quads = np.concatenate([quads, eq])
+            colours = np.concatenate([colours, ec])
+            hollow = np.concatenate([hollow, np.zeros(len(eq), bool)])
 
     # visible faces: the face's normal points at the camera
     if len(quads):
@@ -306,23 +325,31 @@ def render(blocks: dict[Pos, str], *, camera: str = "iso", position=None, look=N
     head = title or f"{cam.name} view"
     caption = f"{head} · {where}" + (f" · tick {tick}" if tick is not None else "")
     _text(img, (6, 5), caption)
-    return Rendering(img, pixel_hash(img), caption + f" · {len(shown)} blocks shown", cam.name)
+    ents = "".join(f", {n} {one if n == 1 else many}" for n, one, many in (
+        (n_carts, "minecart", "minecarts"), (n_items, "item entity", "item entities")) if n)
+    return Rendering(img, pixel_hash(img), caption + f" · {len(shown)} blocks{ents} shown", cam.name)
 
 
-def _view_box(blocks: dict[Pos, str], region) -> tuple[np.ndarray, np.ndarray, float]:
+def _view_box(blocks: dict[Pos, str], region, entity_cells=()) -> tuple[np.ndarray, np.ndarray, float]:
     """The part of the world a picture shows: what stands above the lowest layer (the floor), with 2
     blocks around it, within `region`; the whole region (or every block) when nothing stands there.
+    The cells entities are in (`entity_cells`) count as standing there when they are not below the floor.
     Returns the low corner, the high corner (exclusive) and the ground's height."""
     p = np.array(list(blocks), np.int64).reshape(-1, 3)
+    e = np.array(list(entity_cells), np.int64).reshape(-1, 3)
     if region is not None:
         rlo, rhi = np.array(region[0], np.int64), np.array(region[1], np.int64)
-    elif len(p):  # no region: the blocks' extent, with room for the margin around what stands on the floor
-        rlo, rhi = p.min(0) - 2, p.max(0) + 2
+    elif len(p) or len(e):  # no region: the extent, with room for the margin around what stands on the floor
+        both = np.concatenate([p, e])
+        rlo, rhi = both.min(0) - 2, both.max(0) + 2
     else:
         rlo = rhi = np.zeros(3, np.int64)
     inside = p[((p >= rlo) & (p <= rhi)).all(1)] if len(p) else p
     ground = int(inside[:, 1].min()) if len(inside) else int(rlo[1])
     above = inside[inside[:, 1] > ground]
+    if len(e):
+        e = e[((e >= rlo) & (e <= rhi)).all(1) & (e[:, 1] >= ground)]
+        above = np.concatenate([above, e])
     if len(above):
         lo = np.maximum(above.min(0) - 2, rlo)
         hi = np.minimum(above.max(0) + 2, rhi)
@@ -380,9 +407,12 @@ def _compass(img: Image.Image, cam: _Camera, w: int, h: int) -> None:
 
 
 def render_world(world, **kw) -> Rendering:
-    """`render` of a World's blocks at its current tick, blocks in motion where they are on their way."""
+    """`render` of a World's blocks at its current tick, blocks in motion where they are on their way, with
+    its minecarts and item entities."""
     kw.setdefault("tick", world.tick)
     kw.setdefault("moving", world.moving())
+    if "carts" not in kw and "items" not in kw:
+        kw["carts"], kw["items"] = world_entities(world)
     return render(world.blocks(), **kw)
 
 

@@ -22,7 +22,7 @@ import numpy as np
 import traitlets as T
 
 from scicraft_viz.views import geometry as G
-from scicraft_viz.views.canvas import _ENT_TEMPLATE, _ENT_TOP, ENTITY_SHADE, ENTITY_VERTICES, entity_records
+from scicraft_viz.views.entities import _ENT_TEMPLATE, _ENT_TOP, ENTITY_SHADE, ENTITY_VERTICES, entity_records
 from scicraft_viz.views.heatmap import DUST_SCALE
 from scicraft_viz.views.multimeter import EVENTS_NOTES, EVENTS_TITLE, MAX_EVENTS
 
@@ -138,7 +138,7 @@ function initialize({ model }) {
                                                         && a.obj.array.length === 3 * e.vertices * e.cap)) return false;
     return attrs.every((a, i) => a.obj && a.obj.array && a.obj.array.length === 3 * D.meta.caps[i]);
   }
-  // The minecarts and item entities of row k, written into the entity mesh as canvas.entity_vertices does from the
+  // The minecarts and item entities of row k, written into the entity mesh as entities.entity_vertices does from the
   // same records (a box's low corner and size, the colours of its sides and top); true when the mesh changed.
   // Rows with the same entities share their records, so most ticks of items at rest write nothing.
   function entities(k) {
@@ -578,7 +578,7 @@ export default { initialize, render };
     delta_new = T.Bytes(b"").tag(sync=True)
     delta_start = T.Bytes(b"").tag(sync=True)
     attrs = T.List(T.Instance(W.Widget)).tag(sync=True, **W.widget_serialization)
-    # the entities of each row: (first record, number of records) per row, and the records (canvas.entity_records)
+    # the entities of each row: (first record, number of records) per row, and the records (entities.entity_records)
     ent_index = T.Bytes(b"").tag(sync=True)
     ent_data = T.Bytes(b"").tag(sync=True)
     ent_attrs = T.List(T.Instance(W.Widget)).tag(sync=True, **W.widget_serialization)
@@ -684,7 +684,7 @@ export default { initialize, render };
 
     def entity_rows(self, rec, canvas, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
         """The entities of the run's rows a..b for the page: (first record, count) per row (uint32) and the
-        records (float64, 12 a record, canvas.entity_records); a row with the same records as the row before
+        records (float64, 12 a record, entities.entity_records); a row with the same records as the row before
         shares them. Makes room in the canvas's entity mesh for the most entities of any row. A row's records are
         kept for the next load while the row holds the same entities (a live step re-encodes only the new rows)."""
         carts, items = rec.carts[a : b + 1], rec.items[a : b + 1]

@@ -28,7 +28,7 @@ from .test_browser_explorer import (  # noqa: F401 (fixtures)
     wait_text,
 )
 
-LID = (176, 116, 52)  # canvas.CART_COLORS: a chest minecart's lid, seen from above at full light
+LID = (176, 116, 52)  # entities.CART_COLORS: a chest minecart's lid, seen from above at full light
 
 CART_NOTEBOOK = ["""import json
 from scicraft_viz import World
