@@ -3,11 +3,11 @@ among its blocks) and the TGM 4x4 door (player wall heads and a lightning rod), 
 clicks it was made with (tests/data/nucleation/README.md). The engine loads every one of them; where its
 blocks are the ones docs/redstone.md sections 52-55 add, it changes them exactly as vanilla does, at every tick.
 The vault door recorded in the world it was built in, loaded as it stood there (`from_build_file(in_world=True)`,
-docs/redstone.md section 79), matches the game at every tick; the TGM door, placed where the captures were made,
-differs only in one note block's instrument. Pasted doors are placed as the game places a structure
-(`from_build_file(placed=True)`, section 86): the block events and ticks pending before the first tick are the
-game's; they still differ from vanilla in later ticks (the engine's own tick: dust settling whole, the order in which
-moved blocks land), see the README: those tests assert which ticks differ."""
+docs/redstone.md section 79), matches the game at every tick, and so does the TGM door placed where the captures
+were made (section 87). Pasted doors are placed as the game places a structure (`from_build_file(placed=True)`,
+section 86): the block events and ticks pending before the first tick are the game's; they still differ from
+vanilla in later ticks (the engine's own tick: dust settling whole, the order of some updates), see the README:
+those tests assert which ticks differ."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import re
 from contextlib import nullcontext
 
 import pytest
-from vanilla_capture import NUCLEATION, Action, differences, placement_order, vanilla_changes
+from vanilla_capture import NUCLEATION, Action, differences, placement_order, spelled, vanilla_changes
 
 from scicraft_viz import World
 from scicraft_viz.engine import blocks as B
@@ -90,6 +90,26 @@ def test_the_6x6_door_pasted_has_its_observers_fire_on_the_first_tick_where_the_
     assert differences("door_6x6_inworld.snbt", "door_6x6_inworld.json", clicks, ticks=10, in_world=True) == []
 
 
+def test_the_settled_6x6_capture_starts_from_another_state_than_its_structure():
+    """`door_6x6_settled` has nothing pending and no change before its lever at tick 10, yet the world it was made
+    in did not hold the structure as saved: the state each changed block had before its first change differs from
+    `door_6x6_inworld.snbt` in 18 places (the piston at (2, 11, 1) retracted where the file has it extended, glass
+    at (1, 4, 1) where the file has it at (1, 3, 1), ...), so no load of that file can match its tick 10."""
+    cap = json.loads((NUCLEATION / "door_6x6_settled.json").read_text())
+    before: dict = {}
+    for t in cap["ticks"]:
+        for e in t["events"]:
+            if e["kind"] == "block_changed":
+                before.setdefault(tuple(e["pos"]), spelled(e["from"]))
+    saved = World.from_build_file(NUCLEATION / "door_6x6_inworld.snbt", in_world=True).blocks()
+    differ = {p for p, s in before.items() if saved.get(p, "minecraft:air") != s}
+    assert len(differ) == 18
+    assert before[(2, 11, 1)] == "minecraft:piston[extended=false,facing=west]"
+    assert saved[(2, 11, 1)] == "minecraft:piston[extended=true,facing=west]"
+    assert before[(1, 4, 1)] == "minecraft:white_stained_glass" and (1, 4, 1) not in saved
+    assert saved[(1, 3, 1)] == "minecraft:white_stained_glass" and before[(1, 3, 1)] == "minecraft:air"
+
+
 VAULT_LEVER, VAULT_LEVER_IN_WORLD = (6, 4, 0), (7, 5, 1)
 
 
@@ -104,8 +124,17 @@ def test_the_vault_door_loaded_as_it_stood_in_its_world_matches_the_game_at_ever
 
 def test_the_vault_door_under_interrupted_clicks_matches_the_game_until_a_piston_race_at_tick_80():
     """Six clicks, two of them mid-stroke: the ticks to 79 match; at 80 two sticky pistons race for the same blocks
-    and the game moves the lower one, (12, 6, 3), where the engine moves (12, 7, 3) (the order queued block events
-    run in, set by the order the pistons heard their updates thirty-five ticks before)."""
+    and the game moves the lower one, (12, 6, 3), where the engine moves (12, 7, 3). The capture's block-event log
+    shows the order is made in tick 80 itself: the sticky piston (2, 3, 2), retracting first, queues the extensions
+    of (3, 7, 3) and (3, 6, 3) before any of the other pistons it reaches, and (13, 3, 2) those of (12, 6, 3) and
+    then (12, 7, 3); the engine reaches these pistons only after several of the others, each pair the other way
+    round."""
+    cap = json.loads((NUCLEATION / "door_4x4_vault_stress.json").read_text())
+    (log,) = [q["log"] for q in cap["queues"] if q["tick"] == 80]
+    ox, oy, oz = cap["origin"]
+    extensions = [(x - ox, y - oy, z - oz) for e in log if e["kind"] == "queue" and e["id"] == 0
+                  for x, y, z in [e["pos"]]]
+    assert extensions == [(3, 7, 3), (3, 6, 3), (12, 6, 3), (12, 7, 3)]
     clicks = [Action(t, "use", VAULT_LEVER_IN_WORLD) for t in (10, 15, 30, 45, 47, 80)]
     diffs = differences("door_4x4_vault_inworld.snbt", "door_4x4_vault_stress.json", clicks, ticks=92, in_world=True)
     assert [t for t, _, _ in diffs] == [80, 82, 83, 85]
@@ -217,26 +246,53 @@ def test_placed_refuses_what_it_cannot_do():
         World.from_build_file(path, placed=True, replay=False)
 
 
-def test_the_tgm_door_matches_the_game_at_every_tick_but_a_note_blocks_instrument_where_it_stood():
+def test_the_tgm_door_matches_the_game_at_every_tick_where_it_stood():
     """Its lever's dust line tells the sticky pistons (3, 2, 1) and (8, 2, 1) through the targets it ends in; in
     vanilla's order for a build standing 100 blocks up (where the harness placed its captures: the cycle capture
     of this door records that origin, this one records none) (8, 2, 1) hears it first, and the door runs as in the
-    game (docs/redstone.md section 78). Left: at tick 18 a note block (2, 6, 2) keeps the harp of the block
-    below while that block lands in the game, where the engine already tunes it to the landed block."""
+    game (docs/redstone.md section 78). At tick 18 the note block (2, 6, 2) lands on a moving block and takes the
+    harp; the observer that lands below it right after arrived powered, switches off as it lands, and its landing
+    sends no shape update, so the note block keeps the harp (section 87)."""
     with pytest.warns(UserWarning):
         w = World.from_build_file(NUCLEATION / "door_tgm_4x4.snbt")
     w.set_hash_origin((0, 100, 0))
     diffs = differences("door_tgm_4x4.snbt", "door_tgm_4x4.json", [Action(10, "use", LEVER_TGM)], world=w,
                         placement=True)
-    assert [(t, {p for p in want.keys() | got.keys() if want.get(p) != got.get(p)}) for t, want, got in diffs] == [
-        (18, {(2, 6, 2)})]
-    assert [want[(2, 6, 2)] for _, want, _ in diffs] == ["minecraft:note_block[instrument=harp,note=0,powered=true]"]
+    assert diffs == []
+    want = vanilla_changes(json.loads((NUCLEATION / "door_tgm_4x4.json").read_text()))
+    assert want[18][(2, 6, 2)] == "minecraft:note_block[instrument=harp,note=0,powered=true]"
+    assert want[18][(2, 5, 2)] == "minecraft:observer[facing=down,powered=false]"
 
 
-def test_the_tgm_door_cycle_captured_100_blocks_up_matches_until_the_door_opens_again_but_at_tick_18():
+def test_the_tgm_door_cycle_captured_100_blocks_up_matches_until_its_second_stroke_starts_a_tick_early():
+    """The closing stroke matches at every tick, the note block keeping the harp it landed with (section 87) until
+    the door opens again; at tick 65 the engine starts the sticky pistons (5, 1, 3) and (6, 1, 3) a tick before
+    the game does."""
     with pytest.warns(UserWarning):
         diffs = differences("door_tgm_4x4.snbt", "door_tgm_4x4_cycle.json",
                             [Action(10, "use", LEVER_TGM), Action(60, "use", LEVER_TGM)], placement=True)
-    assert [t for t, *_ in diffs] == [18, 60, 65, 66, 67, 68]
-    assert {p for t, want, got in diffs[:2] for p in want.keys() | got.keys() if want.get(p) != got.get(p)} == {
-        (2, 6, 2)}
+    assert [t for t, *_ in diffs] == [65, 66, 67, 68]
+    _, want, got = diffs[0]
+    assert (5, 1, 3) not in want and got[(5, 1, 3)] == "minecraft:moving_piston[facing=up,type=sticky]"
+
+
+def test_the_tgm_door_pasted_100_blocks_up_differs_only_in_the_instrument_its_paste_keeps():
+    """Pasted (the quiet capture), the note block (9, 6, 2) lands at tick 7 on a moving block and keeps the harp as
+    in the game, and the sticky piston (8, 7, 1) retracts at tick 9 as in the game: the dust beside it, turned
+    away from it by a target landing at tick 7, told it nothing, and it hears of its lost power when its head lands
+    (section 87). Left: the note block (2, 6, 2), saved with the harp, plays the bass drum from tick 0 in the game,
+    whose paste works out its instrument from the observer under it, and the harp here, whose paste keeps the saved
+    state; the capture shows it at tick 10, when the note block is powered."""
+    with pytest.warns(UserWarning):
+        w = World.from_build_file(NUCLEATION / "door_tgm_4x4.snbt")
+    w.set_hash_origin((0, 100, 0))
+    diffs = differences("door_tgm_4x4.snbt", "door_tgm_4x4_quiet.json", [Action(10, "use", LEVER_TGM)], world=w,
+                        ticks=23)
+    assert [(t, {p for p in want.keys() | got.keys() if want.get(p) != got.get(p)}) for t, want, got in diffs] == [
+        (10, {(2, 6, 2)})]
+    _, want, got = diffs[0]
+    assert want[(2, 6, 2)] == "minecraft:note_block[instrument=basedrum,note=0,powered=true]"
+    assert got[(2, 6, 2)] == "minecraft:note_block[instrument=harp,note=0,powered=true]"
+    vanilla = vanilla_changes(json.loads((NUCLEATION / "door_tgm_4x4_quiet.json").read_text()))
+    assert vanilla[7][(9, 6, 2)] == "minecraft:note_block[instrument=harp,note=0,powered=false]"
+    assert vanilla[9][(8, 7, 1)] == "minecraft:moving_piston[facing=south,type=sticky]"

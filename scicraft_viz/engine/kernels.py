@@ -2584,7 +2584,14 @@ def near_component(U, N, x):
 def reshape_near(g, c):
     """After a block change at c: refresh cached structure and dust shapes around it (where they read
     c, see REACH); dust whose shape changed join the changed list. Air keeps no structure (only
-    blocks read it).
+    blocks read it)."""
+    reshape_in(g, c, 1)
+
+
+@jit
+def reshape_in(g, c, tell):
+    """reshape_near; with `tell` 0 (a piston's moving blocks made, left or landed), dust whose shape changed
+    tells no neighbours, as vanilla's shape updates set it with flags that send no neighbour updates.
 
     NEARC is worked out in full for c only; around it, a new repeater, torch or lamp sets it, and a
     removed one leaves it set: a stale 1 costs a look at the neighbours, never a missed update."""
@@ -2612,8 +2619,27 @@ def reshape_near(g, c):
             if s != U[x, SIDES]:
                 log_event(g, x, EV_SHAPE, U[x, SIDES], s)
                 U[x, SIDES] = s
-                if x != c:
+                if x != c and tell:
                     push_changed(g, x, K_BLOCK)
+
+
+@jit
+def recache_near(g, c):
+    """The cached structure of reshape_near alone, for a block set without shape updates: no note block, door
+    half, dust, fence or observer around c hears of it."""
+    U = g.U
+    N = g.N
+    comp = is_component(U[c, BT])
+    for j in range(NNEAR):
+        x = N[c, j]
+        if U[x, BT] == AIR:
+            continue
+        if j == 0:
+            U[x, NEARC] = near_component(U, N, x)
+        elif comp:
+            U[x, NEARC] = 1
+        if REACH[j] == 1 or (REACH[j] == 2 and U[x, BT] == WIRE):
+            refresh(U, N, x)
 
 
 @jit
@@ -3390,7 +3416,7 @@ def make_moving(g, m, f, typ, bt, facing, face, delay, on, flags, shape):
     g.mov[i] = m
     g.meta[M_NMOV] = i + 1
     if shape:  # dust beside it takes its shape now, observers facing it hear it
-        reshape_near(g, m)
+        reshape_in(g, m, 0)
         notify_observers(g, m)
 
 
@@ -3511,16 +3537,16 @@ def move_blocks(g, c, f, extending):
     for j in range(n):
         x = g.comp[Q_DEST + j]
         if U[x, BT] == AIR:
-            reshape_near(g, x)
+            reshape_in(g, x, 0)
             notify_observers(g, x)
     for j in range(nd - 1, -1, -1):
-        reshape_near(g, g.queue[Q_DESTROY + j])
+        reshape_in(g, g.queue[Q_DESTROY + j], 0)
         push_changed(g, g.queue[Q_DESTROY + j], K_BLOCK)
     for j in range(n - 1, -1, -1):
-        reshape_near(g, g.queue[j])
+        reshape_in(g, g.queue[j], 0)
         push_changed(g, g.queue[j], K_BLOCK)
     if extending:
-        reshape_near(g, h)
+        reshape_in(g, h, 0)
         push_changed(g, h, K_BLOCK)
     return True
 
@@ -3555,12 +3581,19 @@ def finish_moving(g, m, cut_short):
     if bt == NOTE_BLOCK:
         U[m, INSTRUMENT] = instrument_on(U, N[m, FC[DOWN]])
     elif bt == OBSERVER:
-        if U[m, ON]:  # vanilla onPlace: arrived powered with no tick pending, it switches off quietly
+        if U[m, ON]:
+            # vanilla onPlace: arrived powered with no tick pending, it switches off at once, with flags that send
+            # no updates, and tells the blocks behind it (updateNeighborsInFront). The landing's own neighbour and
+            # shape updates then never go out (Level.setBlock sends them only if the block still stands as it set
+            # it): the note block above keeps its instrument, the dust beside it its shape, observers facing it
+            # see nothing
             put_event(g, m, EV_STATE, 1, 0, OBSERVER)
             U[m, ON] = 0
-        else:  # its shape is worked out from its neighbours, so it sees the block in front
-            start_signal(g, m)
-    reshape_near(g, m)
+            recache_near(g, m)
+            changed(g, m)
+            return
+        start_signal(g, m)  # its shape is worked out from its neighbours, so it sees the block in front
+    reshape_in(g, m, 0)
     push_changed(g, m, K_BLOCK)
     propagate_in(g, -1, 1)
     notify_observers(g, m)
@@ -3627,7 +3660,7 @@ def trigger(g, c, typ):
         # then the base turns extended as vanilla's setBlock does it: neighbour updates, then shape updates
         put_event(g, c, EV_STATE, 0, 1, U[c, BT])
         U[c, ON] = 1
-        reshape_near(g, c)
+        reshape_in(g, c, 0)
         push_changed(g, c, K_BLOCK)
         propagate_in(g, -2 - c, 1)  # not itself: vanilla's onPlace checks nothing when only `extended` changes
         notify_observers(g, c)
@@ -3639,7 +3672,7 @@ def trigger(g, c, typ):
     # the base becomes a moving_piston with no updates of its own; then its neighbour updates, then its
     # shape updates (vanilla: blockUpdated, then updateNeighbourShapes)
     make_moving(g, c, f, 1 if sticky else 0, U[c, BT], f, 0, 1, 0, MB_SOURCE, False)
-    reshape_near(g, c)
+    reshape_in(g, c, 0)
     push_changed(g, c, K_BLOCK)
     propagate_in(g, -1, 1)
     notify_observers(g, c)
@@ -3656,7 +3689,7 @@ def trigger(g, c, typ):
     if not pulls and U[h, BT] != AIR:
         # vanilla removeBlock: the head's neighbour updates, then its shape updates
         vanish(g, h, False)
-        reshape_near(g, h)
+        reshape_in(g, h, 0)
         push_changed(g, h, K_BLOCK)
         propagate_in(g, -1, 1)
         notify_observers(g, h)
