@@ -2591,7 +2591,9 @@ def reshape_near(g, c):
 @jit
 def reshape_in(g, c, tell):
     """reshape_near; with `tell` 0 (a piston's moving blocks made, left or landed), dust whose shape changed
-    tells no neighbours, as vanilla's shape updates set it with flags that send no neighbour updates.
+    tells no neighbours, as vanilla's shape updates set it with flags that send no neighbour updates; with
+    `tell` -1 (a block set without shape updates), only the cached structure is refreshed: no note block, door
+    half or dust around c hears of it.
 
     NEARC is worked out in full for c only; around it, a new repeater, torch or lamp sets it, and a
     removed one leaves it set: a stale 1 costs a look at the neighbours, never a missed update."""
@@ -2604,42 +2606,24 @@ def reshape_in(g, c, tell):
             continue
         if j == 0:
             U[x, NEARC] = near_component(U, N, x)
-        elif j == FC[UP] and U[x, BT] == NOTE_BLOCK:
+        elif tell >= 0 and j == FC[UP] and U[x, BT] == NOTE_BLOCK:
             U[x, INSTRUMENT] = instrument_on(U, c)  # vanilla updateShape: the block below changed
         elif comp:
             U[x, NEARC] = 1
-        if U[x, BT] == IRON_DOOR and ((j == FC[DOWN] and U[x, HALF] == 0) or (j == FC[UP] and U[x, HALF] == 1)):
+        if tell >= 0 and U[x, BT] == IRON_DOOR and (
+                (j == FC[DOWN] and U[x, HALF] == 0) or (j == FC[UP] and U[x, HALF] == 1)):
             pair_door(g, x, c)
         r = REACH[j]
         if r == 0 or (r == 2 and U[x, BT] != WIRE):
             continue  # nothing x's structure or shape reads has changed
         refresh(U, N, x)
-        if U[x, BT] == WIRE:
+        if tell >= 0 and U[x, BT] == WIRE:
             s = wire_shape(U, N, x, U[x, SIDES] == 0)
             if s != U[x, SIDES]:
                 log_event(g, x, EV_SHAPE, U[x, SIDES], s)
                 U[x, SIDES] = s
-                if x != c and tell:
+                if x != c and tell == 1:
                     push_changed(g, x, K_BLOCK)
-
-
-@jit
-def recache_near(g, c):
-    """The cached structure of reshape_near alone, for a block set without shape updates: no note block, door
-    half, dust, fence or observer around c hears of it."""
-    U = g.U
-    N = g.N
-    comp = is_component(U[c, BT])
-    for j in range(NNEAR):
-        x = N[c, j]
-        if U[x, BT] == AIR:
-            continue
-        if j == 0:
-            U[x, NEARC] = near_component(U, N, x)
-        elif comp:
-            U[x, NEARC] = 1
-        if REACH[j] == 1 or (REACH[j] == 2 and U[x, BT] == WIRE):
-            refresh(U, N, x)
 
 
 @jit
@@ -3589,7 +3573,7 @@ def finish_moving(g, m, cut_short):
             # see nothing
             put_event(g, m, EV_STATE, 1, 0, OBSERVER)
             U[m, ON] = 0
-            recache_near(g, m)
+            reshape_in(g, m, -1)
             changed(g, m)
             return
         start_signal(g, m)  # its shape is worked out from its neighbours, so it sees the block in front
