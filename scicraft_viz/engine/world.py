@@ -35,10 +35,10 @@ EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout"
 _STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit", B.IRON_DOOR: "open", B.IRON_TRAPDOOR: "open",
                B.FENCE_GATE: "open", B.COPPER_BULB: "lit",
                B.DAYLIGHT: "inverted", B.PISTON: "extended", B.STICKY_PISTON: "extended", B.PISTON_HEAD: "short"}
-_VANILLA_IDS = (B.STONE, B.GLASS, B.PARTIAL)
+_VANILLA_IDS = (B.STONE, B.GLASS, B.PARTIAL)  # ids whose cells may hold a vanilla block's state number
 # vanilla TripWireBlock's shapes: attached (1/16 to 2.5/16 high) and not (half a block); the entities a string finds
 STRING_ATTACHED_BOX = (0.0, 0.0625, 0.0, 1.0, 0.15625, 1.0)
-STRING_LOOSE_BOX = (0.0, 0.0, 0.0, 1.0, 0.5, 1.0)  # ids whose cells may hold a vanilla block's state number
+STRING_LOOSE_BOX = (0.0, 0.0, 0.0, 1.0, 0.5, 1.0)
 
 
 @dataclass(frozen=True)
@@ -993,18 +993,22 @@ class World:
         self._cg_refused = False
         self._put_slots(p, c, b, containers.padded(filled, b))
 
-    def _put_slots(self, p: Pos, c: int, b: int, slots: tuple) -> None:
+    def _put_slots(self, p: Pos, c: int, b: int, slots: tuple, quiet: bool = False) -> None:
         """The container at p (cell c, block b) now holds `slots`; its fill level follows, and so does the
-        other half's when it is half of a double chest."""
+        other half's when it is half of a double chest. `quiet` (block-entity data loaded as a structure is
+        placed) sets the levels without telling the comparators that read them."""
         if any(slots):
             self._items[p] = slots
         else:
             self._items.pop(p, None)
-        self._call(self._k.set_fill, c, self._level_of(p, b))
-        if b == B.CHEST:
-            q = self._chest_partner(p)
-            if q is not None:
-                self._call(self._k.set_fill, self._find(q), self._level_of(q, B.CHEST))
+        q = self._chest_partner(p) if b == B.CHEST else None
+        for h, d in ((p, c), (q, None if q is None else self._find(q))):
+            if d is None:
+                continue
+            if quiet:
+                self.g.U[d, sim.POWER] = self._level_of(h, b)
+            else:
+                self._call(self._k.set_fill, d, self._level_of(h, b))
 
     def _chest_partner(self, p: Pos) -> Pos | None:
         """The other half of the double chest at p, or None. As vanilla's chest combiner: a left half's
@@ -2163,11 +2167,7 @@ class World:
                         _, c, b = w._container(p, "placing the structure")
                         slots = containers.padded(containers.slot_stacks(list(items.contents[p]), b,
                                                                          f"the items at {p}"), b)
-                        if any(slots):
-                            w._items[p] = slots
-                        for h in (p, w._chest_partner(p)) if b == B.CHEST else (p,):
-                            if h is not None:
-                                w.g.U[w._find(h), sim.POWER] = w._level_of(h, b)
+                        w._put_slots(p, c, b, slots, quiet=True)
                     c = w._find(p)
                     if p in items.outputs and c > 0 and int(w.g.U[c, sim.BT]) == B.COMPARATOR:  # its saved output
                         w.g.U[c, sim.POWER] = int(items.outputs[p])
