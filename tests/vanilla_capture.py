@@ -135,16 +135,37 @@ def vanilla_entities(capture: dict) -> dict[int, dict[tuple, tuple]]:
     return out
 
 
-def engine_entities(world: World, actions: list[Action], ticks: int) -> dict[int, dict[tuple, tuple]]:
+MARGIN = 4  # how far past the structure's box the capture harness watches entities
+
+
+def capture_window(size: tuple[int, int, int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The box the capture harness watches entities in, for a structure of `size`: the structure's box grown by
+    MARGIN blocks (from -MARGIN to size + MARGIN + 1 on each axis). An entity whose box leaves it is logged as
+    removed, and as moved again when it comes back."""
+    return (-MARGIN,) * 3, tuple(n + MARGIN + 1 for n in size)
+
+
+def _seen(pos, window, half: float, height: float) -> bool:
+    if window is None:
+        return True
+    lo, hi = window
+    box = (pos[0] - half, pos[1], pos[2] - half, pos[0] + half, pos[1] + height, pos[2] + half)
+    return all(box[i] < hi[i] and box[i + 3] > lo[i] for i in range(3))
+
+
+def engine_entities(world: World, actions: list[Action], ticks: int,
+                    window: tuple | None = None) -> dict[int, dict[tuple, tuple]]:
     """The engine's item entity changes over `ticks` capture ticks in the capture's terms: an entity is listed at a
     tick when its position changed then (or it appeared), with its velocity, and None when it went (a resting item's
-    velocity changes unseen, as in the capture)."""
+    velocity changes unseen, as in the capture). With a `window` (`capture_window`), an item outside it counts as
+    gone, as the harness sees it."""
     by_tick: dict[int, list[Action]] = {}
     for a in actions:
         by_tick.setdefault(a.tick, []).append(a)
 
     def snapshot():
-        return {("entity", e.id): (e.pos, e.velocity) for e in world.item_entities()}
+        return {("entity", e.id): (e.pos, e.velocity) for e in world.item_entities()
+                if _seen(e.pos, window, 0.125, 0.25)}
 
     out: dict[int, dict[tuple, tuple]] = {}
     before = snapshot()

@@ -1,5 +1,5 @@
 """Item entities: dropped stacks that fall, slide, merge, press plates and are picked up by hoppers (vanilla
-ItemEntity, Java 1.21 rules as in 26.2). docs/redstone.md sections 58-60.
+ItemEntity, Java 1.21 rules as in 26.2). docs/redstone.md sections 58-60, and 95 for water and bubble columns.
 
 Positions and velocities are doubles, and every factor vanilla keeps as a 32-bit float (drag 0.98F, block
 friction) is widened from that float here, so trajectories agree with the game's to the last bits. The world
@@ -31,6 +31,11 @@ FRICTION = {name: float(np.float32(f)) for name, f in
 DEFAULT_FRICTION = float(np.float32(0.6))
 SPEED_FACTOR = {"soul_sand": float(np.float32(0.4)), "honey_block": float(np.float32(0.4))}
 WEB = (0.25, float(np.float32(0.05)), 0.25)  # WebBlock.entityInside's stuck multiplier
+# Water (docs/redstone.md section 95): ItemEntity.setUnderwaterMovement's factors, all floats in vanilla
+WATER_MIN_HEIGHT = float(np.float32(0.1))  # how deep an item must be in water to swim rather than fall
+WATER_DRAG = float(np.float32(0.99))  # its horizontal drag in water
+WATER_RISE, WATER_RISE_BELOW = float(np.float32(5.0e-4)), float(np.float32(0.06))  # it rises while slower than this
+FLUID_DEFLATE = 0.001  # Entity.updateFluidHeightAndDoFluidPushing looks at the box deflated by this
 # HopperBlockEntity's suck box, relative to the hopper's block: the whole column from 11/16 up to 2 blocks high
 SUCK_BOX = (0.0, 11 / 16, 0.0, 1.0, 2.0, 1.0)
 # BasePressurePlateBlock.TOUCH_AABB: the entities a plate counts
@@ -128,6 +133,18 @@ class Surroundings:
     def name(self, x: int, y: int, z: int) -> str:
         return self.state(x, y, z).partition("[")[0].removeprefix("minecraft:")
 
+    def water_amount(self, x: int, y: int, z: int) -> int:
+        """The water in a cell as vanilla's FluidState amount: 8 for a source (water[level=0], a waterlogged block,
+        a bubble column) and for falling water (level 8 and above), 8 - level for flowing water, 0 for none."""
+        state = self.state(x, y, z)
+        name = state.partition("[")[0].removeprefix("minecraft:")
+        if name == "bubble_column" or "waterlogged=true" in state:
+            return 8
+        if name != "water":
+            return 0
+        level = int(state.partition("level=")[2].partition(",")[0].partition("]")[0] or 0)
+        return 8 if level == 0 or level >= 8 else 8 - level
+
     def boxes_near(self, box) -> list[tuple[float, ...]]:
         """Every block collision box (in world coordinates) of the cells `box` reaches into, and of those one
         below (a fence or wall stands 1.5 high; no shape reaches sideways out of its cell)."""
@@ -187,6 +204,125 @@ def _touch_webs(e: ItemEntity, world: Surroundings) -> None:
     for x, y, z in _cells(e.box(), 1.0e-5):
         if world.name(x, y, z) == "cobweb":
             e.stuck = WEB
+
+
+def _touch_bubble_columns(e: ItemEntity, world: Surroundings) -> None:
+    """BubbleColumnBlock.entityInside for each bubble column the item's box is in (Entity.checkInsideBlocks, the
+    box deflated by 1e-5): one with water above it pushes up by 0.06 (at most to 0.7 a tick) or, `drag=true`,
+    down by 0.03 (at most to -0.3) (Entity.onInsideBubbleColumn); the top one of a column, with no water or block
+    above, pushes up by 0.1 (to 1.8) or down by 0.03 (to -0.9) (onAboveBubbleColumn). Each column cell the box
+    is in pushes once."""
+    for x, y, z in _cells(e.box(), 1.0e-5):
+        state = world.state(x, y, z)
+        if not state.startswith("minecraft:bubble_column"):
+            continue
+        drag = "drag=true" in state
+        top = world.water_amount(x, y + 1, z) == 0 and not collision_boxes(world.state(x, y + 1, z))
+        if drag:
+            e.vel[1] = max(-0.9 if top else -0.3, e.vel[1] - 0.03)
+        else:
+            e.vel[1] = min(1.8, e.vel[1] + 0.1) if top else min(0.7, e.vel[1] + 0.06)
+
+
+_HORIZONTAL = ((0, -1), (1, 0), (0, 1), (-1, 0))  # Direction.Plane.HORIZONTAL: north, east, south, west
+WATER_PUSH = 0.014  # Entity.updateInWaterStateAndDoWaterCurrentPushing's push strength
+WATER_PUSH_MIN = 0.0045000000000000005  # the least push an item nearly at rest gets
+
+
+def _own_height(amount: int) -> float:
+    return float(np.float32(np.float32(amount) / np.float32(9.0)))
+
+
+def _falling(state: str) -> bool:
+    level = state.partition("level=")[2].partition(",")[0].partition("]")[0]
+    return state.startswith("minecraft:water[") and level.isdigit() and int(level) >= 8
+
+
+def _solid_face(world: Surroundings, x: int, y: int, z: int) -> bool:
+    """FlowingFluid.isSolidFace as the engine can tell it: a block (not water, not ice) whose collision shape is the
+    whole cube."""
+    state = world.state(x, y, z)
+    if world.water_amount(x, y, z) or world.name(x, y, z) == "ice":
+        return False
+    return collision_boxes(state) == ((0.0, 0.0, 0.0, 1.0, 1.0, 1.0),)
+
+
+def water_flow(world: Surroundings, x: int, y: int, z: int) -> tuple[float, float, float]:
+    """FlowingFluid.getFlow of the water at (x, y, z): toward each side whose water stands lower (or, where the
+    side is open and empty, toward the water under it), by the difference of heights, normalised; falling water
+    beside a solid face also pulls down by 6 before the last normalising."""
+    own = _own_height(world.water_amount(x, y, z))
+    dx = dz = 0.0
+    for sx, sz in _HORIZONTAL:
+        nx, nz = x + sx, z + sz
+        amount = world.water_amount(nx, y, nz)
+        state = world.state(nx, y, nz)
+        if world.name(nx, y, nz) == "lava":
+            continue  # FlowingFluid.affectsFlow: another fluid neither draws nor holds back
+        d = 0.0
+        if amount == 0:
+            if not collision_boxes(state):  # an open side: the water below it, if any, draws
+                below = world.water_amount(nx, y - 1, nz)
+                if below:
+                    d = float(np.float32(own - (_own_height(below) - _own_height(8))))
+        else:
+            d = float(np.float32(own - _own_height(amount)))
+        if d != 0.0:
+            dx += sx * d
+            dz += sz * d
+    fx, fy, fz = dx, 0.0, dz
+    if _falling(world.state(x, y, z)):
+        for sx, sz in _HORIZONTAL:
+            if _solid_face(world, x + sx, y, z + sz) or _solid_face(world, x + sx, y + 1, z + sz):
+                fx, fy, fz = _normalised((fx, fy, fz))
+                fy -= 6.0
+                break
+    return _normalised((fx, fy, fz))
+
+
+def _normalised(v: tuple[float, float, float]) -> tuple[float, float, float]:
+    n = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+    return (0.0, 0.0, 0.0) if n < 1.0e-5 else (v[0] / n, v[1] / n, v[2] / n)
+
+
+def water_height(e: ItemEntity, world: Surroundings, push: bool = True) -> float | None:
+    """Entity.updateFluidHeightAndDoFluidPushing for water: how far below the surface of the water its box
+    (narrowed by 0.001) touches the bottom of the item's box stands (a cell's surface is its y plus the fluid's
+    height: 1 under more water, else its amount / 9), or None when it touches none. With `push`, the current of
+    those cells pushes the item: their flows (each scaled by the depth so far while that is under 0.4) averaged,
+    normalised and scaled to 0.014 (at least 0.0045 for an item nearly at rest)."""
+    b = e.box()
+    lo = [math.floor(b[i] + FLUID_DEFLATE) for i in range(3)]
+    hi = [math.ceil(b[i + 3] - FLUID_DEFLATE) for i in range(3)]
+    bottom = b[1]
+    deepest = None
+    flow = [0.0, 0.0, 0.0]
+    cells = 0
+    for x in range(lo[0], hi[0]):
+        for y in range(lo[1], hi[1]):
+            for z in range(lo[2], hi[2]):
+                amount = world.water_amount(x, y, z)
+                if amount == 0:
+                    continue
+                own = 1.0 if world.water_amount(x, y + 1, z) else _own_height(amount)
+                top = y + own
+                if top >= bottom:
+                    deepest = max(top - bottom, deepest if deepest is not None else 0.0)
+                    if push:
+                        f = water_flow(world, x, y, z)
+                        if deepest < 0.4:
+                            f = (f[0] * deepest, f[1] * deepest, f[2] * deepest)
+                        flow = [flow[0] + f[0], flow[1] + f[1], flow[2] + f[2]]
+                        cells += 1
+    if push and (flow[0] or flow[1] or flow[2]):
+        flow = [c / cells for c in flow]
+        f = _normalised(tuple(flow))
+        f = (f[0] * WATER_PUSH, f[1] * WATER_PUSH, f[2] * WATER_PUSH)
+        if (abs(e.vel[0]) < 0.003 and abs(e.vel[2]) < 0.003
+                and math.sqrt(f[0] ** 2 + f[1] ** 2 + f[2] ** 2) < WATER_PUSH_MIN):
+            f = tuple(c / WATER_PUSH * WATER_PUSH_MIN for c in f)
+        e.vel = [e.vel[0] + f[0], e.vel[1] + f[1], e.vel[2] + f[2]]
+    return deepest
 
 
 ON_DEPTH = float(np.float32(0.2))  # Entity.getOnPosLegacy: the block an entity stands on
@@ -267,6 +403,7 @@ def move(e: ItemEntity, movement: list[float], world: Surroundings) -> None:
         k = 0.4 + abs(e.vel[1]) * 0.2
         e.vel = [e.vel[0] * k, e.vel[1], e.vel[2] * k]
     _touch_webs(e, world)
+    _touch_bubble_columns(e, world)
     # Entity.getBlockSpeedFactor: the block it is in, else the one below that affects its movement
     f = SPEED_FACTOR.get(world.name(*(math.floor(c) for c in e.pos)))
     if f is None:
@@ -280,7 +417,12 @@ def tick_item(e: ItemEntity, world: Surroundings) -> None:
     e.tick_count += 1
     if 0 < e.pickup_delay != NEVER_PICKUP:
         e.pickup_delay -= 1
-    e.vel[1] -= GRAVITY
+    depth = water_height(e, world)  # Entity.baseTick: the water the item is in as the tick starts
+    if depth is not None and depth > WATER_MIN_HEIGHT:  # ItemEntity.setUnderwaterMovement: it swims up slowly
+        rise = WATER_RISE if e.vel[1] < WATER_RISE_BELOW else 0.0
+        e.vel = [e.vel[0] * WATER_DRAG, e.vel[1] + rise, e.vel[2] * WATER_DRAG]
+    else:
+        e.vel[1] -= GRAVITY
     horizontal = e.vel[0] * e.vel[0] + e.vel[2] * e.vel[2]
     if not e.on_ground or horizontal > REST_SPEED or (e.tick_count + e.id) % 4 == 0:
         move(e, list(e.vel), world)
@@ -290,8 +432,10 @@ def tick_item(e: ItemEntity, world: Surroundings) -> None:
         e.vel = [e.vel[0] * f, e.vel[1] * DRAG, e.vel[2] * f]
         if e.on_ground and e.vel[1] < 0.0:
             e.vel[1] *= -0.5
+        water_height(e, world)  # the current pushes again where the move left it
     else:
         _touch_webs(e, world)  # the block effects of its last movement still apply
+        _touch_bubble_columns(e, world)
     if e.age != NEVER_DESPAWN:
         e.age += 1
     if e.age >= LIFETIME:
