@@ -131,3 +131,23 @@ def test_a_dust_line_over_six_pistons_fires_them_in_vanillas_order():
     assert [tuple(e["pos"]) for e in cap["queues"][10]["before"]["events"]] == [
         (x, 1, 1) for x in (5, 3, 2, 1, 4, 6)]
     matches("dust_cascade.json", "dust_cascade.snbt", [Action(10, "use", (7, 2, 1))], [10, 12], placement=True)
+
+
+def test_the_flying_engine_at_a_chunk_edge_takes_a_step_the_game_never_took():
+    """manual_engine_settle: the flying engine of manual_engine_padded.snbt without its padding, placed with its
+    updates. The engine makes every block change the game made, at its tick, but for the blocks the second step
+    pushes to x = -1. The game had placed the structure on a chunk corner, and x = -1 lay in a chunk that was loaded
+    but did not tick block entities: the moving blocks made there at ticks 9 and 10 never land (the capture lists no
+    change of them after), so the observer and piston they carry never act, and that stops the machine after two
+    steps. The engine's world has no chunks (docs/limits.md): they land at ticks 11 and 12, the piston at (-1, 0, 1)
+    fires the observer it brought, and the machine takes a third step (ticks 14 to 25); the extra changes are all
+    the engine's, none of the game's is missing or different."""
+    for placed in (False, True):
+        diffs = differences("manual_engine.snbt", "manual_engine_settle.json", [], ticks=40, placement=True,
+                            placed=placed)
+        assert [k for k, _, _ in diffs] == [11, 12, 14, 16, 18, 19, 21, 23, 25]
+        for _, want, got in diffs:
+            assert want.items() <= got.items()
+        assert diffs[0][2].keys() - diffs[0][1].keys() == {(-1, 0, 1)}
+        assert diffs[0][2][(-1, 0, 1)] == "minecraft:piston[extended=false,facing=south]"
+        assert diffs[1][2].keys() - diffs[1][1].keys() == {(-1, 0, 0)}
