@@ -7,6 +7,8 @@ doubles by about 1e-14)."""
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from vanilla_capture import (
     NUCLEATION,
     Action,
@@ -130,3 +132,36 @@ def test_items_swim_drift_and_ride_bubble_columns_as_in_vanilla(name):
     got = engine_entities(World.from_build_file(NUCLEATION / f"{name}.snbt"), [], ticks, capture_window(size))
     assert entity_differences(want, got) == []
     assert differences(f"{name}.snbt", capture) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 4), st.floats(0.0, 0.9), st.floats(-0.3, 0.3), st.floats(-0.5, 0.5),
+       st.sampled_from(["water[level=0]", "bubble_column[drag=false]", "bubble_column[drag=true]"]))
+def test_in_a_shaft_of_still_water_an_item_never_gains_speed_sideways_and_a_drag_column_lays_it_on_the_floor(
+        depth, y, vx, vy, water):
+    """Sources have no current (section 95): an item in a one-block shaft of them, walled with stone, never gains
+    speed sideways and never sinks through the floor; a drag column has it resting on the floor within 60 ticks; the
+    same run twice agrees."""
+    from scicraft_viz.engine import items as I
+
+    def at(p):
+        x, h, z = p
+        if (x, z) != (0, 0) or h < 0:
+            return "minecraft:stone"
+        return "minecraft:" + water if h < depth else "minecraft:air"
+
+    def run():
+        e = I.ItemEntity(1, "iron_ingot", 1, [0.5, y, 0.5], [vx, vy, 0.0])
+        out = []
+        for _ in range(60):
+            before = abs(e.vel[0])
+            I.tick_item(e, I.Surroundings(at))
+            out.append((tuple(e.pos), tuple(e.vel)))
+            assert abs(e.vel[0]) <= before + 1e-12 and e.vel[2] == 0.0
+            assert e.pos[1] >= 0.0
+        return out
+
+    first = run()
+    assert first == run()
+    if "drag=true" in water:
+        assert first[-1][0][1] == 0.0
