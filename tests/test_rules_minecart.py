@@ -100,8 +100,9 @@ def test_a_structure_minecart_loads_with_its_motion():
 
 def test_spawn_minecart_checks_its_fields():
     w = World()
-    with pytest.raises(InputError, match="spawn_minecart: the kind must be one of minecart, chest_minecart"):
-        w.spawn_minecart((0.5, 1, 0.5), kind="furnace_minecart")
+    with pytest.raises(InputError, match="spawn_minecart: the kind must be one of minecart, chest_minecart, "
+                                         "hopper_minecart, furnace_minecart, got 'tnt_minecart'"):
+        w.spawn_minecart((0.5, 1, 0.5), kind="tnt_minecart")
     with pytest.raises(InputError, match="spawn_minecart: the position must be three finite numbers"):
         w.spawn_minecart((0.5, float("nan"), 0.5))
     with pytest.raises(InputError, match="within 10 blocks a tick"):
@@ -327,7 +328,7 @@ def test_a_trace_file_keeps_every_rows_minecarts(tmp_path):
 
 
 @pytest.mark.parametrize("edit, where", [
-    (lambda o: o["carts"][3][0].update(kind="furnace_minecart"), "carts[3][0].kind"),
+    (lambda o: o["carts"][3][0].update(kind="tnt_minecart"), "carts[3][0].kind"),
     (lambda o: o["carts"][3][1].update(slots=[["redstone", 3]]), "carts[3][1]: minecart: a plain minecart holds"),
     (lambda o: o["carts"][3][0].update(velocity=[11.0, 0.0, 0.0]), "carts[3][0]: minecart: the position must lie"),
     (lambda o: o["carts"][3][0].update(slots=[["unobtainium", 3]]), "carts[3][0]: minecart"),
@@ -351,7 +352,7 @@ _CARTS_TRACE = _carts_trace()
 
 @settings(max_examples=60, deadline=None)
 @given(row=st.integers(0, 10), cart=st.integers(0, 1),
-       field=st.sampled_from(["id", "kind", "pos", "velocity", "on_rails", "slots"]),
+       field=st.sampled_from(["id", "kind", "pos", "velocity", "on_rails", "slots", "fuel", "push"]),
        value=st.one_of(st.none(), st.booleans(), st.integers(-2**40, 2**40), st.floats(allow_nan=False),
                        st.text(max_size=12), st.lists(st.floats(-1e9, 1e9), max_size=4),
                        st.lists(st.one_of(st.none(), st.tuples(st.sampled_from(["redstone", "stone", "x"]),
@@ -367,4 +368,5 @@ def test_any_edit_of_a_traces_minecart_loads_or_is_refused_with_an_input_error(r
         assert f"carts[{row}][" in str(e)  # the edited cart, or the other one when the edit repeats its id
     else:
         c = tr.carts[row][cart]
-        assert c.kind in ("minecart", "chest_minecart", "hopper_minecart") and len(c.pos) == 3
+        assert c.kind in ("minecart", "chest_minecart", "hopper_minecart", "furnace_minecart") and len(c.pos) == 3
+        assert c.kind == "furnace_minecart" or (c.fuel, c.push) == (0, (0.0, 0.0))
