@@ -494,7 +494,8 @@ def check_cart(kind: object, pos: object, velocity: object, items: object, where
         if not isinstance(push, (tuple, list)) or len(push) != 2:
             raise InputError(f"{where}: the push must be (x, z), two numbers, got {push!r}"[:300])
         push = (check_push(push[0], f"{where}: the push's x"), check_push(push[1], f"{where}: the push's z"))
-    elif fuel != 0 or (push != (0.0, 0.0) and push != [0.0, 0.0]):
+    elif not (isinstance(fuel, int) and fuel == 0 and isinstance(push, (tuple, list))
+              and all(isinstance(v, (int, float)) and v == 0 for v in push)):
         raise InputError(f"{where}: only a furnace minecart takes fuel and a push, not a {name}")
     else:
         push = (0.0, 0.0)
