@@ -22,7 +22,6 @@ KINDS = ("minecart", "chest_minecart", "hopper_minecart", "furnace_minecart")
 SLOTS = {"minecart": 0, "chest_minecart": 27, "hopper_minecart": 5, "furnace_minecart": 0}
 CONTAINERS = ("chest_minecart", "hopper_minecart")
 FURNACE = "furnace_minecart"
-FUEL_PER_ITEM = 3600  # MinecartFurnace: the ticks one piece of coal or charcoal gives
 MAX_FUEL = 32767  # the most its `Fuel` (a Short) can hold
 MAX_PUSH = 6.0e7  # a push is a position less a player's: each component within twice the world's reach
 GRAVITY = 0.04  # AbstractMinecart.getDefaultGravity (out of water)
