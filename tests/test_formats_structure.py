@@ -131,10 +131,10 @@ def test_unsupported_blocks_refuse_naming_count_positions_and_what_would_load():
 
 
 def test_entities_refused_or_listed_by_kind_count_and_position():
-    def minecart(x):  # a furnace minecart: the engine moves plain, chest and hopper minecarts only
+    def minecart(x):  # a TNT minecart: the engine moves plain, chest, hopper and furnace minecarts only
         return Compound({"pos": List[nbtlib.Double]([nbtlib.Double(x + 0.5), nbtlib.Double(1), nbtlib.Double(0.5)]),
                          "blockPos": List[Int]([Int(x), Int(1), Int(0)]),
-                         "nbt": Compound({"id": String("minecraft:furnace_minecart")})})
+                         "nbt": Compound({"id": String("minecraft:tnt_minecart")})})
 
     ent = List[Compound]([minecart(0), minecart(3), Compound({"pos": List[Int]([Int(0)] * 3)})])
     data = structure([("minecraft:stone", {})], [(0, (0, 0, 0))])
@@ -143,11 +143,11 @@ def test_entities_refused_or_listed_by_kind_count_and_position():
     data = gz(root)
     with pytest.raises(BuildFileError) as e:
         decode_build(data, "nbt", "c.nbt")
-    assert str(e.value) == ("c.nbt: holds 3 entities (minecraft:furnace_minecart x2 at (0, 1, 0), (3, 1, 0); an "
+    assert str(e.value) == ("c.nbt: holds 3 entities (minecraft:tnt_minecart x2 at (0, 1, 0), (3, 1, 0); an "
                             "unnamed entity x1); builds here are blocks only (save the structure without entities, or "
                             "read it with skip_unsupported=True, CLI --skip-unsupported, to leave them out)")
     with pytest.warns(UnsupportedBlocksWarning,
-                      match="left out \\(not supported\\): 3 entities \\(minecraft:furnace_minecart"):
+                      match="left out \\(not supported\\): 3 entities \\(minecraft:tnt_minecart"):
         assert decode_build(data, "nbt", "c.nbt", skip_unsupported=True) == [((0, 0, 0), "minecraft:stone")]
 
 

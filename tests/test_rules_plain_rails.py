@@ -192,8 +192,11 @@ def test_a_saved_powered_detector_rail_loads_unpowered():
     assert w.get_block((0, 1, 0)) == "minecraft:detector_rail[powered=false,shape=north_south,waterlogged=false]"
 
 
-def test_a_structure_with_a_furnace_minecart_is_refused_naming_it():
-    """Nucleation's `cart_ledge` structure holds two furnace minecarts, which the engine does not move: the file is
-    refused, naming them (plain, chest and hopper minecarts load: tests/test_rules_minecart.py)."""
-    with pytest.raises(InputError, match="2 entities \\(minecraft:furnace_minecart x2"):
-        World.from_build_file(NUCLEATION / "cart_ledge.snbt")
+def test_a_structure_with_a_tnt_minecart_is_refused_naming_it(tmp_path):
+    """Nucleation's `cart_ledge` structure with TNT minecarts for its two furnace minecarts: the engine does not move
+    TNT minecarts, so the file is refused, naming them (plain, chest, hopper and furnace minecarts load:
+    tests/test_rules_minecart.py, tests/test_rules_furnace_minecart.py)."""
+    path = tmp_path / "cart_ledge_tnt.snbt"
+    path.write_text((NUCLEATION / "cart_ledge.snbt").read_text().replace("furnace_minecart", "tnt_minecart"))
+    with pytest.raises(InputError, match="2 entities \\(minecraft:tnt_minecart x2"):
+        World.from_build_file(path)

@@ -1,5 +1,6 @@
-"""Minecarts: the plain minecart and the chest and hopper minecarts, moving on rails and off them as vanilla's default
-(non-experimental) minecart behaviour moves them (Java 1.21 and later; docs/redstone.md sections 74-76).
+"""Minecarts: the plain minecart, the chest and hopper minecarts and the furnace minecart, moving on rails and off them
+as vanilla's default (non-experimental) minecart behaviour moves them (Java 1.21 and later; docs/redstone.md sections
+74-76, the furnace minecart's fuel and push section 94).
 
 Positions and velocities are doubles, as vanilla keeps them; a container cart's slowdown is a 32-bit float sum,
 widened here from that float, so trajectories agree with the game's to the last bits. The world (engine/world.py)
@@ -17,14 +18,23 @@ import numpy as np
 
 from scicraft_viz.engine.items import EPS, Surroundings, collide, intersects, moved_box
 
-KINDS = ("minecart", "chest_minecart", "hopper_minecart")
-SLOTS = {"minecart": 0, "chest_minecart": 27, "hopper_minecart": 5}
+KINDS = ("minecart", "chest_minecart", "hopper_minecart", "furnace_minecart")
+SLOTS = {"minecart": 0, "chest_minecart": 27, "hopper_minecart": 5, "furnace_minecart": 0}
+CONTAINERS = ("chest_minecart", "hopper_minecart")
+FURNACE = "furnace_minecart"
+MAX_FUEL = 32767  # the most its `Fuel` (a Short) can hold
+MAX_PUSH = 6.0e7  # a push is a position less a player's: each component within twice the world's reach
 GRAVITY = 0.04  # AbstractMinecart.getDefaultGravity (out of water)
 # EntityType.MINECART's box: 0.98F x 0.7F, floats (its half width is the float 0.98F / 2)
 HALF_WIDTH, HEIGHT = float(np.float32(0.98) / np.float32(2.0)), float(np.float32(0.7))
 MAX_SPEED = 8.0 / 20.0  # OldMinecartBehavior.getMaxSpeed out of water: 0.4 blocks a tick
+FURNACE_MAX_SPEED = MAX_SPEED * 0.5  # MinecartFurnace.getMaxSpeed out of water: half a plain cart's
+FURNACE_KEEP = 0.8  # a pushing furnace cart keeps 0.8 of its velocity before the push is added
+FURNACE_IDLE = 0.98  # without a push it keeps 0.98 (before the 0.96 every cart keeps)
 SLOPE_PULL = 0.0078125  # the downhill push of an ascending rail
 SLOWDOWN = 0.96  # OldMinecartBehavior.getSlowdownFactor without a passenger
+# a cart's air drag off rails, a float in 26.2 (Nucleation's transcription, CART_AIR_DRAG; their cart_ledge capture)
+AIR_DRAG = float(np.float32(0.95))
 BOOST = 0.06  # a powered rail's push along the motion
 BRAKE_STOP = 0.03  # an unpowered powered rail stops a cart slower than this, else halves its speed
 START_PUSH = 0.02  # a powered rail starts a resting cart away from a conductor at one end
@@ -48,8 +58,9 @@ _SLOPE = {"ascending_east": (-SLOPE_PULL, 0.0), "ascending_west": (SLOPE_PULL, 0
 
 @dataclass
 class Minecart:
-    """One minecart: its kind (KINDS), its box's bottom centre `pos` and `vel` in blocks per tick, and a container
-    cart's slots ((item id, count) or None)."""
+    """One minecart: its kind (KINDS), its box's bottom centre `pos` and `vel` in blocks per tick, a container
+    cart's slots ((item id, count) or None), and a furnace cart's `fuel` (game ticks left) and `push` (vanilla's
+    MinecartFurnace.push, x, y, z: the drive it adds to its velocity on rails while it has fuel)."""
 
     id: int
     kind: str
@@ -64,6 +75,8 @@ class Minecart:
     others: list = field(default_factory=list, repr=False)  # the other carts' boxes, which stop this one's move
     # Entity.pistonDeltas: (game tick, x, y, z) of the pushes moving blocks gave it in that tick (engine/push.py)
     piston_deltas: list | None = field(default=None, repr=False, compare=False)
+    fuel: int = 0
+    push: list = field(default_factory=lambda: [0.0, 0.0, 0.0])
 
     def box(self) -> tuple[float, float, float, float, float, float]:
         x, y, z = self.pos
@@ -74,17 +87,55 @@ class Minecart:
         from scicraft_viz.engine import blocks as B
         from scicraft_viz.engine import containers
 
-        if self.kind == "minecart":
+        if self.kind not in CONTAINERS:
             return 0
         return containers.fill_level(self.slots, B.CHEST, size=SLOTS[self.kind])
 
     def slowdown(self) -> float:
-        """AbstractMinecart.applyNaturalSlowdown's factor: 0.96 for a plain cart; a container cart's is the float
-        0.98 + 0.001 for each level its contents fall short of 15."""
-        if self.kind == "minecart":
+        """AbstractMinecart.applyNaturalSlowdown's factor: 0.96 for a plain or furnace cart; a container cart's is the
+        float 0.98 + 0.001 for each level its contents fall short of 15."""
+        if self.kind not in CONTAINERS:
             return SLOWDOWN
         f = np.float32(0.98) + np.float32(15 - self.fill_level()) * np.float32(0.001)
         return float(np.float32(f))
+
+    def max_speed(self) -> float:
+        """AbstractMinecart.getMaxSpeed out of water: the most its move takes along x or z in one tick."""
+        return FURNACE_MAX_SPEED if self.kind == FURNACE else MAX_SPEED
+
+
+def _push_along(push: list[float], v: list[float]) -> list[float]:
+    """MinecartFurnace.calculateNewPushAlong: the push turned onto the line of the velocity `v` (its three
+    components, the y gravity left in it included), keeping its length, when both are long enough horizontally."""
+    if push[0] * push[0] + push[2] * push[2] > 1.0e-4 and v[0] * v[0] + v[2] * v[2] > 0.001:
+        dot = push[0] * v[0] + push[1] * v[1] + push[2] * v[2]
+        inv = 1.0 / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+        q = [v[0] * dot * inv, v[1] * dot * inv, v[2] * dot * inv]  # Vec3.projectedOn
+        n = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2])
+        if n < _NORMALIZE_MIN:  # Vec3.normalize gives zero
+            return [0.0, 0.0, 0.0]
+        length = math.sqrt(push[0] * push[0] + push[1] * push[1] + push[2] * push[2])
+        return [q[0] / n * length, q[1] / n * length, q[2] / n * length]
+    return push
+
+
+_NORMALIZE_MIN = float(np.float32(1.0e-5))
+
+
+def _natural_slowdown(c: Minecart) -> None:
+    """applyNaturalSlowdown after a move along a rail: a furnace cart with a push (longer than 1e-7 squared) turns it
+    along its velocity and adds it to 0.8 of that velocity, without one keeps 0.98 of it; then every cart keeps its
+    slowdown factor horizontally and loses its vertical speed."""
+    v = c.vel
+    if c.kind == FURNACE:
+        p = c.push
+        if p[0] * p[0] + p[1] * p[1] + p[2] * p[2] > 1.0e-7:
+            c.push = p = _push_along(p, v)
+            v = [v[0] * FURNACE_KEEP + p[0], v[1] * 0.0 + p[1], v[2] * FURNACE_KEEP + p[2]]
+        else:
+            v = [v[0] * FURNACE_IDLE, v[1] * 0.0, v[2] * FURNACE_IDLE]
+    k = c.slowdown()
+    c.vel = [v[0] * k, v[1] * 0.0, v[2] * k]
 
 
 def rail_shape(world: Surroundings, p: tuple[int, int, int]) -> str | None:
@@ -209,14 +260,14 @@ def _move_along_track(c: Minecart, p: tuple[int, int, int], shape: str, world: S
     else:
         t = ((d - m) * h + (f - n) * i) * 2.0
     c.pos = [m + h * t, e, n + i * t]
-    _move(c, [_clamp(c.vel[0], -MAX_SPEED, MAX_SPEED), 0.0, _clamp(c.vel[2], -MAX_SPEED, MAX_SPEED)], world)
+    top = c.max_speed()
+    _move(c, [_clamp(c.vel[0], -top, top), 0.0, _clamp(c.vel[2], -top, top)], world)
     fx, fz = math.floor(c.pos[0]) - p[0], math.floor(c.pos[2]) - p[2]
     if a[1] != 0 and fx == a[0] and fz == a[2]:
         c.pos[1] += a[1]
     elif b[1] != 0 and fx == b[0] and fz == b[2]:
         c.pos[1] += b[1]
-    k = c.slowdown()
-    c.vel = [c.vel[0] * k, c.vel[1] * 0.0, c.vel[2] * k]
+    _natural_slowdown(c)
     after = _seat(world, *c.pos)
     if after is not None and before is not None:
         drop = (before[1] - after[1]) * 0.05
@@ -246,13 +297,14 @@ def _move_along_track(c: Minecart, p: tuple[int, int, int], shape: str, world: S
 
 def _come_off_track(c: Minecart, world: Surroundings) -> None:
     """AbstractMinecart.comeOffTrack: the speed clamped to the maximum, halved on the ground, then a free move with
-    air drag 0.95 while airborne."""
-    c.vel = [_clamp(c.vel[0], -MAX_SPEED, MAX_SPEED), c.vel[1], _clamp(c.vel[2], -MAX_SPEED, MAX_SPEED)]
+    air drag 0.95F (the float, 0.949999988079071) while airborne; a furnace cart's push does nothing off rails."""
+    top = c.max_speed()
+    c.vel = [_clamp(c.vel[0], -top, top), c.vel[1], _clamp(c.vel[2], -top, top)]
     if c.on_ground:
         c.vel = [v * 0.5 for v in c.vel]
     _move(c, list(c.vel), world)
     if not c.on_ground:
-        c.vel = [v * 0.95 for v in c.vel]
+        c.vel = [v * AIR_DRAG for v in c.vel]
 
 
 def tick_cart(c: Minecart, world: Surroundings, conductor) -> None:
@@ -283,6 +335,11 @@ def tick_cart(c: Minecart, world: Surroundings, conductor) -> None:
         c.yaw = _f32(c.yaw + np.float32(180.0))
         c.flipped = not c.flipped
     c.yaw = float(np.fmod(np.float32(c.yaw), np.float32(360.0)))
+    if c.kind == FURNACE:  # MinecartFurnace.tick after the move: a tick of fuel burns; out of fuel, the push is gone
+        if c.fuel > 0:
+            c.fuel -= 1
+        if c.fuel <= 0:
+            c.push = [0.0, 0.0, 0.0]
 
 
 def _f32(v) -> float:
@@ -304,7 +361,9 @@ def _mth(radians: np.float32, quarter: int) -> float:
 def push(this: Minecart, by: Minecart) -> None:
     """AbstractMinecart.push(entity) of cart `this` by the cart `by`: when `by` lies ahead of or behind `this` (its
     heading within about 37 degrees), each keeps 0.2 of its velocity and both take the pair's mean, pushed apart by
-    0.05 (less when farther than a block)."""
+    0.05 (less when farther than a block); between a furnace cart and another kind, the other keeps 0.2 of its own
+    and takes the furnace cart's velocity, pushed apart by the same amount, and the furnace cart keeps 0.95 of its
+    velocity."""
     dx, dz = by.pos[0] - this.pos[0], by.pos[2] - this.pos[2]
     sq = dx * dx + dz * dz
     if not sq >= 1.0e-4:
@@ -317,9 +376,17 @@ def push(this: Minecart, by: Minecart) -> None:
     n = math.sqrt(fx * fx + fz * fz)
     if abs(dx / dist * (fx / n) + dz / dist * (fz / n)) < 0.800000011920929:
         return
-    mx, mz = (by.vel[0] + this.vel[0]) / 2.0, (by.vel[2] + this.vel[2]) / 2.0
-    this.vel = [this.vel[0] * 0.2 + (mx - px), this.vel[1], this.vel[2] * 0.2 + (mz - pz)]
-    by.vel = [by.vel[0] * 0.2 + (mx + px), by.vel[1], by.vel[2] * 0.2 + (mz + pz)]
+    mine, theirs = this.vel, by.vel
+    if by.kind == FURNACE and this.kind != FURNACE:  # a furnace cart hands its velocity on and keeps 0.95 of it
+        this.vel = [mine[0] * 0.2 + (theirs[0] - px), mine[1], mine[2] * 0.2 + (theirs[2] - pz)]
+        by.vel = [theirs[0] * 0.95, theirs[1], theirs[2] * 0.95]
+    elif this.kind == FURNACE and by.kind != FURNACE:
+        by.vel = [theirs[0] * 0.2 + (mine[0] + px), theirs[1], theirs[2] * 0.2 + (mine[2] + pz)]
+        this.vel = [mine[0] * 0.95, mine[1], mine[2] * 0.95]
+    else:
+        mx, mz = (theirs[0] + mine[0]) / 2.0, (theirs[2] + mine[2]) / 2.0
+        this.vel = [mine[0] * 0.2 + (mx - px), mine[1], mine[2] * 0.2 + (mz - pz)]
+        by.vel = [theirs[0] * 0.2 + (mx + px), theirs[1], theirs[2] * 0.2 + (mz + pz)]
 
 
 def push_neighbours(c: Minecart, carts: list) -> None:
@@ -347,9 +414,11 @@ def on_detector(c: Minecart, p: tuple[int, int, int]) -> bool:
 
 # ----------------------------------------------------------------------------- the world's side
 class CartInfo(NamedTuple):
-    """A minecart as `World.minecarts` lists it: its kind (minecart, chest_minecart, hopper_minecart), `pos` its box's
-    bottom centre, `velocity` in blocks per game tick, `on_rails` whether its last tick moved it along a rail, and a
-    container cart's slots in order ((item id, count), or None for an empty slot)."""
+    """A minecart as `World.minecarts` lists it: its kind (minecart, chest_minecart, hopper_minecart,
+    furnace_minecart), `pos` its box's bottom centre, `velocity` in blocks per game tick, `on_rails` whether its last
+    tick moved it along a rail, a container cart's slots in order ((item id, count), or None for an empty slot), and a
+    furnace cart's `fuel` (game ticks left) and `push` (x, z: the drive it adds on rails, vanilla's PushX and
+    PushZ)."""
 
     id: int
     kind: str
@@ -357,20 +426,49 @@ class CartInfo(NamedTuple):
     velocity: tuple[float, float, float]
     on_rails: bool
     slots: tuple = ()
+    fuel: int = 0
+    push: tuple[float, float] = (0.0, 0.0)
 
 
 class CartSpec(NamedTuple):
-    """A minecart as a build file gives it: kind, position, motion and a container cart's slots."""
+    """A minecart as a build file gives it: kind, position, motion, a container cart's slots and a furnace cart's fuel
+    and push."""
 
     kind: str
     pos: tuple[float, float, float]
     motion: tuple[float, float, float]
     slots: tuple = ()
     yaw: float = 0.0  # its heading in degrees (a float), which decides which carts it lets push it
+    fuel: int = 0  # a furnace cart's game ticks of fuel (vanilla's Fuel)
+    push: tuple[float, float] = (0.0, 0.0)  # a furnace cart's drive (vanilla's PushX, PushZ)
+
+
+def check_fuel(fuel: object, where: str) -> int:
+    """A furnace cart's fuel: a whole number of game ticks from 0 to 32767 (vanilla keeps it in a Short), or
+    InputError naming `where`."""
+    from numbers import Integral
+
+    from scicraft_viz.errors import InputError
+
+    if not isinstance(fuel, Integral) or isinstance(fuel, bool) or not 0 <= fuel <= MAX_FUEL:
+        raise InputError(f"{where} must be a whole number of game ticks from 0 to {MAX_FUEL}, got {fuel!r}"[:300])
+    return int(fuel)
+
+
+def check_push(value: object, where: str) -> float:
+    """One component of a furnace cart's push: a finite number within MAX_PUSH blocks, or InputError naming
+    `where`."""
+    from numbers import Real
+
+    from scicraft_viz.errors import InputError
+
+    if not isinstance(value, Real) or isinstance(value, bool) or not math.isfinite(value) or abs(value) > MAX_PUSH:
+        raise InputError(f"{where} must be a finite number of blocks within {MAX_PUSH:,.0f}, got {value!r}"[:300])
+    return float(value)
 
 
 def check_cart(kind: object, pos: object, velocity: object, items: object, where: str,
-               yaw: object = 0.0) -> CartSpec:
+               yaw: object = 0.0, fuel: object = 0, push: object = (0.0, 0.0)) -> CartSpec:
     """A minecart's fields checked as `World.spawn_minecart` takes them, or InputError starting with `where`."""
     from scicraft_viz.engine import blocks as B
     from scicraft_viz.engine import containers
@@ -390,14 +488,24 @@ def check_cart(kind: object, pos: object, velocity: object, items: object, where
     if not isinstance(yaw, Real) or isinstance(yaw, bool) or not math.isfinite(yaw):
         raise InputError(f"{where}: the yaw must be a finite number of degrees, got {yaw!r}"[:300])
     slots: tuple = ()
-    if name == "minecart":
+    if name == FURNACE:
+        fuel = check_fuel(fuel, f"{where}: the fuel")
+        if not isinstance(push, (tuple, list)) or len(push) != 2:
+            raise InputError(f"{where}: the push must be (x, z), two numbers, got {push!r}"[:300])
+        push = (check_push(push[0], f"{where}: the push's x"), check_push(push[1], f"{where}: the push's z"))
+    elif not (isinstance(fuel, int) and fuel == 0 and isinstance(push, (tuple, list))
+              and all(isinstance(v, (int, float)) and v == 0 for v in push)):
+        raise InputError(f"{where}: only a furnace minecart takes fuel and a push, not a {name}")
+    else:
+        push = (0.0, 0.0)
+    if name in ("minecart", FURNACE):
         if items not in (None, (), []):
-            raise InputError(f"{where}: a plain minecart holds no items")
+            raise InputError(f"{where}: a {'plain' if name == 'minecart' else 'furnace'} minecart holds no items")
     else:
         block = B.CHEST if name == "chest_minecart" else B.HOPPER
         filled = containers.slot_stacks(items if items is not None else [], block, where)
         slots = containers.padded(filled, block)
-    return CartSpec(name, at, vel, slots, float(yaw))
+    return CartSpec(name, at, vel, slots, float(yaw), int(fuel), push)
 
 
 def from_nbt(entity, where: str, source: str, fail) -> CartSpec | None:
@@ -413,8 +521,8 @@ def from_nbt(entity, where: str, source: str, fail) -> CartSpec | None:
 
 
 def from_data(nbt, pos, origin, where: str, pos_where: str, data_where: str, source: str, fail) -> CartSpec | None:
-    """The minecart an entity's data holds (`id`, `Motion`, `Items`) at `pos` (a list of 3 Doubles) from `origin`,
-    or None for another entity."""
+    """The minecart an entity's data holds (`id`, `Motion`, `Items`; a furnace cart's `Fuel`, `PushX`, `PushZ`) at
+    `pos` (a list of 3 Doubles) from `origin`, or None for another entity."""
     from nbtlib import Compound, Double, Float, List
 
     from scicraft_viz.engine import blocks as B
@@ -440,22 +548,64 @@ def from_data(nbt, pos, origin, where: str, pos_where: str, data_where: str, sou
     if "Passengers" in nbt:
         raise fail(f"{where} ({kind}) carries passengers, which the engine does not model")
     items = []
-    if kind != "minecart" and "Items" in nbt and all(math.isfinite(v) for v in at):
+    if kind in CONTAINERS and "Items" in nbt and all(math.isfinite(v) for v in at):
         block = B.CHEST if kind == "chest_minecart" else B.HOPPER
         cell = tuple(math.floor(v) for v in at)
         items = list(read_items(nbt, block, source, f"{data_where} ({kind})", cell))
     rot = nbt.get("Rotation")
     yaw = float(rot[0]) if isinstance(rot, List) and len(rot) == 2 and all(isinstance(v, Float) for v in rot) else 0.0
+    fuel, push = 0, (0.0, 0.0)
+    if kind == FURNACE:
+        fuel, push = _furnace_fields(nbt, data_where, fail)
     try:
-        return check_cart(kind, at, motion, items, where, yaw if math.isfinite(yaw) else 0.0)
+        return check_cart(kind, at, motion, items, where, yaw if math.isfinite(yaw) else 0.0, fuel, push)
     except InputError as e:
         raise fail(str(e)) from None
+
+
+def _furnace_fields(nbt, where: str, fail) -> tuple[int, tuple[float, float]]:
+    """A furnace cart's `Fuel` (an integer tag, 0 to 32767 game ticks; 0 when absent) and `PushX`, `PushZ` (number
+    tags, finite; 0 when absent), as MinecartFurnace.readAdditionalSaveData reads them; anything else is refused
+    through `fail`, naming the field."""
+    from nbtlib import Byte, Double, Float, Int, Long, Short
+
+    from scicraft_viz.errors import InputError
+
+    def shown(tag) -> str:
+        return f"{type(tag).__name__} {str(tag)[:60]}"
+
+    def field(key: str) -> str:
+        return f"{where}.{key} (furnace_minecart)"
+
+    fuel_tag = nbt.get("Fuel")
+    fuel = 0
+    if fuel_tag is not None:
+        if not isinstance(fuel_tag, (Byte, Short, Int, Long)):
+            raise fail(f"{field('Fuel')} is a {shown(fuel_tag)}; expected a Short of game ticks from 0 to {MAX_FUEL}")
+        try:
+            fuel = check_fuel(int(fuel_tag), field("Fuel"))
+        except InputError as e:
+            raise fail(str(e)) from None
+    push = []
+    for key in ("PushX", "PushZ"):
+        tag = nbt.get(key)
+        if tag is None:
+            push.append(0.0)
+            continue
+        if not isinstance(tag, (Double, Float, Byte, Short, Int, Long)):
+            raise fail(f"{field(key)} is a {shown(tag)}; expected a Double")
+        try:
+            push.append(check_push(float(tag), field(key)))
+        except InputError as e:
+            raise fail(str(e)) from None
+    return fuel, (push[0], push[1])
 
 
 def spawn(world, spec: CartSpec) -> int:
     """Add a minecart to the world's entities (after those already there); returns its id."""
     c = Minecart(world._next_entity, spec.kind, list(spec.pos), list(spec.motion), tuple(spec.slots),
-                 yaw=float(np.fmod(np.float32(spec.yaw), np.float32(360.0))))
+                 yaw=float(np.fmod(np.float32(spec.yaw), np.float32(360.0))), fuel=spec.fuel,
+                 push=[spec.push[0], 0.0, spec.push[1]])
     world._next_entity += 1
     world._carts.append(c)
     count_on_detectors(world)
@@ -463,7 +613,8 @@ def spawn(world, spec: CartSpec) -> int:
 
 
 def info(c: Minecart) -> CartInfo:
-    return CartInfo(c.id, c.kind, tuple(c.pos), tuple(c.vel), c.on_rails, tuple(c.slots))
+    return CartInfo(c.id, c.kind, tuple(c.pos), tuple(c.vel), c.on_rails, tuple(c.slots), c.fuel,
+                    (c.push[0], c.push[2]))
 
 
 def _detector_cell(world, p) -> int:
@@ -483,7 +634,7 @@ def _count(world, p) -> tuple[int, int]:
     n, level = 0, 0
     for c in world._carts:
         if on_detector(c, p):
-            if n == 0 or (level == 0 and c.kind != "minecart"):
+            if n == 0 or (level == 0 and c.kind in CONTAINERS):
                 level = c.fill_level()
             n += 1
     return n, level

@@ -53,8 +53,11 @@ def _item_json(e) -> dict:
 
 
 def _cart_json(c) -> dict:
-    return {"id": c.id, "kind": c.kind, "pos": list(c.pos), "velocity": list(c.velocity), "on_rails": c.on_rails,
-            "slots": [None if st is None else list(st) for st in c.slots]}
+    out = {"id": c.id, "kind": c.kind, "pos": list(c.pos), "velocity": list(c.velocity), "on_rails": c.on_rails,
+           "slots": [None if st is None else list(st) for st in c.slots]}
+    if c.kind == "furnace_minecart":
+        out.update(fuel=c.fuel, push=list(c.push))
+    return out
 
 
 def to_json(tr: Trace) -> dict:
@@ -216,17 +219,18 @@ def _read_items(rows_in: list, rows: int, fail) -> list[tuple]:
 def _read_carts(rows_in: list, rows: int, fail) -> list[tuple]:
     """The recorded minecarts, a list per row, each checked as `World.spawn_minecart` checks a new one (its kind,
     a finite position and velocity in range, a container cart's items as its slots take them, none in a plain
-    one); an id at most once in a row."""
+    one, a furnace cart's fuel and push); an id at most once in a row."""
     from scicraft_viz.engine.carts import CartInfo, check_cart
 
     def read(c, where):
         try:
-            spec = check_cart(c["kind"], c["pos"], c["velocity"], c["slots"] or None, "minecart")
+            spec = check_cart(c["kind"], c["pos"], c["velocity"], c["slots"] or None, "minecart",
+                              fuel=c.get("fuel", 0), push=tuple(c.get("push", (0.0, 0.0))))
         except InputError as err:
             fail(where, str(err))
         if spec.slots and len(c["slots"]) != len(spec.slots):
             fail(f"{where}.slots", f"holds {len(c['slots'])} slots, a {spec.kind} {len(spec.slots)}")
-        return CartInfo(c["id"], spec.kind, spec.pos, spec.motion, c["on_rails"], spec.slots)
+        return CartInfo(c["id"], spec.kind, spec.pos, spec.motion, c["on_rails"], spec.slots, spec.fuel, spec.push)
 
     return _entity_rows(rows_in, rows, "carts", "minecart", fail, read)
 

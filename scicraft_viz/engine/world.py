@@ -1347,17 +1347,20 @@ class World:
                 for e in self._entities]
 
     def spawn_minecart(self, pos: object, velocity: object = (0.0, 0.0, 0.0), kind: object = "minecart", *,
-                       items: object = None, yaw: object = 0.0) -> int:
-        """Put a minecart into the world: `kind` minecart, chest_minecart or hopper_minecart, its box's bottom centre
+                       items: object = None, yaw: object = 0.0, fuel: object = 0,
+                       push: object = (0.0, 0.0)) -> int:
+        """Put a minecart into the world: `kind` minecart, chest_minecart, hopper_minecart or furnace_minecart, its
+        box's bottom centre
         at `pos` (x, y, z in blocks; a cart on a flat rail at (x, y, z) sits at (x + 0.5, y + 0.0625, z + 0.5)) moving
         at `velocity` (blocks per game tick); a chest or hopper minecart holds `items` as `set_items` takes them;
         `yaw` is its heading in degrees (vanilla's Rotation: 0 along x, 90 along z), which decides which carts may
-        push it. It
+        push it; a furnace minecart burns `fuel` (game ticks, 0 to 32767; a piece of coal gives 3600) and drives itself
+        along rails by `push` (x, z: vanilla's PushX, PushZ) while it has fuel. It
         moves from the next step on, after the tick's scheduled ticks. Returns its id (shared with item entities, in
-        spawn order). docs/redstone.md sections 74-76."""
+        spawn order). docs/redstone.md sections 74-76 and 94."""
         from scicraft_viz.engine import carts
 
-        spec = carts.check_cart(kind, pos, velocity, items, "spawn_minecart", yaw)
+        spec = carts.check_cart(kind, pos, velocity, items, "spawn_minecart", yaw, fuel, push)
         self.g  # noqa: B018  leaves the compiled engine, which has no minecarts
         return carts.spawn(self, spec)
 
@@ -2135,7 +2138,8 @@ class World:
         for entity in items.entities:  # a structure's item entities and minecarts, in its order
             try:
                 if hasattr(entity, "kind"):  # a minecart (engine/carts.py CartSpec)
-                    w.spawn_minecart(entity.pos, entity.motion, entity.kind, items=list(entity.slots), yaw=entity.yaw)
+                    w.spawn_minecart(entity.pos, entity.motion, entity.kind, items=list(entity.slots), yaw=entity.yaw,
+                                     fuel=entity.fuel, push=entity.push)
                     continue
                 name, count, pos, motion, delay, age = entity
                 w.spawn_item(name, count, pos, motion, pickup_delay=delay, age=age)

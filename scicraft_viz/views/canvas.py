@@ -580,7 +580,8 @@ class Canvas(W.VBox):
                 held = sum(s[1] for s in c.slots if s)
                 out.append(f"{c.kind} #{c.id} at ({where}), {speed:.3f} blocks/tick"
                            + (" on rails" if c.on_rails else " off rails")
-                           + (f", holding {held} items" if c.kind != "minecart" else ""))
+                           + (f", holding {held} items" if c.kind in ("chest_minecart", "hopper_minecart") else "")
+                           + (f", {c.fuel} ticks of fuel" if c.kind == "furnace_minecart" else ""))
         return out
 
     def items_at(self, pos: Pos) -> list[str]:

@@ -3,7 +3,7 @@
 (animation.py). One record of 12 numbers per entity gives its box and colours; `entity_vertices` turns
 records into the triangles of the canvas's mesh and `entity_faces` into the quads the Pillow views paint.
 
-A minecart is a box 0.98 x 0.7 x 0.98 (vanilla's), an item entity 0.25 on each side (vanilla's); each record
+A minecart of any kind is a box 0.98 x 0.7 x 0.98 (vanilla's), an item entity 0.25 on each side (vanilla's); each record
 holds the box's low corner less an offset (3), its size (3), the colour of its sides and of its top (0-255,
 3 each). Faces are shaded as the blocks' are (geometry.FACE_SHADE)."""
 
@@ -15,10 +15,11 @@ from scicraft_viz.views import geometry as G
 
 ENTITY_VERTICES = 36
 ITEM_HALF, ITEM_HEIGHT = 0.125, 0.25
-# (sides, top): a plain cart's open top drawn dark, a chest cart's wooden lid, a hopper cart darker all over
-# (sides in a blue-grey that stands out from stone)
+# (sides, top): a plain cart's open top drawn dark, a chest cart's wooden lid, a hopper cart darker all over, a
+# furnace cart's cobblestone top (sides in a blue-grey that stands out from stone)
 CART_COLORS = {"minecart": ((104, 116, 138), (46, 50, 58)), "chest_minecart": ((104, 116, 138), (176, 116, 52)),
-               "hopper_minecart": ((70, 74, 84), (36, 38, 42))}
+               "hopper_minecart": ((70, 74, 84), (36, 38, 42)), "furnace_minecart": ((104, 116, 138), (122, 122, 122))}
+FURNACE_LIT_TOP = (236, 132, 40)  # a furnace cart with fuel: its furnace lit, as vanilla draws it
 ITEM_COLOR = (236, 196, 64)  # an item without a colour of its own (block_colors.block_color)
 _ENT_TEMPLATE = G._PICK.reshape(-1, 3).astype(np.float64)  # (36, 3): 0 takes a box's low corner, 1 its high one
 _ENT_TOP = np.repeat(np.arange(6) == 2, 6)  # the vertices of the +y face
@@ -32,6 +33,12 @@ def _item_rgb(item: str) -> tuple[int, int, int]:
     return ITEM_COLOR if rgb is None else tuple(int(round(255 * c)) for c in rgb)  # type: ignore[return-value]
 
 
+def _cart_rgb(c) -> tuple:
+    """(sides, top) of a minecart (CartInfo): its kind's, the top lit while a furnace cart has fuel."""
+    side, top = CART_COLORS.get(c.kind, CART_COLORS["minecart"])
+    return side, (FURNACE_LIT_TOP if c.kind == "furnace_minecart" and getattr(c, "fuel", 0) > 0 else top)
+
+
 def entity_records(carts, items, offset=(0, 0, 0), ymax: float | None = None) -> np.ndarray:
     """(n, 12) float64: one record per minecart (engine/carts.py CartInfo), then per item entity
     (engine/world.py ItemInfo), as every view draws them. With `ymax` (a layer slider), an entity standing in
@@ -43,7 +50,7 @@ def entity_records(carts, items, offset=(0, 0, 0), ymax: float | None = None) ->
         items = [e for e in items if np.floor(e.pos[1]) <= ymax]
     out = np.zeros((len(carts) + len(items), 12), np.float64)
     ox, oy, oz = (float(v) for v in offset)
-    boxes = [(c.pos, HALF_WIDTH, HEIGHT, *CART_COLORS.get(c.kind, CART_COLORS["minecart"])) for c in carts]
+    boxes = [(c.pos, HALF_WIDTH, HEIGHT, *_cart_rgb(c)) for c in carts]
     boxes += [(e.pos, ITEM_HALF, ITEM_HEIGHT, _item_rgb(e.item), _item_rgb(e.item)) for e in items]
     for i, ((x, y, z), hw, h, side, top) in enumerate(boxes):
         out[i] = ((x - hw) - ox, y - oy, (z - hw) - oz, 2 * hw, h, 2 * hw, *side, *top)
