@@ -452,6 +452,29 @@ def from_data(nbt, pos, origin, where: str, pos_where: str, data_where: str, sou
         raise fail(str(e)) from None
 
 
+def to_nbt(cart: CartSpec, pos=None):
+    """A minecart's data as vanilla saves it (the file's DataVersion is 1.20.1's): `id`, `Motion`, `Rotation` (its
+    yaw and a pitch of 0, Floats), a container cart's `Items` (Slot, id, Count), and `Pos` when given (the position
+    as the format counts it); `from_data` reads it back."""
+    from nbtlib import Compound, Double, Float, List, String
+
+    from scicraft_viz.engine.blockentity import items_tag
+
+    tag = Compound({"id": String(f"minecraft:{cart.kind}"),
+                    "Motion": List[Double]([Double(v) for v in cart.motion]),
+                    "Rotation": List[Float]([Float(cart.yaw), Float(0.0)])})
+    if cart.kind != "minecart":
+        tag["Items"] = items_tag(cart.slots)
+    if pos is not None:
+        tag["Pos"] = List[Double]([Double(v) for v in pos])
+    return tag
+
+
+def spec(c: Minecart) -> CartSpec:
+    """A cart of the world as a build file keeps it (World.saved_entities)."""
+    return CartSpec(c.kind, tuple(c.pos), tuple(c.vel), tuple(c.slots), c.yaw)
+
+
 def spawn(world, spec: CartSpec) -> int:
     """Add a minecart to the world's entities (after those already there); returns its id."""
     c = Minecart(world._next_entity, spec.kind, list(spec.pos), list(spec.motion), tuple(spec.slots),
