@@ -599,6 +599,30 @@ def _furnace_fields(nbt, where: str, fail) -> tuple[int, tuple[float, float]]:
         except InputError as e:
             raise fail(str(e)) from None
     return fuel, (push[0], push[1])
+def to_nbt(cart: CartSpec, pos=None):
+    """A minecart's data as vanilla saves it (the file's DataVersion is 1.20.1's): `id`, `Motion`, `Rotation` (its
+    yaw and a pitch of 0, Floats), a container cart's `Items` (Slot, id, Count), a furnace cart's `Fuel`, `PushX` and
+    `PushZ`, and `Pos` when given (the position
+    as the format counts it); `from_data` reads it back."""
+    from nbtlib import Compound, Double, Float, List, Short, String
+
+    from scicraft_viz.engine.blockentity import items_tag
+
+    tag = Compound({"id": String(f"minecraft:{cart.kind}"),
+                    "Motion": List[Double]([Double(v) for v in cart.motion]),
+                    "Rotation": List[Float]([Float(cart.yaw), Float(0.0)])})
+    if cart.kind in CONTAINERS:
+        tag["Items"] = items_tag(cart.slots)
+    elif cart.kind == FURNACE:  # MinecartFurnace.addAdditionalSaveData: the push's y is not kept
+        tag.update({"Fuel": Short(cart.fuel), "PushX": Double(cart.push[0]), "PushZ": Double(cart.push[1])})
+    if pos is not None:
+        tag["Pos"] = List[Double]([Double(v) for v in pos])
+    return tag
+
+
+def spec(c: Minecart) -> CartSpec:
+    """A cart of the world as a build file keeps it (World.saved_entities)."""
+    return CartSpec(c.kind, tuple(c.pos), tuple(c.vel), tuple(c.slots), c.yaw, c.fuel, (c.push[0], c.push[2]))
 
 
 def spawn(world, spec: CartSpec) -> int:

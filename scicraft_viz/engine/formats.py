@@ -56,7 +56,7 @@ class Build(list):
         self.contents = dict(contents or {})
         # each comparator's OutputSignal as the file's block entities give it, {pos: 0-15}
         self.outputs = dict(outputs or {})
-        # a structure file's item entities: (item id, count, pos, motion, pickup delay, age), in the file's order
+        # the file's item entities (items.ItemSpec) and minecarts (carts.CartSpec), in the file's order
         self.entities = list(entities or [])
         # each test block's block-entity data as the file gives it, {pos: (message, powered)}
         self.tests = dict(tests or {})
@@ -516,13 +516,18 @@ def check_blocks(blocks, source: str = "build") -> Blocks:
 def encode_build(blocks, fmt: str, *, schem_version: int = 3, contents=None) -> bytes:
     """A build file's bytes in `fmt` ('mcfunction', 'litematic', 'schem', 'nbt', 'snbt'), with vanilla ids.
     Containers' items go in as block entities: `contents` ({pos: [(item id, count), ...]}), else those of
-    `blocks` when it is a World or a decoded Build. Setblock text carries none: they are left out with an
-    UnsupportedBlocksWarning."""
+    `blocks` when it is a World or a decoded Build. Minecarts and item entities go in as entities: a World's
+    (World.saved_entities) or a decoded Build's (`entities`). Setblock text carries neither: they are left out
+    with an UnsupportedBlocksWarning."""
     if fmt not in FORMATS:
         raise BuildFileError(f"unknown build format {fmt!r}; choose one of {', '.join(FORMATS)}")
     if contents is None:
         contents = blocks.contents() if callable(getattr(blocks, "contents", None)) else getattr(blocks, "contents",
                                                                                                   None)
+    if callable(getattr(blocks, "saved_entities", None)):  # a World's minecarts and item entities
+        entities = list(blocks.saved_entities())
+    else:  # a decoded Build's
+        entities = list(getattr(blocks, "entities", None) or [])
     cmds: dict = {}
     if callable(getattr(blocks, "command_block_entities", None)):  # a World's command blocks
         cmds = blocks.command_block_entities()
@@ -541,6 +546,13 @@ def encode_build(blocks, fmt: str, *, schem_version: int = 3, contents=None) -> 
             warnings.warn(UnsupportedBlocksWarning(
                 f"setblock text carries no block entity data: the items of {len(contents)} container(s) are left out "
                 "(write .litematic, .schem, .nbt or .snbt to keep them)"), stacklevel=3)
+        if entities:
+            from scicraft_viz.engine.carts import CartSpec
+
+            n = sum(isinstance(e, CartSpec) for e in entities)
+            warnings.warn(UnsupportedBlocksWarning(
+                f"setblock text carries no entities: {n} minecart(s) and {len(entities) - n} item entity(ies) are "
+                "left out (write .litematic, .schem, .nbt or .snbt to keep them)"), stacklevel=3)
         writable = {p: t for p, t in check_contents(cmds, dict(items)).items() if _printable(t.snbt())}
         if len(writable) < len(cmds):
             warnings.warn(UnsupportedBlocksWarning(
@@ -552,12 +564,13 @@ def encode_build(blocks, fmt: str, *, schem_version: int = 3, contents=None) -> 
 
     contents = {**contents, **check_contents(cmds, dict(items))}
     if fmt == "litematic":
-        return schematic.encode_litematic(items, contents)
+        return schematic.encode_litematic(items, contents, entities)
     if fmt in ("nbt", "snbt"):
         from scicraft_viz.engine import structure
 
-        return structure.encode_structure(items, contents) if fmt == "nbt" else structure.encode_snbt(items, contents)
-    return schematic.encode_sponge(items, version=schem_version, contents=contents)
+        encode = structure.encode_structure if fmt == "nbt" else structure.encode_snbt
+        return encode(items, contents, entities)
+    return schematic.encode_sponge(items, version=schem_version, contents=contents, entities=entities)
 
 
 def _printable(text: str) -> bool:

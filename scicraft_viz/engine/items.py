@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -73,6 +74,78 @@ class ItemEntity:
 
         return (not self.removed and self.pickup_delay != NEVER_PICKUP and self.age != NEVER_DESPAWN
                 and self.age < LIFETIME and self.count < stack_sizes()[self.item])
+
+
+class ItemSpec(NamedTuple):
+    """An item entity as a build file gives it (and World.saved_entities lists it): `count` of `item` (an id without
+    `minecraft:`), its box's bottom centre `pos`, `motion` in blocks per tick, and vanilla's PickupDelay and Age."""
+
+    item: str
+    count: int
+    pos: tuple[float, float, float]
+    motion: tuple[float, float, float]
+    pickup_delay: int = 0
+    age: int = 0
+
+
+def from_data(nbt, pos, origin, where: str, pos_where: str, data_where: str, source: str, fail) -> ItemSpec | None:
+    """The item entity an entity's data holds (`id` minecraft:item, `Item` {id, count}, `Motion`, `PickupDelay`,
+    `Age`) at `pos` (a list of 3 Doubles) from `origin`, or None for another entity; a field of the wrong kind is
+    refused through `fail(message)`, naming it (`where`.`pos_where` for the position, `data_where`.KEY for the
+    others)."""
+    from nbtlib import Compound, Double, List, String
+
+    from scicraft_viz.engine.containers import _item_name
+    from scicraft_viz.errors import InputError
+
+    if not isinstance(nbt, Compound) or str(nbt.get("id", "")).removeprefix("minecraft:") != "item" \
+            or not isinstance(nbt.get("id"), String):
+        return None
+
+    from scicraft_viz.engine.schematic import _tag_text
+
+    def triple(tag, what):
+        if not isinstance(tag, List) or len(tag) != 3 or not all(isinstance(v, Double) for v in tag):
+            raise fail(f"{what} is {_tag_text(tag)}; expected a list of 3 Doubles")
+        return tuple(float(v) for v in tag)
+
+    at = triple(pos, f"{where}.{pos_where}")
+    at = (at[0] + origin[0], at[1] + origin[1], at[2] + origin[2])
+    motion = triple(nbt["Motion"], f"{data_where}.Motion") if "Motion" in nbt else (0.0, 0.0, 0.0)
+    if not all(abs(v) < float("inf") for v in motion):  # vanilla (1.21.11 on) drops a non-finite Motion
+        motion = (0.0, 0.0, 0.0)
+    stack = nbt.get("Item")
+    if not isinstance(stack, Compound) or not isinstance(stack.get("id"), String):
+        raise fail(f"{data_where}.Item is {_tag_text(stack)}; expected a compound with an id and a count")
+    count = stack.get("count", stack.get("Count", 1))
+    try:
+        name = _item_name(str(stack["id"]), f"{data_where}.Item.id")
+    except InputError as e:
+        raise fail(str(e)) from None
+    numbers = []
+    for key in ("PickupDelay", "Age"):
+        v = nbt.get(key, 0)
+        if isinstance(v, (String, Compound, List)):
+            raise fail(f"{data_where}.{key} is {_tag_text(v)}; expected a number")
+        numbers.append(int(v))
+    if isinstance(count, (String, Compound, List)) or int(count) < 1:
+        raise fail(f"{data_where}.Item.count is {_tag_text(count)}; expected a positive number")
+    return ItemSpec(name, int(count), at, motion, numbers[0], numbers[1])
+
+
+def to_nbt(item: ItemSpec, pos=None):
+    """An item entity's data as vanilla saves it (the file's DataVersion is 1.20.1's): `id` minecraft:item, `Item`
+    {id, Count}, `Motion`, `Age` and `PickupDelay` (Shorts), and `Pos` when given (the position as the format
+    counts it); `from_data` reads it back."""
+    from nbtlib import Byte, Compound, Double, List, Short, String
+
+    tag = Compound({"id": String("minecraft:item"),
+                    "Item": Compound({"id": String(f"minecraft:{item.item}"), "Count": Byte(item.count)}),
+                    "Motion": List[Double]([Double(v) for v in item.motion]),
+                    "Age": Short(item.age), "PickupDelay": Short(item.pickup_delay)})
+    if pos is not None:
+        tag["Pos"] = List[Double]([Double(v) for v in pos])
+    return tag
 
 
 def intersects(a, b) -> bool:

@@ -199,6 +199,51 @@ def entity_summary(entities, at=None) -> str:
     return f"{len(entities)} entities ({'; '.join(parts)}{more})"
 
 
+def read_entity(nbt, pos, origin, where: str, pos_where: str, data_where: str, source: str):
+    """The item entity (items.ItemSpec) or minecart (carts.CartSpec) an entity's data holds at `pos` (a list of 3
+    Doubles) from `origin`, or None for an entity the engine does not model; a field of the wrong kind raises
+    BuildFileError naming it."""
+    from scicraft_viz.engine import carts, items
+
+    def fail(message: str) -> BuildFileError:
+        return _fail(source, message)
+
+    got = items.from_data(nbt, pos, origin, where, pos_where, data_where, source, fail)
+    return got if got is not None else carts.from_data(nbt, pos, origin, where, pos_where, data_where, source, fail)
+
+
+def entity_tag(entity, origin):
+    """An entity's data (carts.to_nbt, items.to_nbt) with its `Pos` counted from `origin`, and that position."""
+    from scicraft_viz.engine import carts, items
+
+    pos = tuple(v - o for v, o in zip(entity.pos, origin))
+    return (carts.to_nbt(entity, pos) if isinstance(entity, carts.CartSpec) else items.to_nbt(entity, pos)), pos
+
+
+def _read_entities(entities, origin, where: str, source: str, wanted: list | None, data_key: str | None = None):
+    """The entities of a list the engine models go to `wanted` (in order); the others are returned. `data_key`: the
+    key of each entry's data (Sponge version 3's Data), else the entry itself; a Sponge entry's `Id` names it."""
+    from nbtlib import Compound, List
+
+    if wanted is None:
+        return entities
+    others = List[Compound]()
+    for j, e in enumerate(entities):
+        w = f"{where}[{j}]"
+        data, data_where = e, w
+        if isinstance(e, Compound) and "Id" in e and "id" not in e:  # a Sponge entity: its id beside its data
+            data = e.get(data_key) if data_key is not None else e
+            data = Compound({**data, "id": e["Id"]}) if isinstance(data, Compound) else Compound({"id": e["Id"]})
+            data_where = f"{w}.{data_key}" if data_key is not None else w
+        got = read_entity(data, e.get("Pos") if isinstance(e, Compound) else None, origin, w, "Pos", data_where,
+                          source)
+        if got is None:
+            others.append(e)
+        else:
+            wanted.append(got)
+    return others
+
+
 def _refuse_extras(source: str, omitted: list | None = None, **lists) -> None:
     """Entities, block entities and pending ticks have no place in the engine: refused, never dropped
     unless the caller asked to skip what is unsupported (then listed in `omitted`)."""
@@ -280,6 +325,9 @@ def decode_sponge(root, source: str, omitted: list | None = None, contents: dict
     ox, oy, oz = (int(v) for v in offset)
     none = List[Compound]()
     entities = _get(sch, "Entities", List, source, w, default=none)  # every field is type-checked before use
+    # an entity's Pos counts from the schematic's lowest corner, as its cells do
+    entities = _read_entities(entities, (ox, oy, oz), "Schematic.Entities", source,
+                              getattr(contents, "entities", None), "Data" if version == 3 else None)
     if version == 3:
         container = _get(sch, "Blocks", Compound, source, w, default=Compound())
         if not container:
@@ -379,10 +427,12 @@ def _nbt_bytes(root, root_name: str = "") -> bytes:
     return gzip.compress(buf.getvalue(), mtime=0)
 
 
-def encode_sponge(items: Blocks, version: int = 3, contents: dict | None = None) -> bytes:
+def encode_sponge(items: Blocks, version: int = 3, contents: dict | None = None, entities=()) -> bytes:
     """A Sponge schematic of the blocks: Offset is the build's lowest corner, so pasting at 0 0 0
     puts every block back at its own coordinates. Version 3 (WorldEdit 7.3+) unless version=2. The items
-    of containers (`contents`, {pos: stacks}) go in BlockEntities."""
+    of containers (`contents`, {pos: stacks}) go in BlockEntities; minecarts and item entities (`entities`,
+    carts.CartSpec and items.ItemSpec) in Entities, each with its Pos from the lowest corner, its Id, and its data
+    under Data (version 3) or beside them (version 2)."""
     from nbtlib import ByteArray, Compound, Int, IntArray, List, Short
 
     if version not in (2, 3):
@@ -406,18 +456,27 @@ def encode_sponge(items: Blocks, version: int = 3, contents: dict | None = None)
         "Offset": IntArray([x0, y0, z0]),
     })
     states = dict(items)
-    entities = List[Compound]()
+    entities_be = List[Compound]()
     for (x, y, z), stacks in sorted((contents or {}).items(), key=lambda it: _yzx(it[0])):
         pos = IntArray([x - x0, y - y0, z - z0])
         be = blockentity.block_entity(states[(x, y, z)], stacks)
         if version == 3:  # the block's data under Data, its id beside it
-            entities.append(Compound({"Pos": pos, "Id": be.pop("id"), "Data": be}))
+            entities_be.append(Compound({"Pos": pos, "Id": be.pop("id"), "Data": be}))
         else:
-            entities.append(Compound({"Pos": pos, "Id": be.pop("id"), **be}))
+            entities_be.append(Compound({"Pos": pos, "Id": be.pop("id"), **be}))
+    moving = List[Compound]()
+    for entity in entities:
+        tag, _ = entity_tag(entity, (x0, y0, z0))
+        pos = tag.pop("Pos")
+        name = tag.pop("id")
+        moving.append(Compound({"Pos": pos, "Id": name, "Data": tag} if version == 3 else {"Pos": pos, "Id": name,
+                                                                                            **tag}))
+    if moving:
+        sch["Entities"] = moving
     if version == 3:
-        sch["Blocks"] = Compound({"Palette": pal, "Data": data, "BlockEntities": entities})
+        sch["Blocks"] = Compound({"Palette": pal, "Data": data, "BlockEntities": entities_be})
         return _nbt_bytes(Compound({"Schematic": sch}))
-    sch.update({"PaletteMax": Int(len(palette)), "Palette": pal, "BlockData": data, "BlockEntities": entities})
+    sch.update({"PaletteMax": Int(len(palette)), "Palette": pal, "BlockData": data, "BlockEntities": entities_be})
     return _nbt_bytes(sch, "Schematic")
 
 
@@ -442,11 +501,11 @@ def _unpack_bits(longs: np.ndarray, count: int, nbits: int) -> np.ndarray:
 
 
 def _litematic_regions(root, source: str, omitted: list | None = None,
-                       carts: list | None = None) -> list[tuple[str, Pos, Pos, np.ndarray, list, list]]:
+                       entities: list | None = None) -> list[tuple[str, Pos, Pos, np.ndarray, list, list]]:
     """Each region's name, position, signed size, palette indices (x fastest, then z, then y), palette and
-    block entities, after checking what litemapy would otherwise allocate or index blindly. Its minecarts go to
-    `carts` when given (engine/carts.py; an entity's Pos counts from the region's Position, as Litematica saves
-    it)."""
+    block entities, after checking what litemapy would otherwise allocate or index blindly. Its minecarts and item
+    entities go to `entities` when given (read_entity; an entity's Pos counts from the region's Position, as
+    Litematica saves it)."""
     from nbtlib import Compound, Int, List, LongArray
 
     _get(root, "MinecraftDataVersion", Int, source, "root")
@@ -477,19 +536,7 @@ def _litematic_regions(root, source: str, omitted: list | None = None,
         extras = {}
         for key in ("Entities", "TileEntities", "PendingBlockTicks", "PendingFluidTicks"):
             extras[key] = _get(reg, key, List, source, where, default=List[Compound]())
-        if carts is not None:
-            from scicraft_viz.engine import carts as C
-
-            others = List[Compound]()
-            for j, e in enumerate(extras["Entities"]):
-                cart = C.from_data(e, e.get("Pos") if isinstance(e, Compound) else None, origin,
-                                   f"{where}.Entities[{j}]", "Pos", f"{where}.Entities[{j}]", source,
-                                   lambda m: _fail(source, m))
-                if cart is None:
-                    others.append(e)
-                else:
-                    carts.append(cart)
-            extras["Entities"] = others
+        extras["Entities"] = _read_entities(extras["Entities"], origin, f"{where}.Entities", source, entities)
         # pending ticks would have to run at their recorded times, which the engine cannot take from a file
         _refuse_extras(source, omitted, entities=extras["Entities"], **{
             "pending block ticks (PendingBlockTicks)": extras["PendingBlockTicks"],
@@ -589,9 +636,10 @@ def _yzx(p: Pos) -> tuple[int, int, int]:
     return p[1], p[2], p[0]
 
 
-def encode_litematic(items: Blocks, contents: dict | None = None) -> bytes:
+def encode_litematic(items: Blocks, contents: dict | None = None, entities=()) -> bytes:
     """A one-region Litematica schematic of the blocks, its region at the build's lowest corner; the items
-    of containers (`contents`, {pos: stacks}) go in its TileEntities."""
+    of containers (`contents`, {pos: stacks}) go in its TileEntities, minecarts and item entities (`entities`,
+    carts.CartSpec and items.ItemSpec) in its Entities, each Pos counted from the region's Position."""
     import litemapy
 
     (x0, y0, z0), (width, height, length) = _bounds(items)
@@ -609,5 +657,7 @@ def encode_litematic(items: Blocks, contents: dict | None = None) -> bytes:
 
         region.tile_entities.append(litemapy.TileEntity(blockentity.block_entity(
             states[(x, y, z)], stacks, x=Int(x - x0), y=Int(y - y0), z=Int(z - z0))))
+    for entity in entities:
+        region.entities.append(litemapy.Entity(entity_tag(entity, (x0, y0, z0))[0]))
     schem = region.as_schematic(name=_NAME, author="scicraft_viz", mc_version=DATA_VERSION)
     return _nbt_bytes(schem.to_nbt(save_soft=True))

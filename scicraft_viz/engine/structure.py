@@ -10,11 +10,13 @@ checked for size and shape (formats.parse_nbt, formats.parse_snbt)."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
 
 from scicraft_viz.engine import blockentity, carts
+from scicraft_viz.engine import items as item_entities
 from scicraft_viz.engine.formats import MAX_BLOCKS, MAX_PALETTE, Blocks
 from scicraft_viz.engine.schematic import (
     _ID,
@@ -29,6 +31,7 @@ from scicraft_viz.engine.schematic import (
     _tag_text,
     _yzx,
     entity_summary,
+    entity_tag,
 )
 from scicraft_viz.safeio import shown
 
@@ -155,43 +158,14 @@ def decode_structure(root, source: str, omitted: list | None = None, contents: d
 
 
 def _item_entity(entity, where: str, source: str):
-    """(item id, count, pos, motion, pickup delay, age) of a structure's item entity (`nbt.id` minecraft:item),
-    or None for any other entity; an item entity with a field of the wrong kind is refused, naming it."""
-    from nbtlib import Compound, Double, List, String
-
-    from scicraft_viz.engine.containers import _item_name
-    from scicraft_viz.errors import InputError
+    """The item entity (items.ItemSpec) a structure's entity compound holds (`nbt.id` minecraft:item, `pos`), or
+    None for any other entity; an item entity with a field of the wrong kind is refused, naming it."""
+    from nbtlib import Compound
 
     nbt = entity.get("nbt") if isinstance(entity, Compound) else None
-    if not isinstance(nbt, Compound) or str(nbt.get("id", "")) != "minecraft:item":
-        return None
-
-    def triple(tag, what):
-        if not isinstance(tag, List) or len(tag) != 3 or not all(isinstance(v, Double) for v in tag):
-            raise _fail(source, f"{where}.{what} is {_tag_text(tag)}; expected a list of 3 Doubles")
-        return tuple(float(v) for v in tag)
-
-    pos = triple(entity.get("pos"), "pos")
-    motion = triple(nbt["Motion"], "nbt.Motion") if "Motion" in nbt else (0.0, 0.0, 0.0)
-    if not all(abs(v) < float("inf") for v in motion):  # vanilla (1.21.11 on) drops a non-finite Motion
-        motion = (0.0, 0.0, 0.0)
-    stack = nbt.get("Item")
-    if not isinstance(stack, Compound) or not isinstance(stack.get("id"), String):
-        raise _fail(source, f"{where}.nbt.Item is {_tag_text(stack)}; expected a compound with an id and a count")
-    count = stack.get("count", stack.get("Count", 1))
-    try:
-        name = _item_name(str(stack["id"]), f"{where}.nbt.Item.id")
-    except InputError as e:
-        raise _fail(source, str(e)) from None
-    numbers = []
-    for key, default in (("PickupDelay", 0), ("Age", 0)):
-        v = nbt.get(key, default)
-        if isinstance(v, String) or isinstance(v, (Compound, List)):
-            raise _fail(source, f"{where}.nbt.{key} is {_tag_text(v)}; expected a number")
-        numbers.append(int(v))
-    if isinstance(count, (String, Compound, List)) or int(count) < 1:
-        raise _fail(source, f"{where}.nbt.Item.count is {_tag_text(count)}; expected a positive number")
-    return name, int(count), pos, motion, numbers[0], numbers[1]
+    pos = entity.get("pos") if isinstance(entity, Compound) else None
+    return item_entities.from_data(nbt, pos, (0, 0, 0), where, "pos", f"{where}.nbt", source,
+                                   lambda m: _fail(source, m))
 
 
 def _block_pos(entity):
@@ -211,7 +185,7 @@ def _omit_or_refuse(omitted: list | None, source: str, what: str) -> None:
     omitted.append((what, 0, []))
 
 
-def _structure_root(items: Blocks, contents: dict | None = None):
+def _structure_root(items: Blocks, contents: dict | None = None, entities=()):
     from nbtlib import Compound, Int, List, String
 
     (x0, y0, z0), dims = _bounds(items)
@@ -235,21 +209,27 @@ def _structure_root(items: Blocks, contents: dict | None = None):
         if stacks:
             cell["nbt"] = blockentity.block_entity(state, stacks)
         blocks.append(cell)
+    moving = List[Compound]()
+    for entity in entities:  # vanilla's entry: pos and blockPos from the structure's origin, the entity's data in nbt
+        tag, pos = entity_tag(entity, (x0, y0, z0))
+        moving.append(Compound({"pos": tag["Pos"], "blockPos": List[Int]([Int(math.floor(v)) for v in pos]),
+                                "nbt": tag}))
     return Compound({"DataVersion": Int(DATA_VERSION), "size": List[Int]([Int(d) for d in dims]), "palette": pal,
-                     "blocks": blocks, "entities": List[Compound]()})
+                     "blocks": blocks, "entities": moving})
 
 
-def encode_structure(items: Blocks, contents: dict | None = None) -> bytes:
+def encode_structure(items: Blocks, contents: dict | None = None, entities=()) -> bytes:
     """A vanilla structure file (.nbt) of the blocks, its origin at the build's lowest corner; containers'
-    items (`contents`, {pos: stacks}) in their blocks' `nbt`."""
-    return _nbt_bytes(_structure_root(items, contents))
+    items (`contents`, {pos: stacks}) in their blocks' `nbt`; minecarts and item entities (`entities`,
+    carts.CartSpec and items.ItemSpec) in `entities`, their positions from the origin."""
+    return _nbt_bytes(_structure_root(items, contents, entities))
 
 
-def encode_snbt(items: Blocks, contents: dict | None = None) -> bytes:
+def encode_snbt(items: Blocks, contents: dict | None = None, entities=()) -> bytes:
     """The same structure as text (.snbt), in the packed form Minecraft's game tests use."""
     from nbtlib import List, String, serialize_tag
 
-    root = _structure_root(items, contents)
+    root = _structure_root(items, contents, entities)
     packed = []
     for entry in root["palette"]:
         props = entry.get("Properties", {})

@@ -1370,6 +1370,17 @@ class World:
 
         return [carts.info(c) for c in self._carts]
 
+    def saved_entities(self) -> list:
+        """The minecarts (carts.CartSpec) and item entities (items.ItemSpec) as a build file keeps them, in spawn order:
+        what the writers save and `from_build_file` spawns again."""
+        from scicraft_viz.engine import carts
+        from scicraft_viz.engine.items import ItemSpec
+
+        alive = sorted([(c.id, carts.spec(c)) for c in self._carts if not c.removed]
+                       + [(e.id, ItemSpec(e.item, e.count, tuple(e.pos), tuple(e.vel), e.pickup_delay, e.age))
+                          for e in self._entities if not e.removed], key=lambda it: it[0])
+        return [e for _, e in alive]
+
     def clear_scheduled(self) -> None:
         """Drop every scheduled tick and block event waiting in the world, as vanilla does in a game test's box once
         its structure is placed (placing it block by block sends shape updates: an observer placed before the block
@@ -2135,7 +2146,7 @@ class World:
         if not placed:
             w._load_outputs(items.outputs)
         w._load_test_blocks(getattr(items, "tests", {}))
-        for entity in items.entities:  # a structure's item entities and minecarts, in its order
+        for entity in items.entities:  # the file's item entities and minecarts, in its order
             try:
                 if hasattr(entity, "kind"):  # a minecart (engine/carts.py CartSpec)
                     w.spawn_minecart(entity.pos, entity.motion, entity.kind, items=list(entity.slots), yaw=entity.yaw,
