@@ -175,12 +175,16 @@ def _world_with_entities(draw):
         pos = tuple(draw(_coord(c)) for c in corner)
         motion = tuple(draw(st.floats(-2.0, 2.0, allow_nan=False)) for _ in range(3))
         if draw(st.booleans()):
-            kind = draw(st.sampled_from(["minecart", "chest_minecart", "hopper_minecart"]))
-            size = {"minecart": 0, "chest_minecart": 27, "hopper_minecart": 5}[kind]
+            kind = draw(st.sampled_from(["minecart", "chest_minecart", "hopper_minecart", "furnace_minecart"]))
+            size = {"minecart": 0, "chest_minecart": 27, "hopper_minecart": 5, "furnace_minecart": 0}[kind]
             slots = [draw(st.none() | st.tuples(st.sampled_from(_ITEMS), st.integers(1, 16))) for _ in range(
                 draw(st.integers(0, size)))]
+            furnace = {}
+            if kind == "furnace_minecart":
+                furnace = {"fuel": draw(st.integers(0, 32767)),
+                           "push": tuple(draw(st.floats(-2.0, 2.0, allow_nan=False)) for _ in range(2))}
             w.spawn_minecart(pos, motion, kind, items=slots or None,
-                             yaw=draw(st.floats(-720.0, 720.0, allow_nan=False, width=32)))
+                             yaw=draw(st.floats(-720.0, 720.0, allow_nan=False, width=32)), **furnace)
         else:
             w.spawn_item(draw(st.sampled_from(_ITEMS)), draw(st.integers(1, 16)), pos, motion,
                          pickup_delay=draw(st.integers(0, 32767)), age=draw(st.integers(-32768, 32767)))
@@ -195,7 +199,7 @@ def _shifted(entries, corner):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_world_with_entities(), st.sampled_from(WRITERS))
 def test_any_worlds_carts_and_items_come_back_exactly_from_every_format(world, writer):
-    """Kinds, slots, motions, yaws, ages and pickup delays come back as they were, and positions bit for bit as
+    """Kinds, slots, motions, yaws, a furnace cart's fuel and push, ages and pickup delays come back as they were, and positions bit for bit as
     Doubles (they are written from the lowest corner, here at non-negative coordinates below every entity, so
     taking the corner off and putting it back is exact); a structure gives them from its corner."""
     w, corner = world
