@@ -199,9 +199,10 @@ def _shifted(entries, corner):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_world_with_entities(), st.sampled_from(WRITERS))
 def test_any_worlds_carts_and_items_come_back_exactly_from_every_format(world, writer):
-    """Kinds, slots, motions, yaws, a furnace cart's fuel and push, ages and pickup delays come back as they were, and positions bit for bit as
-    Doubles (they are written from the lowest corner, here at non-negative coordinates below every entity, so
-    taking the corner off and putting it back is exact); a structure gives them from its corner."""
+    """Kinds, slots, motions, yaws, a furnace cart's fuel and push, ages and pickup delays come back as they were,
+    and positions bit for bit as Doubles (they are written from the lowest corner, here at non-negative coordinates
+    below every entity, so taking the corner off and putting it back is exact); a structure gives them from its
+    corner."""
     w, corner = world
     fmt, version = writer
     back = World.from_build_file(write_build(w, fmt, schem_version=version), fmt=fmt)
