@@ -61,8 +61,8 @@ def test_a_block_set_above_a_note_block_re_tunes_it_as_one_set_below_does():
 
 
 def test_dust_beside_dust_takes_its_shape_as_it_is_written_and_keeps_it_in_the_pass():
-    """The engine works a dust's sides out as it writes it, the last one written included (as /setblock does), so a
-    dust saved as a dot beside dust is a line from the start; the pass leaves both, and the lone cross, as they are,
+    """The engine works a dust's sides out as it writes it, the last one written included, so a dust saved as a dot
+    beside dust is a line from the start; the pass leaves both, and the lone cross, as they are,
     logging no shape change."""
     w = World.from_build_file(DUST, fmt="snbt", placed=True)
     assert [w.get_block((x, 1, 0)) for x in (0, 1, 4)] == [LINE, LINE, CROSS]
