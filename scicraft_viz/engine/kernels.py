@@ -2610,6 +2610,8 @@ def reshape_in(g, c, tell):
             U[x, INSTRUMENT] = instrument_on(U, c)  # vanilla updateShape: the block below changed
         elif comp:
             U[x, NEARC] = 1
+        if tell >= 0 and j == FC[DOWN] and U[x, BT] == NOTE_BLOCK:  # the block above changed: vanilla's updateShape
+            U[x, INSTRUMENT] = instrument_on(U, N[x, FC[DOWN]])  # from above works the instrument out anew too
         if tell >= 0 and U[x, BT] == IRON_DOOR and (
                 (j == FC[DOWN] and U[x, HALF] == 0) or (j == FC[UP] and U[x, HALF] == 1)):
             pair_door(g, x, c)
@@ -4127,7 +4129,9 @@ def set_output(g, c, level, inverted):
 def structure_update(g, c):
     """Vanilla's last pass over a structure it has placed (StructureTemplate.placeInWorld, unless the shapes are
     known): the block at c takes its shape from its neighbours, so an unpowered observer starts a pulse whatever it
-    watches (ObserverBlock.updateShape from its facing side), and its neighbours hear of it (blockUpdated).
+    watches (ObserverBlock.updateShape from its facing side), a note block takes the instrument of the block under
+    it and dust its sides (what the shape updates of the blocks written after it would have set), and its neighbours
+    hear of it (blockUpdated).
     Returns as `use` does."""
     if needs_room(g):
         return 2
@@ -4136,6 +4140,11 @@ def structure_update(g, c):
         start_signal(g, c)
     if U[c, BT] == NOTE_BLOCK:  # NoteBlock.updateShape from below: the instrument of the block under it
         U[c, INSTRUMENT] = instrument_on(U, g.N[c, FC[DOWN]])
+    if U[c, BT] == WIRE:  # RedStoneWireBlock.updateShape from above: every side worked out anew
+        s = wire_shape(U, g.N, c, U[c, SIDES] == 0)
+        if s != U[c, SIDES]:
+            log_event(g, c, EV_SHAPE, U[c, SIDES], s)
+            U[c, SIDES] = s
     number = state_number(U, c) if is_vanilla(U[c, BT]) else 0
     shape_from_neighbours(g, c)  # a fence, wall or pane takes every side, stairs their shape (section 57)
     if number and state_number(U, c) != number:
