@@ -1875,10 +1875,44 @@ def wire_perm(g, d):
 
 
 @jit
+def piston_ready(g, x):
+    """Whether the piston at x, reading its power with the dust changed this round at its replayed powers, finds
+    itself powered or not as it will with the settled dust (vanilla's piston reads its power when told, and what
+    powers it may be dust three steps away: dust on a block beside the place above it)."""
+    U = g.U
+    N = g.N
+    final = piston_powered(U, N, x)
+    above = N[x, FC[UP]]
+    for r in range(2):
+        c = x if r == 0 else above
+        for j in range(NNEAR):
+            y = N[c, j]
+            if y > 0 and U[y, OVL] & 1 and not U[y, OVL] & 4:
+                U[y, OVL] |= 4
+                p = U[y, POWER]
+                U[y, POWER] = U[y, NEWP]
+                U[y, NEWP] = p
+    now = piston_powered(U, N, x)
+    for r in range(2):
+        c = x if r == 0 else above
+        for j in range(NNEAR):
+            y = N[c, j]
+            if y > 0 and U[y, OVL] & 4:
+                U[y, OVL] &= ~4
+                p = U[y, POWER]
+                U[y, POWER] = U[y, NEWP]
+                U[y, NEWP] = p
+    return now == final
+
+
+@jit
 def wire_ready(g, x):
     """Whether the dust changed this round around x (within two steps) is, as replayed so far, on or off as it
-    ends: x reacts to its updates from then on as it will to the settled dust."""
+    ends: x reacts to its updates from then on as it will to the settled dust. A piston: whether its power, read
+    with the replayed dust, is as it ends (piston_ready)."""
     U = g.U
+    if is_piston(U[x, BT]):
+        return piston_ready(g, x)
     f = 0
     s = 0
     for j in range(NNEAR):
