@@ -772,6 +772,8 @@ class _Structure:
         centre = centre_bits(blk.id, blk.facing, int(blk.on), sf, blk.number)
         if held.id == TORCH:
             return bool(centre & 1)
+        if held.id in B.PLATES:  # a rigid top (a hopper's rim too) or one that covers its centre (a fence post)
+            return bool((blk.sturdy >> face) & 1 or centre & 1)
         if held.id == B.PARTIAL:
             kind = (int(B.NEED[held.number]) - 1) % 4
             return bool(holds_need(kind, face, sf, centre, solid_bit(blk.id, blk.number), False))

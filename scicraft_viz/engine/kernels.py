@@ -640,7 +640,7 @@ def holds(sf, b, k):
     rim is vanilla's rigid support.)"""
     if (sf >> k) & 1 == 0:
         return False
-    return b == WIRE or b == RAIL or not (sf & HOPPER_TOP)
+    return b == WIRE or b == RAIL or is_plate(b) or not (sf & HOPPER_TOP)
 
 
 @jit
@@ -663,12 +663,17 @@ def centre_bits(b, facing, on, sf, number):
         r |= 1
     elif b == PISTON_HEAD and facing == UP:
         r |= 2
+    elif is_piston(b) and on and facing < 4:
+        r |= 3  # an extended sideways base (12/16 deep) still covers the centres of its top and bottom faces
     return r
 
 
 @jit
 def centre_faces(U, c):
-    return centre_bits(U[c, BT], U[c, FACING], U[c, ON], sturdy_faces(U, c), state_number(U, c))
+    b = U[c, BT]
+    if b == MOVING_PISTON and U[c, MB_FLAGS] & MB_SOURCE and not U[c, MB_FLAGS] & MB_EXTENDING and U[c, FACING] < 4:
+        return 3  # a retracting sideways base keeps the extended base's box until it lands
+    return centre_bits(b, U[c, FACING], U[c, ON], sturdy_faces(U, c), state_number(U, c))
 
 
 @jit
@@ -699,6 +704,8 @@ def supports(U, s, b, number, k):
     """Does the block at s hold block b (state number `number` if vanilla), which needs it in direction k?"""
     if b == TORCH:  # vanilla canSupportCenter(below, UP)
         return centre_faces(U, s) & 1 == 1
+    if is_plate(b):  # vanilla canSupportRigidBlock(below) || canSupportCenter(below, UP)
+        return holds(sturdy_faces(U, s), b, UP) or centre_faces(U, s) & 1 == 1
     if b == PARTIAL:
         n = np.int64(NEED[number])
         return holds_need((n - 1) % 4, opp(k), sturdy_faces(U, s), centre_faces(U, s),
@@ -1868,10 +1875,44 @@ def wire_perm(g, d):
 
 
 @jit
+def piston_ready(g, x):
+    """Whether the piston at x, reading its power with the dust changed this round at its replayed powers, finds
+    itself powered or not as it will with the settled dust (vanilla's piston reads its power when told, and what
+    powers it may be dust three steps away: dust on a block beside the place above it)."""
+    U = g.U
+    N = g.N
+    final = piston_powered(U, N, x)
+    above = N[x, FC[UP]]
+    for r in range(2):
+        c = x if r == 0 else above
+        for j in range(NNEAR):
+            y = N[c, j]
+            if y > 0 and U[y, OVL] & 1 and not U[y, OVL] & 4:
+                U[y, OVL] |= 4
+                p = U[y, POWER]
+                U[y, POWER] = U[y, NEWP]
+                U[y, NEWP] = p
+    now = piston_powered(U, N, x)
+    for r in range(2):
+        c = x if r == 0 else above
+        for j in range(NNEAR):
+            y = N[c, j]
+            if y > 0 and U[y, OVL] & 4:
+                U[y, OVL] &= ~4
+                p = U[y, POWER]
+                U[y, POWER] = U[y, NEWP]
+                U[y, NEWP] = p
+    return now == final
+
+
+@jit
 def wire_ready(g, x):
     """Whether the dust changed this round around x (within two steps) is, as replayed so far, on or off as it
-    ends: x reacts to its updates from then on as it will to the settled dust."""
+    ends: x reacts to its updates from then on as it will to the settled dust. A piston: whether its power, read
+    with the replayed dust, is as it ends (piston_ready)."""
     U = g.U
+    if is_piston(U[x, BT]):
+        return piston_ready(g, x)
     f = 0
     s = 0
     for j in range(NNEAR):
@@ -3835,6 +3876,8 @@ def unsupported(g, cells, st, bad, stop_at_first):
                 solid, air = solid_bit(U[s, BT], state_number(U, s)), U[s, BT] == AIR
             if b == TORCH:
                 ok = centre & 1 == 1
+            elif is_plate(b):
+                ok = holds(sf, b, UP) or centre & 1 == 1
             elif b == PARTIAL:
                 ok = holds_need((np.int64(NEED[number]) - 1) % 4, opp(k), sf, centre, solid, air)
             else:
