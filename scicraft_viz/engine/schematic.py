@@ -486,6 +486,12 @@ def _litematic_regions(root, source: str, omitted: list | None = None,
                                    f"{where}.Entities[{j}]", "Pos", f"{where}.Entities[{j}]", source,
                                    lambda m: _fail(source, m))
                 if cart is None:
+                    from scicraft_viz.engine import fireballs
+
+                    cart = fireballs.from_data(e, e.get("Pos") if isinstance(e, Compound) else None, origin,
+                                               f"{where}.Entities[{j}]", "Pos", f"{where}.Entities[{j}]", source,
+                                               lambda m: _fail(source, m))
+                if cart is None:
                     others.append(e)
                 else:
                     carts.append(cart)
