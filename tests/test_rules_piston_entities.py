@@ -58,8 +58,45 @@ def _logged_x(path, entity_id):
 
 def _piston_entity_world():
     w = World.from_build_file(NUCLEATION / "piston_entity.snbt")
-    w.spawn_minecart((3.5, 1.0, 1.5))  # the capture's entity 1; its NaN cart (z=3) and fireballs are left out
+    w.spawn_minecart((3.5, 1.0, 1.5))  # the capture's entity 1; its NaN cart (z=3) is left out
+    w.spawn_fireball((3.5, 1.0, 5.5), kind="small_fireball", power=0.0)  # entities 3 and 4, spawned at rest
+    w.spawn_fireball((3.5, 1.0, 7.5), kind="dragon_fireball", power=0.0)
     return w
+
+
+def _logged_fireballs(path):
+    """tick -> {(kind, first position): (position, velocity)} of the fireballs of a Nucleation entity log."""
+    out, first = {}, {}
+    for line in path.read_text().splitlines():
+        m = re.match(r"\s*E t(-?\d+) id=(\d+) minecraft:(\w*fireball) pos=\(([^)]*)\) vel=\(([^)]*)\)", line)
+        if m:
+            pos = tuple(float(v) for v in m.group(4).split(", "))
+            key = first.setdefault(int(m.group(2)), (m.group(3), pos))
+            out.setdefault(int(m.group(1)), {})[key] = (pos, tuple(float(v) for v in m.group(5).split(", ")))
+    return out
+
+
+def _fireball_rows(world, actions, ticks):
+    """tick -> {(kind, position at the start): (position, velocity)} of the world's fireballs after each tick."""
+    first = {f.id: (f.kind, f.pos) for f in world.fireballs()}
+    out = {}
+    for k in range(ticks):
+        for p, s in actions.get(k, ()):
+            world.set_block(p, s)
+        world.step(1)
+        out[k] = {first[f.id]: (f.pos, f.velocity) for f in world.fireballs()}
+    return out
+
+
+def test_the_head_shoves_fireballs_as_in_vanilla_every_tick():
+    """piston_entity's fireball lanes: the small fireball (0.3125 wide, centred in the head's slot) goes 0.16625
+    then 0.5 to x 4.16625, the dragon fireball (a whole block) 0.51 then 0.5 to 4.51; both keep no velocity and
+    stay there, as the log has them at each of its 30 ticks."""
+    logged = _logged_fireballs(NUCLEATION / "piston_entity.entities.log")
+    got = _fireball_rows(_piston_entity_world(), ENTITY_ACTIONS, 30)
+    assert got == {k: logged[k] for k in range(30)}
+    assert got[3][("small_fireball", (3.5, 1.0, 5.5))][0] == (4.16625, 1.0, 5.5)
+    assert got[3][("dragon_fireball", (3.5, 1.0, 7.5))][0] == (4.51, 1.0, 7.5)
 
 
 def test_an_extending_head_shoves_a_cart_by_its_depth_in_the_sweep_as_in_vanilla():
@@ -266,7 +303,7 @@ def test_a_pushed_entity_ends_a_hundredth_clear_of_the_head_or_is_not_touched(u,
 
 
 def test_items_on_plates_power_the_dust_beside_the_plates_support_as_in_vanilla(tmp_path):
-    """plate_recheck's lanes z = 25, 28 and 31 (its fireball lanes left out): an iron ingot on a light weighted
+    """plate_recheck's lanes z = 25, 28 and 31 (its fireball lanes apart): an iron ingot on a light weighted
     plate and one on an oak plate press them at tick 0, and dust touching only the block under each plate reads 1
     and 15 (a plate strongly powers the block it stands on, and that block's neighbours hear of it); the ingot on
     plain stone powers nothing. Nothing else changes there in the capture's 31 ticks (the weighted plate's recheck
@@ -282,3 +319,67 @@ def test_items_on_plates_power_the_dust_beside_the_plates_support_as_in_vanilla(
     lanes = {k: {p: s for p, s in v.items() if p[2] >= 25} for k, v in blocks.items()}
     want = {k: {p: s for p, s in v.items() if p[2] >= 25} for k, v in cap.items()}
     assert {k: v for k, v in lanes.items() if v} == {k: v for k, v in want.items() if v}
+
+
+PLATE_RECHECK_ACTIONS = {1: [((7, 2, 0), "minecraft:redstone_block"), ((7, 2, 18), "minecraft:redstone_block")],
+                         3: [((9, 2, 22), "minecraft:redstone_block")], 5: [((7, 2, 3), "minecraft:redstone_block")],
+                         9: [((7, 2, 6), "minecraft:redstone_block")], 13: [((7, 2, 9), "minecraft:redstone_block")],
+                         19: [((7, 2, 12), "minecraft:redstone_block")]}
+
+
+def _plate_recheck_world():
+    w = World.from_build_file(NUCLEATION / "plate_recheck.snbt")
+    w.structure_updates([p for p in w.blocks() if p[2] >= 25])  # the ingot lanes' dust, as in the test above
+    return w
+
+
+def test_plate_recheck_with_its_fireballs_matches_vanilla_every_tick():
+    """The whole plate_recheck capture, fireball lanes included: eight small fireballs resting on light weighted
+    plates press them (two in one lane count 2), pistons shove five off at staggered ticks and the plates let go at
+    their rechecks (ticks 10, 10, 20, 20, 30); every block change of the 32 ticks and every fireball's position and
+    velocity at each of the 44 ticks of the entity log are the game's."""
+    cap = vanilla_changes(json.loads((NUCLEATION / "plate_recheck.json").read_text()))
+    blocks, _ = _run(_plate_recheck_world(), PLATE_RECHECK_ACTIONS, 32)
+    assert {k: v for k, v in blocks.items() if v} == cap
+    logged = _logged_fireballs(NUCLEATION / "plate_recheck.entities.log")
+    got = _fireball_rows(_plate_recheck_world(), PLATE_RECHECK_ACTIONS, 44)
+    assert len(got[0]) == 8 and got == {k: logged[k] for k in range(44)}
+
+
+CLIP_ALL_ACTIONS = {2: [((6, 1, z), "minecraft:redstone_block") for z in (1, 17, 29)],
+                    6: [((6, 1, 5), "minecraft:air"), ((6, 1, 9), "minecraft:air")],
+                    8: [((6, 1, 1), "minecraft:air"), ((6, 1, 17), "minecraft:air")],
+                    14: [((6, 1, 29), "minecraft:air")]}
+
+
+def _clip_sizes_world():
+    """piston_plate_clip with what the harness spawned for piston_clip_sizes: three dragon fireballs at rest
+    (x 4.5, y 1.875, lanes z = 1, 5, 17), then the two furnace minecarts."""
+    w = World.from_build_file(NUCLEATION / "piston_plate_clip.snbt")
+    for z in (1.5, 5.5, 17.5):
+        w.spawn_fireball((4.5, 1.875, z), kind="dragon_fireball", power=0.0)
+    w.spawn_minecart((4.51, 1.0, 9.5), kind="furnace_minecart")
+    w.spawn_minecart((4.51, 1.0, 29.5), kind="furnace_minecart")
+    return w
+
+
+def test_pistons_shove_and_drag_dragon_fireballs_as_in_vanilla():
+    """piston_clip_sizes' fireball lanes: in lanes z=1 and z=17 a quartz block pushed west under a dragon fireball
+    (its box overlapping the quartz by 1/8) shoves it to x 3.99, then 3.5 in lane 1 and 3.49 in lane 17, at every
+    logged tick and with the lanes' block changes as in the game (but the plate on the extending piston that the
+    engine pops, docs/limits.md). In lane z=5 the retracting sticky piston drags it a quarter and puts it back, as
+    the log has it to tick 8; from there the game's plate on that piston, which the engine does not keep, powers it
+    again."""
+    logged = _logged_fireballs(NUCLEATION / "piston_clip_sizes.entities.log")
+    got = _fireball_rows(_clip_sizes_world(), CLIP_ALL_ACTIONS, 20)
+    for key in (("dragon_fireball", (4.5, 1.875, 1.5)), ("dragon_fireball", (4.5, 1.875, 17.5))):
+        assert {k: got[k][key] for k in range(20)} == {k: logged[k][key] for k in range(20)}, key
+    lane5 = ("dragon_fireball", (4.5, 1.875, 5.5))
+    assert {k: got[k][lane5] for k in range(9)} == {k: logged[k][lane5] for k in range(9)}
+    assert got[6][lane5][0] == (4.75, 1.875, 5.5)
+    blocks, _ = _run(_clip_sizes_world(), CLIP_ALL_ACTIONS, 20)
+    cap = vanilla_changes(json.loads((NUCLEATION / "piston_clip_sizes.json").read_text()))
+    want = {k: {p: s for p, s in v.items() if p[2] in (1, 17)} for k, v in cap.items()}
+    got_b = {k: {p: s for p, s in v.items() if p[2] in (1, 17)} for k, v in blocks.items()}
+    assert got_b[2].pop((5, 2, 1)) == got_b[2].pop((5, 2, 17)) == "minecraft:air"
+    assert {k: v for k, v in got_b.items() if v} == {k: v for k, v in want.items() if v}

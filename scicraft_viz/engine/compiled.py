@@ -1541,6 +1541,11 @@ def compile_world(world) -> CompiledWorld:
         raise CompileRefused(f"the world holds {len(carts)} minecarts ({carts[0].kind} at "
                              f"{tuple(round(v, 3) for v in carts[0].pos)}): their movement and the detector rails "
                              "they press run in the reference engine only (docs/redstone.md sections 74-76)")
+    balls = [f for f in getattr(world, "_fireballs", ()) if not f.removed]
+    if balls:
+        raise CompileRefused(f"the world holds {len(balls)} fireballs ({balls[0].kind} at "
+                             f"{tuple(round(v, 3) for v in balls[0].pos)}): their flight and the plates they press "
+                             "run in the reference engine only (docs/redstone.md section 97)")
     if getattr(world, "_fluid", None) is not None:
         wet = world.water()
         if wet or world.fluid_ticks():

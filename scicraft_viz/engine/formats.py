@@ -56,7 +56,8 @@ class Build(list):
         self.contents = dict(contents or {})
         # each comparator's OutputSignal as the file's block entities give it, {pos: 0-15}
         self.outputs = dict(outputs or {})
-        # the file's item entities (items.ItemSpec) and minecarts (carts.CartSpec), in the file's order
+        # the file's item entities (items.ItemSpec), minecarts (carts.CartSpec) and fireballs
+        # (fireballs.FireballSpec), in the file's order
         self.entities = list(entities or [])
         # each test block's block-entity data as the file gives it, {pos: (message, powered)}
         self.tests = dict(tests or {})
@@ -516,7 +517,7 @@ def check_blocks(blocks, source: str = "build") -> Blocks:
 def encode_build(blocks, fmt: str, *, schem_version: int = 3, contents=None) -> bytes:
     """A build file's bytes in `fmt` ('mcfunction', 'litematic', 'schem', 'nbt', 'snbt'), with vanilla ids.
     Containers' items go in as block entities: `contents` ({pos: [(item id, count), ...]}), else those of
-    `blocks` when it is a World or a decoded Build. Minecarts and item entities go in as entities: a World's
+    `blocks` when it is a World or a decoded Build. Minecarts, item entities and fireballs go in as entities: a World's
     (World.saved_entities) or a decoded Build's (`entities`). Setblock text carries neither: they are left out
     with an UnsupportedBlocksWarning."""
     if fmt not in FORMATS:
@@ -548,11 +549,16 @@ def encode_build(blocks, fmt: str, *, schem_version: int = 3, contents=None) -> 
                 "(write .litematic, .schem, .nbt or .snbt to keep them)"), stacklevel=3)
         if entities:
             from scicraft_viz.engine.carts import CartSpec
+            from scicraft_viz.engine.fireballs import FireballSpec
 
             n = sum(isinstance(e, CartSpec) for e in entities)
+            f = sum(isinstance(e, FireballSpec) for e in entities)
+            what = f"{n} minecart(s) and {len(entities) - n - f} item entity(ies)"
+            if f:
+                what = f"{n} minecart(s), {len(entities) - n - f} item entity(ies) and {f} fireball(s)"
             warnings.warn(UnsupportedBlocksWarning(
-                f"setblock text carries no entities: {n} minecart(s) and {len(entities) - n} item entity(ies) are "
-                "left out (write .litematic, .schem, .nbt or .snbt to keep them)"), stacklevel=3)
+                f"setblock text carries no entities: {what} are left out (write .litematic, .schem, .nbt or .snbt to "
+                "keep them)"), stacklevel=3)
         writable = {p: t for p, t in check_contents(cmds, dict(items)).items() if _printable(t.snbt())}
         if len(writable) < len(cmds):
             warnings.warn(UnsupportedBlocksWarning(

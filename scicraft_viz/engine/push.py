@@ -195,7 +195,7 @@ def _limit(e, t: int, axis: int, d: float) -> float:
 def move_entity(e, travel: str, distance: float, world: MovingSurroundings, t: int, others=()) -> bool:
     """moveEntityByPiston: `distance` along `travel`, an Entity.move of mover type PISTON (limited, then stopped by
     blocks, by other carts for a cart). Whether the entity moved."""
-    from scicraft_viz.engine import carts, items
+    from scicraft_viz.engine import carts, fireballs, items
 
     axis, sign = _AXIS[travel]
     d = distance * sign
@@ -214,6 +214,8 @@ def move_entity(e, travel: str, distance: float, world: MovingSurroundings, t: i
             e.others = list(others)
             carts._move(e, movement, world)
             e.others = []
+        elif isinstance(e, fireballs.Fireball):
+            fireballs.move(e, movement, world)
         else:
             items.move(e, movement, world)
     finally:
@@ -309,7 +311,8 @@ def push_entities(world) -> bool:
 
     t = world.tick
     g = world.g
-    bodies = [c for c in world._carts if not c.removed] + [e for e in world._entities if not e.removed]
+    bodies = ([c for c in world._carts if not c.removed] + [e for e in world._entities if not e.removed]
+              + [f for f in world._fireballs if not f.removed])
     if not bodies:
         return False
     moves = {mv.pos: mv for _, mv in steps}

@@ -200,24 +200,30 @@ def entity_summary(entities, at=None) -> str:
 
 
 def read_entity(nbt, pos, origin, where: str, pos_where: str, data_where: str, source: str):
-    """The item entity (items.ItemSpec) or minecart (carts.CartSpec) an entity's data holds at `pos` (a list of 3
-    Doubles) from `origin`, or None for an entity the engine does not model; a field of the wrong kind raises
-    BuildFileError naming it."""
-    from scicraft_viz.engine import carts, items
+    """The item entity (items.ItemSpec), minecart (carts.CartSpec) or fireball (fireballs.FireballSpec) an entity's
+    data holds at `pos` (a list of 3 Doubles) from `origin`, or None for an entity the engine does not model; a field
+    of the wrong kind raises BuildFileError naming it."""
+    from scicraft_viz.engine import carts, fireballs, items
 
     def fail(message: str) -> BuildFileError:
         return _fail(source, message)
 
-    got = items.from_data(nbt, pos, origin, where, pos_where, data_where, source, fail)
-    return got if got is not None else carts.from_data(nbt, pos, origin, where, pos_where, data_where, source, fail)
+    for family in (items, carts, fireballs):
+        got = family.from_data(nbt, pos, origin, where, pos_where, data_where, source, fail)
+        if got is not None:
+            return got
+    return None
 
 
 def entity_tag(entity, origin):
-    """An entity's data (carts.to_nbt, items.to_nbt) with its `Pos` counted from `origin`, and that position."""
-    from scicraft_viz.engine import carts, items
+    """An entity's data (carts.to_nbt, items.to_nbt, fireballs.to_nbt) with its `Pos` counted from `origin`, and that
+    position."""
+    from scicraft_viz.engine import carts, fireballs, items
 
     pos = tuple(v - o for v, o in zip(entity.pos, origin))
-    return (carts.to_nbt(entity, pos) if isinstance(entity, carts.CartSpec) else items.to_nbt(entity, pos)), pos
+    family = carts if isinstance(entity, carts.CartSpec) else fireballs if isinstance(
+        entity, fireballs.FireballSpec) else items
+    return family.to_nbt(entity, pos), pos
 
 
 def _read_entities(entities, origin, where: str, source: str, wanted: list | None, data_key: str | None = None):

@@ -15,7 +15,7 @@ import re
 
 import numpy as np
 
-from scicraft_viz.engine import blockentity, carts
+from scicraft_viz.engine import blockentity, carts, fireballs
 from scicraft_viz.engine import items as item_entities
 from scicraft_viz.engine.formats import MAX_BLOCKS, MAX_PALETTE, Blocks
 from scicraft_viz.engine.schematic import (
@@ -95,6 +95,11 @@ def decode_structure(root, source: str, omitted: list | None = None, contents: d
         item = _item_entity(e, f"root.entities[{j}]", source) if wanted is not None else None
         if item is None and wanted is not None:  # a minecart (engine/carts.py)
             item = carts.from_nbt(e, f"root.entities[{j}]", source, lambda m: _fail(source, m))
+        if item is None and wanted is not None:  # a fireball (engine/fireballs.py)
+            nbt = e.get("nbt") if isinstance(e, Compound) else None
+            if isinstance(nbt, Compound):
+                item = fireballs.from_data(nbt, e.get("pos"), (0, 0, 0), f"root.entities[{j}]", "pos",
+                                           f"root.entities[{j}].nbt", source, lambda m: _fail(source, m))
         if item is not None:
             wanted.append(item)
         else:

@@ -52,6 +52,8 @@ class Trace:
     items: list[tuple] | None = None
     # the minecarts at each row (World.minecarts), when the world held any during the trace; else None
     carts: list[tuple] | None = None
+    # the fireballs at each row (World.fireballs), when the world held any during the trace; else None
+    fireballs: list[tuple] | None = None
 
     @property
     def start_tick(self) -> int:
@@ -217,17 +219,21 @@ def record(world, n: int, *, lamps_only: bool = False, dust=None) -> Trace:
     dust_pos = world._positions(dust)
     start_items = tuple(world.item_entities())
     start_carts = tuple(world.minecarts())
+    start_balls = tuple(world.fireballs())
     world._items_rec = None if lamps_only else {}
     try:
         if n and not lamps_only and int(world.g.meta[sim.M_PISTONS]):
             trace = _record_moving(world, n, before, None if dust_given is None else set(dust_pos))
             trace.items = _item_rows(trace.ticks, start_items, world._items_rec)
             trace.carts = _cart_rows(trace.ticks, start_carts, world._items_rec)
+            trace.fireballs = _cart_rows(trace.ticks, start_balls, world._items_rec, "fireballs")
             return trace
         if n:
             world._run(t0 + n, (on_cells, dust, rec_on, rec_pow))
         item_rows = None if lamps_only else _item_rows(np.arange(t0, t0 + n + 1), start_items, world._items_rec)
         cart_rows = None if lamps_only else _cart_rows(np.arange(t0, t0 + n + 1), start_carts, world._items_rec)
+        ball_rows = None if lamps_only else _cart_rows(np.arange(t0, t0 + n + 1), start_balls, world._items_rec,
+                                                       "fireballs")
     finally:
         world._items_rec = None
     events = [] if lamps_only else world.events_since(before)
@@ -246,6 +252,7 @@ def record(world, n: int, *, lamps_only: bool = False, dust=None) -> Trace:
         blocks=_at_rest(world) if not lamps_only and int(world.g.meta[sim.M_PISTONS]) else None,
         items=item_rows,
         carts=cart_rows,
+        fireballs=ball_rows,
     )
 
 
@@ -257,11 +264,12 @@ def _item_rows(ticks, start: tuple, seen: dict) -> list[tuple] | None:
     return [start] + [seen.get(int(t), ()) for t in ticks[1:]]
 
 
-def _cart_rows(ticks, start: tuple, seen: dict) -> list[tuple] | None:
-    """`Trace.carts`: the minecarts at each row (World.minecarts), or None when the world held none."""
-    if not start and not any(isinstance(k, tuple) for k in seen):
+def _cart_rows(ticks, start: tuple, seen: dict, group: str = "carts") -> list[tuple] | None:
+    """`Trace.carts`: the minecarts at each row (World.minecarts), or None when the world held none; with `group`
+    "fireballs", `Trace.fireballs` likewise."""
+    if not start and not any(isinstance(k, tuple) and k[0] == group for k in seen):
         return None
-    return [start] + [seen.get(("carts", int(t)), ()) for t in ticks[1:]]
+    return [start] + [seen.get((group, int(t)), ()) for t in ticks[1:]]
 
 
 def _at_rest(world) -> list[BlockRow]:

@@ -60,6 +60,12 @@ def _cart_json(c) -> dict:
     return out
 
 
+def _fireball_json(f) -> dict:
+    out = {"id": f.id, "kind": f.kind, "pos": list(f.pos), "velocity": list(f.velocity)}
+    out["power"] = f.power if f.power_vec is None else list(f.power_vec)
+    return out
+
+
 def to_json(tr: Trace) -> dict:
     """The trace as the file's JSON object."""
     out = {
@@ -75,6 +81,8 @@ def to_json(tr: Trace) -> dict:
         out["items"] = [[_item_json(e) for e in row] for row in tr.items]
     if tr.carts is not None:
         out["carts"] = [[_cart_json(c) for c in row] for row in tr.carts]
+    if getattr(tr, "fireballs", None) is not None:
+        out["fireballs"] = [[_fireball_json(f) for f in row] for row in tr.fireballs]
     if tr.blocks is not None:
         out["blocks"] = [{"tick": r.tick, "changed": [{"pos": list(p), "state": s} for p, s in r.changed.items()],
                           "moving": [_moving_json(p, m) for p, m in r.moving.items()]} for r in tr.blocks]
@@ -176,9 +184,11 @@ def from_json(obj, what: str = "trace") -> Trace:
     blocks = None if obj.get("blocks") is None else _block_rows(obj["blocks"], t0, last_tick, fail, position)
     items = None if obj.get("items") is None else _read_items(obj["items"], rows, fail)
     carts = None if obj.get("carts") is None else _read_carts(obj["carts"], rows, fail)
+    balls = None if obj.get("fireballs") is None else _read_fireballs(obj["fireballs"], rows, fail)
     return Trace(ticks=np.arange(t0, t0 + rows, dtype=np.int64), lamp_positions=lamps, lamp_lit=lit,
                  dust_positions=dust, dust_power=power, component_positions=comps, component_kinds=kinds,
-                 component_on=on, events=events, blocks=blocks, items=items, carts=carts)
+                 component_on=on, events=events, blocks=blocks, items=items, carts=carts,
+                 fireballs=balls)
 
 
 def _entity_rows(rows_in: list, rows: int, group: str, noun: str, fail, read) -> list[tuple]:
@@ -233,6 +243,22 @@ def _read_carts(rows_in: list, rows: int, fail) -> list[tuple]:
         return CartInfo(c["id"], spec.kind, spec.pos, spec.motion, c["on_rails"], spec.slots, spec.fuel, spec.push)
 
     return _entity_rows(rows_in, rows, "carts", "minecart", fail, read)
+
+
+def _read_fireballs(rows_in: list, rows: int, fail) -> list[tuple]:
+    """The recorded fireballs, a list per row, each checked as `World.spawn_fireball` checks a new one (its kind, a
+    finite position and velocity in range, a finite power or power vector); an id at most once in a row."""
+    from scicraft_viz.engine.fireballs import FireballInfo, check_fireball
+
+    def read(f, where):
+        try:
+            spec = check_fireball(f["kind"], f["pos"], f["velocity"], f["power"], "fireball")
+        except InputError as err:
+            fail(where, str(err))
+        return FireballInfo(f["id"], spec.kind, spec.pos, spec.motion, None if spec.power_vec else spec.power,
+                            spec.power_vec)
+
+    return _entity_rows(rows_in, rows, "fireballs", "fireball", fail, read)
 
 
 def _state(s: str, where: str, fail) -> str:

@@ -344,7 +344,7 @@ class World:
     def _cg_engage(self, n: int) -> bool:
         """Count a use/step call; switch to the compiled engine when it pays. True if running on it."""
         self._cg_calls += 1
-        if self._log or not self.jit or self._cg_refused or self._entities or self._carts:
+        if self._log or not self.jit or self._cg_refused or self._entities or self._carts or self._fireballs:
             return False
         if self._cg_calls < self._cg_after_calls and n < self._cg_after_ticks:
             return False
@@ -376,6 +376,8 @@ class World:
         self._entities: list[ItemEntity] = []  # item entities, in the order they tick (engine/items.py)
         self._next_entity = 1  # the id the next item entity or minecart gets
         self._carts: list = []  # minecarts, in the order they tick (engine/carts.py)
+        self._fireballs: list = []  # fireballs, in the order they tick (engine/fireballs.py)
+        self._fireball_warned: set = set()  # (kind, what) of the fireball effects already warned of
         self._rng = JavaRandom(0)  # the level's random source: droppers' eject velocities
         self._plate_items: dict[Pos, int] = {}  # the item entities each pressure plate counted last
         self._trip_found: set[Pos] = set()  # the strings (tripwire) an entity's box met at the last look
@@ -1148,16 +1150,21 @@ class World:
             carts.tick_all(self)
         if self._entities:
             self._tick_entities()
+        if self._fireballs:  # after the carts and item entities (docs/redstone.md section 97)
+            from scicraft_viz.engine import fireballs
+
+            fireballs.tick_all(self)
+            self._count_on_plates()
         if self._entities or self._carts or self._trip_found:
             self._touch_strings(True)
-        if self._carts or self._entities:
+        if self._carts or self._entities or self._fireballs:
             self._push_entities()
         t = self.tick
         for c in list(self._hoppers):
             if self._hoppers[c] <= t:  # read now: a hopper filled earlier in this tick may have been held back
                 self._hopper_tick(c, t)
         taken = any(e.removed for e in self._entities)
-        if self._entities or self._plate_items:  # items the hoppers took leave the plates they lay on
+        if self._entities or self._plate_items or self._fireballs:  # items the hoppers took leave the plates
             self._entities = [e for e in self._entities if not e.removed]
             self._count_on_plates()
         if taken and self._trip_found:  # what a string's next check will find without the items taken
@@ -1346,6 +1353,26 @@ class World:
         return [ItemInfo(e.id, e.item, e.count, tuple(e.pos), tuple(e.vel), e.on_ground, e.age, e.pickup_delay)
                 for e in self._entities]
 
+    def spawn_fireball(self, pos: object, velocity: object = (0.0, 0.0, 0.0), kind: object = "small_fireball", *,
+                       power: object = 0.1) -> int:
+        """Put a fireball into the world: `kind` small_fireball (a 0.3125 box), dragon_fireball or fireball (1.0),
+        its box's bottom centre at `pos` (x, y, z in blocks) moving at `velocity` (blocks per game tick, each
+        component within 10), accelerating by `power` (vanilla's acceleration_power, a finite number) along its
+        motion each tick, or by a vector of three (an older file's `power` list). It moves from the next step on,
+        after the tick's scheduled ticks. Returns its id (shared with item entities and minecarts, in spawn order).
+        docs/redstone.md section 97."""
+        from scicraft_viz.engine import fireballs
+
+        spec = fireballs.check_fireball(kind, pos, velocity, power, "spawn_fireball")
+        self.g  # noqa: B018  leaves the compiled engine, which has no fireballs
+        return fireballs.spawn(self, spec)
+
+    def fireballs(self) -> list:
+        """Every fireball in the world, in the order they tick (engine/fireballs.py FireballInfo)."""
+        from scicraft_viz.engine import fireballs
+
+        return [fireballs.info(f) for f in self._fireballs]
+
     def spawn_minecart(self, pos: object, velocity: object = (0.0, 0.0, 0.0), kind: object = "minecart", *,
                        items: object = None, yaw: object = 0.0, fuel: object = 0,
                        push: object = (0.0, 0.0)) -> int:
@@ -1371,14 +1398,15 @@ class World:
         return [carts.info(c) for c in self._carts]
 
     def saved_entities(self) -> list:
-        """The minecarts (carts.CartSpec) and item entities (items.ItemSpec) as a build file keeps them, in spawn order:
-        what the writers save and `from_build_file` spawns again."""
-        from scicraft_viz.engine import carts
+        """The minecarts (carts.CartSpec), item entities (items.ItemSpec) and fireballs (fireballs.FireballSpec) as a
+        build file keeps them, in spawn order: what the writers save and `from_build_file` spawns again."""
+        from scicraft_viz.engine import carts, fireballs
         from scicraft_viz.engine.items import ItemSpec
 
         alive = sorted([(c.id, carts.spec(c)) for c in self._carts if not c.removed]
                        + [(e.id, ItemSpec(e.item, e.count, tuple(e.pos), tuple(e.vel), e.pickup_delay, e.age))
-                          for e in self._entities if not e.removed], key=lambda it: it[0])
+                          for e in self._entities if not e.removed]
+                       + [(f.id, fireballs.spec(f)) for f in self._fireballs if not f.removed], key=lambda it: it[0])
         return [e for _, e in alive]
 
     def clear_scheduled(self) -> None:
@@ -1466,7 +1494,7 @@ class World:
                 from scicraft_viz.engine import carts
 
                 carts.count_on_detectors(self)
-            if self._entities:
+            if self._entities or self._fireballs:
                 self._count_on_plates()
             self._touch_strings(True)
 
@@ -1479,7 +1507,7 @@ class World:
 
         U = self.g.U
         counts: dict[Pos, int] = {}
-        for e in self._entities:
+        for e in self._entities + [f for f in self._fireballs if not f.removed]:  # fireballs too (section 97)
             b = e.box()
             for x in range(math.floor(b[0]), math.floor(b[3]) + 1):
                 for y in range(math.floor(b[1]), math.floor(b[4]) + 1):
@@ -1764,7 +1792,7 @@ class World:
             # first tick one may move an item (the kernels stop by themselves after a dropper fires or a
             # hopper is unlocked)
             stop = until if not len(sensors) else min(until, (self.tick // 20 + 1) * 20)
-            if self._entities or self._carts or self._fluid is not None:  # entities move every tick; water is watched
+            if self._entities or self._carts or self._fireballs or self._fluid is not None:  # entities move each tick
                 stop = min(stop, self.tick + 1)
             if self._fluid is not None:
                 self._fluid_sync()  # what an action changed beside water since the last tick
@@ -1799,13 +1827,15 @@ class World:
                     self._fluid_sync()
             if moved:
                 items = bool(self.g.meta[sim.M_NFIRE] or self._hoppers or self._entities or self._plate_items
-                             or self._carts or self._trip_found)
+                             or self._carts or self._fireballs or self._trip_found)
                 if items:
                     self._move_items()
                     if self._items_rec is not None:  # record() keeps each tick's item entities and minecarts
                         self._items_rec[reached] = tuple(self.item_entities())
                         if self._carts:
                             self._items_rec[("carts", reached)] = tuple(self.minecarts())
+                        if self._fireballs:
+                            self._items_rec[("fireballs", reached)] = tuple(self.fireballs())
                 if len(sensors) and reached % 20 == 0:
                     self._update_daylight(sensors)
                 if (items or wet or (len(sensors) and reached % 20 == 0)) and len(rec[2]) and row - 1 < len(rec[2]):
@@ -1951,6 +1981,8 @@ class World:
         w._hoppers = dict(self._hoppers)
         w._entities = [copy.deepcopy(e) for e in self._entities]
         w._carts = [copy.deepcopy(c) for c in self._carts]
+        w._fireballs = [copy.deepcopy(f) for f in self._fireballs]
+        w._fireball_warned = set(self._fireball_warned)
         w._rng = copy.deepcopy(self._rng)
         w._plate_items = dict(self._plate_items)
         w._trip_found = set(self._trip_found)
@@ -1987,6 +2019,8 @@ class World:
         self._hoppers = dict(src._hoppers)
         self._entities = [copy.deepcopy(e) for e in src._entities]
         self._carts = [copy.deepcopy(c) for c in src._carts]
+        self._fireballs = [copy.deepcopy(f) for f in src._fireballs]
+        self._fireball_warned = set(src._fireball_warned)
         self._rng = copy.deepcopy(src._rng)
         self._plate_items = dict(src._plate_items)
         self._trip_found = set(src._trip_found)
@@ -2146,8 +2180,12 @@ class World:
         if not placed:
             w._load_outputs(items.outputs)
         w._load_test_blocks(getattr(items, "tests", {}))
-        for entity in items.entities:  # the file's item entities and minecarts, in its order
+        for entity in items.entities:  # a structure's item entities, minecarts and fireballs, in its order
             try:
+                if hasattr(entity, "power"):  # a fireball (engine/fireballs.py FireballSpec)
+                    w.spawn_fireball(entity.pos, entity.motion, entity.kind,
+                                     power=entity.power if entity.power_vec is None else entity.power_vec)
+                    continue
                 if hasattr(entity, "kind"):  # a minecart (engine/carts.py CartSpec)
                     w.spawn_minecart(entity.pos, entity.motion, entity.kind, items=list(entity.slots), yaw=entity.yaw,
                                      fuel=entity.fuel, push=entity.push)

@@ -591,6 +591,10 @@ class Canvas(W.VBox):
             if _in_or_on(e.pos, pos):
                 where = ", ".join(f"{v:.3f}" for v in e.pos)
                 speed = float(np.linalg.norm(e.velocity))
+                if not hasattr(e, "item"):  # a fireball (engine/fireballs.py FireballInfo)
+                    out.append(f"{e.kind} #{e.id} at ({where}), "
+                               + (f"{speed:.3f} blocks/tick" if speed else "at rest"))
+                    continue
                 out.append(f"item #{e.id}: {e.count} {e.item.removeprefix('minecraft:')} at ({where}), "
                            + (f"{speed:.3f} blocks/tick" if speed else "at rest"))
         return out

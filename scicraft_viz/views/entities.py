@@ -3,7 +3,8 @@
 (animation.py). One record of 12 numbers per entity gives its box and colours; `entity_vertices` turns
 records into the triangles of the canvas's mesh and `entity_faces` into the quads the Pillow views paint.
 
-A minecart of any kind is a box 0.98 x 0.7 x 0.98 (vanilla's), an item entity 0.25 on each side (vanilla's); each record
+A minecart of any kind is a box 0.98 x 0.7 x 0.98 (vanilla's), an item entity 0.25 on each side (vanilla's), a fireball
+a cube 0.3125 (small) or 1.0 (dragon and large) on each side, drawn among the items; each record
 holds the box's low corner less an offset (3), its size (3), the colour of its sides and of its top (0-255,
 3 each). Faces are shaded as the blocks' are (geometry.FACE_SHADE)."""
 
@@ -20,6 +21,8 @@ ITEM_HALF, ITEM_HEIGHT = 0.125, 0.25
 CART_COLORS = {"minecart": ((104, 116, 138), (46, 50, 58)), "chest_minecart": ((104, 116, 138), (176, 116, 52)),
                "hopper_minecart": ((70, 74, 84), (36, 38, 42)), "furnace_minecart": ((104, 116, 138), (122, 122, 122))}
 FURNACE_LIT_TOP = (236, 132, 40)  # a furnace cart with fuel: its furnace lit, as vanilla draws it
+FIREBALL_COLORS = {"small_fireball": ((232, 96, 24), (252, 176, 56)), "fireball": ((200, 64, 20), (244, 140, 40)),
+                   "dragon_fireball": ((150, 40, 170), (214, 120, 230))}  # (sides, top): orange, a dragon's purple
 ITEM_COLOR = (236, 196, 64)  # an item without a colour of its own (block_colors.block_color)
 _ENT_TEMPLATE = G._PICK.reshape(-1, 3).astype(np.float64)  # (36, 3): 0 takes a box's low corner, 1 its high one
 _ENT_TOP = np.repeat(np.arange(6) == 2, 6)  # the vertices of the +y face
@@ -51,7 +54,14 @@ def entity_records(carts, items, offset=(0, 0, 0), ymax: float | None = None) ->
     out = np.zeros((len(carts) + len(items), 12), np.float64)
     ox, oy, oz = (float(v) for v in offset)
     boxes = [(c.pos, HALF_WIDTH, HEIGHT, *_cart_rgb(c)) for c in carts]
-    boxes += [(e.pos, ITEM_HALF, ITEM_HEIGHT, _item_rgb(e.item), _item_rgb(e.item)) for e in items]
+    from scicraft_viz.engine.fireballs import KINDS
+
+    for e in items:  # item entities, and fireballs drawn among them (engine/fireballs.py FireballInfo)
+        if getattr(e, "kind", None) in KINDS:
+            w = KINDS[e.kind]
+            boxes.append((e.pos, w / 2, w, *FIREBALL_COLORS[e.kind]))
+        else:
+            boxes.append((e.pos, ITEM_HALF, ITEM_HEIGHT, _item_rgb(e.item), _item_rgb(e.item)))
     for i, ((x, y, z), hw, h, side, top) in enumerate(boxes):
         out[i] = ((x - hw) - ox, y - oy, (z - hw) - oz, 2 * hw, h, 2 * hw, *side, *top)
     return out

@@ -174,10 +174,12 @@ def frame_from_blocks(blocks: dict[Pos, str], tick: int | None = None, moving: d
 
 
 def world_entities(world) -> tuple[tuple, tuple]:
-    """A world's minecarts and item entities as they are now (none for a world that holds no entities)."""
+    """A world's minecarts, and its item entities and fireballs, as they are now (none for a world that holds no
+    entities)."""
     if not hasattr(world, "minecarts"):
         return (), ()
-    return tuple(world.minecarts()), tuple(world.item_entities())
+    balls = tuple(world.fireballs()) if hasattr(world, "fireballs") else ()
+    return tuple(world.minecarts()), tuple(world.item_entities()) + balls
 
 
 def frame_from_world(world) -> Frame:

@@ -247,13 +247,14 @@ def render(blocks: dict[Pos, str], *, camera: str = "iso", position=None, look=N
 
     shown = {p: st for p, st in blocks.items() if in_view(p)}
     quads, colours, hollow = _faces(shown, moving)
-    n_carts = n_items = 0
+    n_carts = n_items = n_balls = 0
     if cells:
         seen = [in_view(c) for c in cells]
         shown_carts = [c for c, ok in zip(carts, seen) if ok]
         shown_items = [e for e, ok in zip(items, seen[len(carts):]) if ok]
-        n_carts, n_items = len(shown_carts), len(shown_items)
-        if n_carts or n_items:
+        n_balls = sum(1 for e in shown_items if not hasattr(e, "item"))  # fireballs, drawn among the items
+        n_carts, n_items = len(shown_carts), len(shown_items) - n_balls
+        if n_carts or n_items or n_balls:
             eq, ec = entity_faces(entity_records(shown_carts, shown_items))
             quads = np.concatenate([quads, eq])
             colours = np.concatenate([colours, ec])
@@ -326,7 +327,8 @@ def render(blocks: dict[Pos, str], *, camera: str = "iso", position=None, look=N
     caption = f"{head} · {where}" + (f" · tick {tick}" if tick is not None else "")
     _text(img, (6, 5), caption)
     ents = "".join(f", {n} {one if n == 1 else many}" for n, one, many in (
-        (n_carts, "minecart", "minecarts"), (n_items, "item entity", "item entities")) if n)
+        (n_carts, "minecart", "minecarts"), (n_items, "item entity", "item entities"),
+        (n_balls, "fireball", "fireballs")) if n)
     return Rendering(img, pixel_hash(img), caption + f" · {len(shown)} blocks{ents} shown", cam.name)
 
 

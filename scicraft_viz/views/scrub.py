@@ -688,6 +688,9 @@ export default { initialize, render };
         shares them. Makes room in the canvas's entity mesh for the most entities of any row. A row's records are
         kept for the next load while the row holds the same entities (a live step re-encodes only the new rows)."""
         carts, items = rec.carts[a : b + 1], rec.items[a : b + 1]
+        balls = getattr(rec, "fireballs", None)
+        if balls:  # fireballs are drawn among the items
+            items = [i + f for i, f in zip(items, balls[a : b + 1])]
         canvas.reserve_entities(max(len(c) + len(i) for c, i in zip(carts, items)))
         ymax = canvas.layer.value
         key = (id(rec), a, tuple(canvas._offset.tolist()), ymax)

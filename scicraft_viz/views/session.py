@@ -101,6 +101,7 @@ class Recording:
         # the entities at each row, as the trace recorded them (Trace.carts, Trace.items): a tuple per row
         self.carts: list[tuple] = []
         self.items: list[tuple] = []
+        self.fireballs: list[tuple] = []  # Trace.fireballs, drawn among the items
         self._gather: list[tuple[np.ndarray, ...]] = []
         self._maps: dict[str, tuple[list, np.ndarray]] = {}
         self._added = False
@@ -192,10 +193,10 @@ class Recording:
             self.comp_on[sl, cc] = tr.component_on
             self._fill_locked(tr, first, cc, locked_now)
         self.layout_of[sl] = layout_id
-        for name in ("carts", "items"):
+        for name in ("carts", "items", "fireballs"):
             kept = getattr(self, name)
             del kept[first:]
-            got = getattr(tr, name)
+            got = getattr(tr, name, None)
             kept.extend([()] * rows if got is None else [tuple(r) for r in got])
         self.n = first + rows
         if self._added:  # the layout's map was made before these columns existed
@@ -236,7 +237,8 @@ class Recording:
         power[dr] = self.dust_power[r, dc]
         on[cr] = self.comp_on[r, cc]
         locked[cr] = self.comp_locked[r, cc]
-        return Frame(lay, on, power, locked, int(tick), carts=self.carts[r], items=self.items[r])
+        return Frame(lay, on, power, locked, int(tick), carts=self.carts[r],
+                     items=self.items[r] + self.fireballs[r])
 
     def series(self, pos: Pos) -> dict[str, np.ndarray]:
         """Every recorded value of one block, one entry per row: 'lit' (lamp), 'power' (dust), 'on' and
@@ -267,6 +269,7 @@ class Recording:
             component_on=self.comp_on[:n].copy(),
             items=list(self.items[:n]) if any(self.items[:n]) else None,
             carts=list(self.carts[:n]) if any(self.carts[:n]) else None,
+            fireballs=list(self.fireballs[:n]) if any(self.fireballs[:n]) else None,
         )
 
 
