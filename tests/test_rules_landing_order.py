@@ -120,3 +120,34 @@ def test_a_comparator_is_not_told_that_a_piston_carried_off_the_block_it_reads_t
     assert _comparators(w) == [("true", 3), ("true", 3)]
     w.step(1)
     assert _comparators(w) == [("false", 0), ("true", 3)]
+
+
+def test_a_piston_that_lands_checks_itself_before_it_tells_the_piston_behind_it():
+    """A piston (facing up) pushed onto a redstone block's side lands over another piston (facing up), which the
+    redstone block powers by quasi-connectivity and which could not push while the block above it was moving. As
+    in vanilla's setBlock, the landed piston checks itself first (onPlace) and queues its push, then its
+    neighbours hear of it: the piston below queues its push second, and when its turn comes the piston above is
+    extended and cannot be moved."""
+    w = World()
+    for x in range(-3, 2):
+        w.set_block((x, 0, 1), "stone")
+    w.set_block((0, 0, 0), "piston[facing=up]")  # B
+    w.set_block((-1, 1, 0), "piston[facing=up]")  # A, on the stone below it
+    w.set_block((-1, 0, 0), "stone")
+    w.set_block((-2, 1, 0), "piston[facing=east]")  # P
+    w.set_block((1, 1, 0), "redstone_block")
+    w.step(2)
+    assert w.get_block((0, 0, 0)) == "minecraft:piston[extended=false,facing=up]"  # told of nothing yet
+    w.set_block((-3, 1, 0), "redstone_block")
+    w.step(1)
+    assert w.get_block((0, 1, 0)) == "minecraft:moving_piston[facing=east,type=normal]"
+    w.step(2)  # A lands, queues its push, and B queues its own
+    assert w.get_block((0, 1, 0)) == "minecraft:piston[extended=false,facing=up]"
+    w.step(1)
+    assert [w.get_block((0, y, 0)) for y in range(3)] == [
+        "minecraft:piston[extended=false,facing=up]", "minecraft:piston[extended=true,facing=up]",
+        "minecraft:moving_piston[facing=up,type=normal]"]
+    w.step(3)
+    assert [w.get_block((0, y, 0)) for y in range(3)] == [
+        "minecraft:piston[extended=false,facing=up]", "minecraft:piston[extended=true,facing=up]",
+        "minecraft:piston_head[facing=up,short=false,type=normal]"]

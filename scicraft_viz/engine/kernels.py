@@ -3598,6 +3598,10 @@ def finish_moving(g, m, cut_short):
             return
         start_signal(g, m)  # its shape is worked out from its neighbours, so it sees the block in front
     reshape_in(g, m, 0)
+    if is_piston(bt):
+        # vanilla onPlace: a piston that arrives checks whether to extend before its neighbours hear of it (they
+        # may be pistons whose push it now lets through, or would have blocked while it was moving)
+        check_extend(g, m)
     push_changed(g, m, K_BLOCK)
     propagate_in(g, -1, 1)
     notify_observers(g, m)
