@@ -166,9 +166,13 @@ def test_double_extender():
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the first press extends the column as in Java (the observer's output reaches the piston behind it first); "
-    "on the second press the column does not come home: (0, 6, 4) is empty where the script expects the sticky "
-    "piston back (not explained yet)"
+    "the structure cannot meet the script's first check by Java's rules: the observer at (0, 7, 3) gives the top "
+    "sticky piston (0, 7, 4) a 2-game-tick pulse; its push at test tick 2 carries the pistons below it a block down, "
+    "and its retraction at tick 4 comes before they land (a tick runs its block events before its moving blocks "
+    "advance), so it completes their move instead of pulling the middle one back (PistonBaseBlock.triggerEvent), "
+    "and (0, 6, 4) stays empty; on the button's release the top piston extends into that empty cell and "
+    "retracts while the piston below is extended, which it cannot pull. The script waits for sticky pistons at "
+    "(0, 7, 4), (0, 6, 4) and (0, 5, 4) with concrete at (0, 1, 4) and times out, before its second press"
 ))
 def test_triple_extender():
     t = GameTest("PistonTests/triple_extender")

@@ -73,3 +73,81 @@ def test_dust_a_landing_block_turns_away_from_a_piston_tells_the_piston_nothing(
     w.set_block((2, 1, 0), "stone")  # a block placed beside it: it hears, finds itself unpowered and retracts
     w.step(1)
     assert w.get_block((1, 1, 0)) == "minecraft:moving_piston[facing=up,type=normal]"
+
+
+def _composter_lane() -> World:
+    """A composter (level 3) read through stone by the comparator A at (3, 1, 0), facing west; a second lane,
+    stone at (0, 1, 1) and the comparator B at (-1, 1, 1) facing east, reads the place the composter will land in;
+    a piston at (1, 1, -1) faces south, toward the composter."""
+    w = World()
+    for x in range(-1, 4):
+        for z in range(-2, 3):
+            w.set_block((x, 0, z), "stone")
+    w.set_block((1, 1, 0), "composter[level=3]")
+    w.set_block((2, 1, 0), "stone")
+    w.set_block((3, 1, 0), "comparator[facing=west]")
+    w.set_block((0, 1, 1), "stone")
+    w.set_block((-1, 1, 1), "comparator[facing=east]")
+    w.set_block((1, 1, -1), "piston[facing=south]")
+    w.step(4)
+    return w
+
+
+def _comparators(w: World) -> list[tuple[str, int]]:
+    return [(w.get_block(p).split("powered=")[1].rstrip("]"), w.power(p).level) for p in ((3, 1, 0), (-1, 1, 1))]
+
+
+def test_a_comparator_is_not_told_that_a_piston_carried_off_the_block_it_reads_through_a_conductor():
+    """Vanilla's piston sets the moving blocks and empties the places left behind with flags that send no
+    neighbour update, then updates only the six neighbours of each place a block left: the stone is told, the
+    comparator A two steps off is not, and it keeps the composter's 3 until a neighbour update reaches it. The
+    composter landing is set with its updates, and a block with an analog output tells the comparators beside it
+    and beyond a conductor (updateNeighbourForOutputSignal): B reads it 2 game ticks after the landing."""
+    w = _composter_lane()
+    assert _comparators(w) == [("true", 3), ("false", 0)]
+    w.set_block((1, 1, -2), "redstone_block")
+    w.step(1)  # the piston pushes: the composter is a moving block
+    assert w.get_block((1, 1, 1)) == "minecraft:moving_piston[facing=south,type=normal]"
+    w.step(2)  # it lands
+    assert w.get_block((1, 1, 1)) == "minecraft:composter[level=3]"
+    assert _comparators(w) == [("true", 3), ("false", 0)]
+    w.step(2)
+    assert _comparators(w) == [("true", 3), ("true", 3)]
+    w.step(10)
+    assert _comparators(w) == [("true", 3), ("true", 3)]
+    w.set_block((3, 1, -1), "stone")  # a neighbour update at last: A re-reads and turns off 2 game ticks later
+    w.step(1)
+    assert _comparators(w) == [("true", 3), ("true", 3)]
+    w.step(1)
+    assert _comparators(w) == [("false", 0), ("true", 3)]
+
+
+def test_a_piston_that_lands_checks_itself_before_it_tells_the_piston_behind_it():
+    """A piston (facing up) pushed onto a redstone block's side lands over another piston (facing up), which the
+    redstone block powers by quasi-connectivity and which could not push while the block above it was moving. As
+    in vanilla's setBlock, the landed piston checks itself first (onPlace) and queues its push, then its
+    neighbours hear of it: the piston below queues its push second, and when its turn comes the piston above is
+    extended and cannot be moved."""
+    w = World()
+    for x in range(-3, 2):
+        w.set_block((x, 0, 1), "stone")
+    w.set_block((0, 0, 0), "piston[facing=up]")  # B
+    w.set_block((-1, 1, 0), "piston[facing=up]")  # A, on the stone below it
+    w.set_block((-1, 0, 0), "stone")
+    w.set_block((-2, 1, 0), "piston[facing=east]")  # P
+    w.set_block((1, 1, 0), "redstone_block")
+    w.step(2)
+    assert w.get_block((0, 0, 0)) == "minecraft:piston[extended=false,facing=up]"  # told of nothing yet
+    w.set_block((-3, 1, 0), "redstone_block")
+    w.step(1)
+    assert w.get_block((0, 1, 0)) == "minecraft:moving_piston[facing=east,type=normal]"
+    w.step(2)  # A lands, queues its push, and B queues its own
+    assert w.get_block((0, 1, 0)) == "minecraft:piston[extended=false,facing=up]"
+    w.step(1)
+    assert [w.get_block((0, y, 0)) for y in range(3)] == [
+        "minecraft:piston[extended=false,facing=up]", "minecraft:piston[extended=true,facing=up]",
+        "minecraft:moving_piston[facing=up,type=normal]"]
+    w.step(3)
+    assert [w.get_block((0, y, 0)) for y in range(3)] == [
+        "minecraft:piston[extended=false,facing=up]", "minecraft:piston[extended=true,facing=up]",
+        "minecraft:piston_head[facing=up,short=false,type=normal]"]

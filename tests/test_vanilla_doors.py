@@ -176,7 +176,7 @@ def _without_block_entity_data(structure: str, items: bool) -> bytes:
 OLDER = [
     ("door_4x4_vault.json", "door_4x4_vault.snbt", (VAULT_LEVER, 10), True, True, [10, 12]),
     ("door_4x4_vault_quiet.json", "door_4x4_vault.snbt", (VAULT_LEVER, 10, 60), False, False,
-     [1, 2, 3, 5, *range(10, 15)]),
+     [1, 3, 5, 10, 11, 13]),
     ("door_6x6_sliding.json", "door_6x6_sliding.snbt", (LEVER_6X6_SLIDING, 10), True, False,
      [1, 2, 3, *range(5, 19), 20, 152, *range(154, 159), 160]),
 ]
@@ -267,16 +267,25 @@ def test_the_tgm_door_matches_the_game_at_every_tick_where_it_stood():
     assert want[18][(2, 5, 2)] == "minecraft:observer[facing=down,powered=false]"
 
 
-def test_the_tgm_door_cycle_captured_100_blocks_up_matches_until_its_second_stroke_starts_a_tick_early():
+def test_the_tgm_door_cycle_captured_100_blocks_up_matches_the_game_at_every_tick():
     """The closing stroke matches at every tick, the note block keeping the harp it landed with (section 87) until
-    the door opens again; at tick 65 the engine starts the sticky pistons (5, 1, 3) and (6, 1, 3) a tick before
-    the game does."""
+    the door opens again. In the second stroke the sticky pistons (2, 2, 2) and (9, 2, 2) push the composters the
+    comparators (4, 1, 2) and (7, 1, 2) read through cyan concrete down at tick 63; the comparators are not told (a
+    piston's moves update only the neighbours of the places they leave) until the note blocks under them switch
+    off at tick 64, so they turn off at tick 66 and the sticky pistons (5, 1, 3) and (6, 1, 3) start then, as in
+    the game. At tick 65 the sticky pistons (4, 9, 3) and (4, 8, 3) land, the one pulled under the other: the
+    upper one, landing first, cannot push the lower one while that is still a moving block, and the lower one
+    checks itself as it lands, before it tells the upper one, so its push is queued first and the upper one's then
+    finds it extended, as in the game."""
     with pytest.warns(UserWarning):
         diffs = differences("door_tgm_4x4.snbt", "door_tgm_4x4_cycle.json",
                             [Action(10, "use", LEVER_TGM), Action(60, "use", LEVER_TGM)], placement=True)
-    assert [t for t, *_ in diffs] == [65, 66, 67, 68]
-    _, want, got = diffs[0]
-    assert (5, 1, 3) not in want and got[(5, 1, 3)] == "minecraft:moving_piston[facing=up,type=sticky]"
+    assert diffs == []
+    want = vanilla_changes(json.loads((NUCLEATION / "door_tgm_4x4_cycle.json").read_text()))
+    assert want[63][(2, 1, 2)] == want[63][(9, 1, 2)] == "minecraft:moving_piston[facing=down,type=sticky]"
+    assert want[66][(4, 1, 2)] == "minecraft:comparator[facing=west,mode=compare,powered=false]"
+    assert want[66][(5, 1, 3)] == "minecraft:moving_piston[facing=up,type=sticky]"
+    assert want[66][(4, 8, 3)] == "minecraft:moving_piston[facing=down,type=sticky]" and (4, 9, 3) not in want[66]
 
 
 def test_the_tgm_door_pasted_100_blocks_up_matches_the_game_at_every_tick():

@@ -2763,6 +2763,12 @@ def propagate_in(g, exempt, vanilla):
                     if ((is_qc(U[x, BT]) or U[x, BT] == PISTON_HEAD or (U[x, BT] == LAMP and lamp_due(g, x)))
                             and not piston_reached(U, N, c, g.chg[i] & 3, j)):
                         continue
+                    # a piston's places and landings reach a comparator only as vanilla's updates do: a comparator
+                    # re-reads its inputs when told, and one reading a block two steps off through a conductor
+                    # must not learn that the block was carried away before vanilla tells it
+                    if (vanilla == 1 and structural and U[x, BT] == COMPARATOR
+                            and not piston_reached(U, N, c, K_BLOCK, j) and not output_signal_reaches(U, N, c, j)):
+                        continue
                     U[x, MARK] = 1
                     g.notify[nn] = x
                     nn += 1
@@ -2826,6 +2832,20 @@ def piston_reached(U, N, c, kind, j):
     if b == TEST_BLOCK:
         return near_dist(j, 0) == 1  # a start block's trigger updates its six neighbours (updateNeighborsAt)
     return True
+
+
+@jit
+def output_signal_reaches(U, N, c, j):
+    """Does vanilla's updateNeighbourForOutputSignal, which a block with an analog output sends when it is set
+    (Level.markAndNotifyBlock), reach the comparator at column j of c? Only while the block at c has an analog
+    output, and only a comparator beside it north, east, south or west, or one beyond a conductor there."""
+    if analog_level(U, c) < 0:
+        return False
+    for k in range(4):
+        n = N[c, FC[k]]
+        if j == FC[k] or (j == FC2[k] and U[n, BT] != COMPARATOR and is_conductor(U[n, BT])):
+            return True
+    return False
 
 
 @jit
@@ -3621,6 +3641,10 @@ def finish_moving(g, m, cut_short):
             return
         start_signal(g, m)  # its shape is worked out from its neighbours, so it sees the block in front
     reshape_in(g, m, 0)
+    if is_piston(bt):
+        # vanilla onPlace: a piston that arrives checks whether to extend before its neighbours hear of it (they
+        # may be pistons whose push it now lets through, or would have blocked while it was moving)
+        check_extend(g, m)
     push_changed(g, m, K_BLOCK)
     propagate_in(g, -1, 1)
     notify_observers(g, m)
