@@ -140,8 +140,8 @@ def test_items_swim_drift_and_ride_bubble_columns_as_in_vanilla(name):
 def test_in_a_shaft_of_still_water_an_item_never_gains_speed_sideways_and_a_drag_column_lays_it_on_the_floor(
         depth, y, vx, vy, water):
     """Sources have no current (section 95): an item in a one-block shaft of them, walled with stone, never gains
-    speed sideways and never sinks through the floor; a drag column has it resting on the floor within 60 ticks; the
-    same run twice agrees."""
+    speed sideways and never sinks through the floor; a drag column has it resting on the floor within 60 ticks (or
+    hovering where it started, when that is within sqrt(1e-7) of the floor); the same run twice agrees."""
     from scicraft_viz.engine import items as I
 
     def at(p):
@@ -163,5 +163,6 @@ def test_in_a_shaft_of_still_water_an_item_never_gains_speed_sideways_and_a_drag
 
     first = run()
     assert first == run()
-    if "drag=true" in water:
-        assert first[-1][0][1] == 0.0
+    if "drag=true" in water:  # or it hovers where it started, closer to the floor than vanilla's Entity.move goes
+        # (a move cut short by a collision to less than sqrt(1e-7) is not made)
+        assert first[-1][0][1] == 0.0 or first[-1][0][1] == y < 1e-7 ** 0.5
