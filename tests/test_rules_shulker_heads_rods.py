@@ -70,15 +70,18 @@ def test_a_piston_breaks_a_shulker_box():
     assert name(w, (1, 1, 0)) == "piston_head" and name(w, (2, 1, 0)) == "air"
 
 
-def test_a_shulker_box_holding_items_is_refused_naming_where(tmp_path):
+def test_a_shulker_box_holding_items_loads_them(tmp_path):
+    """Its block entity's Items, as a chest's (section 96); a slot past its 27 is refused naming the box."""
     f = tmp_path / "box.snbt"
     f.write_text('{DataVersion: 3465, size: [1, 1, 1], palette: [{Name: "minecraft:shulker_box", Properties: '
                  '{facing: "up"}}], blocks: [{pos: [0, 0, 0], state: 0, nbt: {id: "minecraft:shulker_box", '
-                 'Items: [{Slot: 0b, id: "minecraft:stone", Count: 1b}]}}], entities: []}')
-    with pytest.raises(BuildFileError, match=r"shulker box at \(0, 0, 0\)\) holds items"):
+                 'Items: [{Slot: 3b, id: "minecraft:stone", Count: 5b}]}}], entities: []}')
+    w = World.from_build_file(f)
+    assert w.get_block((0, 0, 0)) == "minecraft:shulker_box[facing=up]"
+    assert w.slots((0, 0, 0))[:4] == [None, None, None, ("stone", 5)] and w.fill_level((0, 0, 0)) == 1
+    f.write_text(f.read_text().replace("Slot: 3b", "Slot: 27b"))
+    with pytest.raises(BuildFileError, match=r"the shulker box at \(0, 0, 0\)\): Items\[0\]: Slot 27 is outside"):
         World.from_build_file(f)
-    f.write_text(f.read_text().replace('Items: [{Slot: 0b, id: "minecraft:stone", Count: 1b}]', "Items: []"))
-    assert World.from_build_file(f).get_block((0, 0, 0)) == "minecraft:shulker_box[facing=up]"
 
 
 # ----------------------------------------------------------------------------------- 54. heads and skulls

@@ -25,12 +25,16 @@ Contents = dict[Pos, tuple[Stack | None, ...]]
 
 
 def container_id(state: str) -> int | None:
-    """The engine id of the container a canonical state names, else None."""
+    """The engine id of the container a canonical state names (containers.BOX for a shulker box), else None."""
+    from scicraft_viz.engine import containers as C
+
+    if B.split_state(state)[0].removeprefix("minecraft:") in B.SHULKER_BOXES:
+        return C.BOX
     b = B.parse_state(state).id
     return b if b in B.CONTAINERS else None
 
 
-def read_items(data, block: int, source: str, where: str, pos: Pos) -> tuple[Stack | None, ...]:
+def read_items(data, block: int, source: str, where: str, pos: Pos, nested: bool = False) -> tuple[Stack | None, ...]:
     """The slots of a container's block-entity data (an nbtlib Compound holding `Items`) up to the last
     filled one, None where a slot is empty. A wrong type, a slot outside the container, a slot given twice,
     an unknown item, a negative count or one above the item's stack size raises BuildFileError naming the
@@ -39,7 +43,7 @@ def read_items(data, block: int, source: str, where: str, pos: Pos) -> tuple[Sta
 
     from scicraft_viz.engine import containers as C
 
-    at = f"{source}: {where} (the {B.NAME_OF_ID[block]} at {fmt_pos(pos)})"
+    at = where if nested else f"{source}: {where} (the {C.kind_name(block)} at {fmt_pos(pos)})"
     if not isinstance(data, Compound):
         raise BuildFileError(f"{at} is {type(data).__name__}, expected a compound")
     if "Items" not in data:
@@ -49,7 +53,7 @@ def read_items(data, block: int, source: str, where: str, pos: Pos) -> tuple[Sta
     if not isinstance(items, List):
         raise BuildFileError(f"{at}: Items is {type(items).__name__}, expected a list of item compounds")
     if len(items) > size:
-        raise BuildFileError(f"{at}: Items lists {len(items):,} stacks; a {B.NAME_OF_ID[block]} has {size} slots")
+        raise BuildFileError(f"{at}: Items lists {len(items):,} stacks; a {C.kind_name(block)} has {size} slots")
     sizes = C.stack_sizes()
     slots: dict[int, Stack] = {}
     for i, item in enumerate(items):
@@ -58,7 +62,7 @@ def read_items(data, block: int, source: str, where: str, pos: Pos) -> tuple[Sta
             raise BuildFileError(f"{w} is {type(item).__name__}, expected a compound")
         slot = _integer(item, "Slot", w)
         if not 0 <= slot < size:
-            raise BuildFileError(f"{w}: Slot {slot} is outside the {B.NAME_OF_ID[block]}'s slots 0-{size - 1}")
+            raise BuildFileError(f"{w}: Slot {slot} is outside the {C.kind_name(block)}'s slots 0-{size - 1}")
         if slot in slots:
             raise BuildFileError(f"{w}: Slot {slot} is given twice")
         if not isinstance(item.get("id"), String):
@@ -75,8 +79,39 @@ def read_items(data, block: int, source: str, where: str, pos: Pos) -> tuple[Sta
         if n > sizes[name]:
             raise BuildFileError(f"{w}: {n} {name} in one slot; it stacks to {sizes[name]}")
         if n:
-            slots[slot] = (name, n)
+            slots[slot] = (_carried(item, name, w), n)
     return tuple(slots.get(k) for k in range(max(slots) + 1)) if slots else ()
+
+
+def _carried(item, name: str, where: str) -> str:
+    """The id of the item compound `item` (id `name`), carrying its contents when it is a shulker box item
+    holding items: the component `minecraft:container` (1.20.5 on: a list of {slot, item: {id, count}}) or the
+    tag `BlockEntityTag.Items` (before: Items as a box's own block entity has them)."""
+    from nbtlib import Compound, List
+
+    from scicraft_viz.engine import containers as C
+
+    if name not in C.BOX_ITEMS:
+        return name
+    comps, tag = item.get("components"), item.get("tag")
+    if isinstance(comps, Compound) and "minecraft:container" in comps:
+        listed = comps["minecraft:container"]
+        w = f"{where}: components.minecraft:container"
+        if not isinstance(listed, List):
+            raise BuildFileError(f"{w} is {type(listed).__name__}, expected a list of {{slot, item}} compounds")
+        entries = []
+        for i, e in enumerate(listed):
+            if not isinstance(e, Compound) or not isinstance(e.get("item"), Compound):
+                raise BuildFileError(f"{w}[{i}] is not a compound with an item compound")
+            entries.append(Compound({**e["item"], **({"Slot": e["slot"]} if "slot" in e else {})}))
+        inner = Compound({"Items": List[Compound](entries)})
+        at = w
+    elif isinstance(tag, Compound) and isinstance(tag.get("BlockEntityTag"), Compound):
+        inner, at = tag["BlockEntityTag"], f"{where}: tag.BlockEntityTag"
+    else:
+        return name
+    slots = read_items(inner, C.BOX, "", at, (0, 0, 0), nested=True)
+    return C.with_contents(name, C.padded(slots, C.BOX))
 
 
 def _integer(tag, key: str, where: str) -> int:
@@ -94,16 +129,28 @@ def items_tag(stacks) -> object:
     empty one, written as vanilla does by leaving it out)."""
     from nbtlib import Byte, Compound, List, String
 
-    return List[Compound]([Compound({"Slot": Byte(i), "id": String(f"minecraft:{name}"), "Count": Byte(n)})
-                           for i, stack in enumerate(stacks) if stack is not None for name, n in [stack]])
+    from scicraft_viz.engine import containers as C
+
+    out = []
+    for i, stack in enumerate(stacks):
+        if stack is None:
+            continue
+        name, n = stack
+        item = Compound({"Slot": Byte(i), "id": String(f"minecraft:{name}"), "Count": Byte(n)})
+        if C.contents_of(name):  # a shulker box item holding items: as 1.20.1 keeps them
+            item["tag"] = Compound({"BlockEntityTag": Compound({"Items": items_tag(C.contents_of(name))})})
+        out.append(item)
+    return List[Compound](out)
 
 
 def block_entity(state: str, stacks, **extra) -> object:
-    """A container's block entity: its id (the block's vanilla id), `Items`, and the given extra tags; `stacks` may
-    instead be a block entity's own tags (a command block's, commands.entity_tag), kept as they are."""
+    """A container's block entity: its id (the block's vanilla id; every shulker box's is `shulker_box`), `Items`,
+    and the given extra tags; `stacks` may instead be a block entity's own tags (a command block's,
+    commands.entity_tag), kept as they are."""
     from nbtlib import Compound, String
 
-    name = String("minecraft:" + B.parse_state(state).name)
+    kind = B.parse_state(state).name
+    name = String("minecraft:" + ("shulker_box" if kind in B.SHULKER_BOXES else kind))  # one id for every box
     if isinstance(stacks, Compound):
         return Compound({**extra, "id": name, **stacks})
     return Compound({**extra, "id": name, "Items": items_tag(stacks)})
@@ -167,14 +214,6 @@ def collect(found, data: dict[Pos, tuple[object, str]], source: str, omitted: li
             continue
         b = container_id(state) if state is not None else None
         if b is None:
-            if state is not None and B.split_state(state)[0] in B.SHULKER_BOXES and _holds_items(tag):
-                # the engine keeps a shulker box's block state only: an empty one reads 0 (docs/redstone.md 53)
-                why = (f"{where} (the shulker box at {fmt_pos(p)}) holds items: the engine keeps no shulker box's "
-                       "contents, so only an empty one is supported")
-                if omitted is None:
-                    raise BuildFileError(f"{source}: {why}")
-                omitted.append((f"the items of {why}", 0, []))
-                continue
             left += 1
             continue
         try:
@@ -189,13 +228,6 @@ def collect(found, data: dict[Pos, tuple[object, str]], source: str, omitted: li
     if left and omitted is not None:
         omitted.append((f"block entity data on {left} blocks that are not containers", 0, []))
     return out
-
-
-def _holds_items(tag) -> bool:
-    """Does block-entity data list an item stack (a non-empty `Items`)?"""
-    from nbtlib import Compound, List
-
-    return isinstance(tag, Compound) and isinstance(tag.get("Items"), List) and len(tag["Items"]) > 0
 
 
 def position(tag, keys, source: str, where: str) -> Pos:

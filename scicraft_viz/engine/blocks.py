@@ -354,8 +354,8 @@ ANALOG_STATE: dict[str, tuple[str, dict[str, int]]] = {
     "bee_nest": ("honey_level", _levels(0, 1, 2, 3, 4, 5)),
     "lectern": ("has_book", {"false": 0}),
     "jukebox": ("has_record", {"false": 0}),
-    # a shulker box reads as the container it is; an empty one (the only kind a build may hold, see
-    # blockentity.collect) gives 0. docs/redstone.md section 53
+    # a shulker box reads as the container it is: an empty one gives 0, one holding items its fill level, which
+    # the world keeps in the cell (BOX_STATE below; docs/redstone.md sections 53 and 96)
     **{n: ("", {"": 0}) for n in SHULKER_BOXES},
 }
 # Vanilla signal sources among them (isSignalSource): dust turns toward them as toward a lever. Their signal
@@ -584,6 +584,22 @@ def _analog_outputs():
 
 
 ANALOG_OUTPUT, SIGNAL_SOURCE = _analog_outputs()
+
+
+def _box_states():
+    """By state number: 1 for a state of a shulker box (a vanilla block that is also a 27-slot container, whose
+    fill level the world keeps in the cell as it keeps a chest's: kernels.analog_level reads it there)."""
+    import numpy as np
+
+    out = np.zeros(len(PUSH_REACTION), np.uint8)
+    for name in SHULKER_BOXES:
+        if name in _VANILLA:  # only while tools/gen_block_data.py makes the data file
+            lo = _VANILLA[name][0]
+            out[lo : lo + len(_VANILLA[name][3])] = 1
+    return out
+
+
+BOX_STATE = _box_states()
 
 
 def _decorative_tables():

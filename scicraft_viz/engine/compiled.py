@@ -720,10 +720,15 @@ class _Structure:
     def conductor(self, p: Pos) -> bool:
         return self.id(p) in _CONDUCTORS
 
+    def container(self, p: Pos) -> bool:
+        """A container: one of blocks.CONTAINERS or a shulker box (a vanilla block with 27 slots)."""
+        blk = self.b.get(p)
+        return blk is not None and (blk.id in B.CONTAINERS or (blk.id == B.STONE and bool(B.BOX_STATE[blk.number])))
+
     def analog(self, p: Pos, levels: dict) -> int:
         """What a comparator reads from the block at p by itself (kernels.analog_level): a container's fill
         level, a vanilla block's output by its state, or -1."""
-        if self.id(p) in B.CONTAINERS:
+        if self.container(p):
             return levels.get(p, 0)
         blk = self.b.get(p)
         return blk.analog if blk is not None else -1
@@ -899,7 +904,7 @@ def _hopper_refusal(s: _Structure, reach: dict, p: Pos) -> str | None:
         return "power can reach it (power locks a hopper), which the compiled graph does not follow"
     if not s.b[p].flag:
         return "it is disabled with nothing powering it (the next update enables it)"
-    if any(s.id(_add(p, k)) in B.CONTAINERS for k in (UP, s.b[p].facing)):
+    if any(s.container(_add(p, k)) for k in (UP, s.b[p].facing)):
         return "items can move between it and the container above it or in front of it (the graph keeps levels fixed)"
     return None
 
@@ -1600,8 +1605,9 @@ def world_levels(world) -> dict[Pos, int]:
     from scicraft_viz.engine import kernels as sim
 
     g = world.g
-    cells = world.cells_of(B.COMPARATOR, *B.CONTAINERS, *B.PLATES, DAYLIGHT)
-    return {tuple(g.P[c].tolist()): int(g.U[c, sim.POWER]) for c in cells.tolist()}
+    cells = world.cells_of(B.COMPARATOR, *B.CONTAINERS, *B.PLATES, DAYLIGHT).tolist()
+    cells += [world._find(p) for p in world.boxes_holding_items()]  # shulker boxes: their fill levels
+    return {tuple(g.P[c].tolist()): int(g.U[c, sim.POWER]) for c in cells}
 
 
 def world_entities(world) -> dict[Pos, int]:

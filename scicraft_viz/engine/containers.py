@@ -21,7 +21,13 @@ from scicraft_viz.errors import InputError
 # Slots per container (vanilla container sizes). A furnace's three slots (input, fuel, result) are filled in
 # that order with whatever is given: its fill level counts every slot alike, and which item may go in which
 # slot (fuel only in the fuel slot) is not checked.
-SLOTS = {B.BARREL: 27, B.CHEST: 27, B.HOPPER: 5, B.DROPPER: 9, B.DISPENSER: 9, B.FURNACE: 3}
+#
+# A shulker box is a vanilla block (engine id STONE, its state number in the cell) that is also a 27-slot
+# container: BOX stands for it wherever a container's kind is asked (docs/redstone.md section 96). It takes no
+# shulker box item (vanilla ShulkerBoxBlockEntity.canPlaceItemThroughFace).
+BOX = -2
+SLOTS = {B.BARREL: 27, B.CHEST: 27, B.HOPPER: 5, B.DROPPER: 9, B.DISPENSER: 9, B.FURNACE: 3, BOX: 27}
+BOX_ITEMS = frozenset(B.SHULKER_BOXES)  # the shulker box items (an item's id is its block's name)
 DEFAULT_ITEM = "stone"  # what a bare count fills a container with: an item that stacks to 64
 
 Stack = tuple[str, int]
@@ -34,6 +40,49 @@ _FURNACE_SIDE = (1,)
 _BUCKETS = ("water_bucket", "bucket")  # what may leave a furnace's fuel slot downward
 
 
+def kind_name(block: int) -> str:
+    """The name of a kind of container, for messages: 'chest', 'hopper', ..., 'shulker box'."""
+    return "shulker box" if block == BOX else B.NAME_OF_ID[block]
+
+
+def is_box_cell(U, c: int) -> bool:
+    """Does the engine cell c (a row of kernels' U) hold a shulker box?"""
+    from scicraft_viz.engine import kernels as sim
+
+    return (c > 0 and int(U[c, sim.BT]) == B.STONE
+            and bool(B.BOX_STATE[int(U[c, sim.FACING]) | (int(U[c, sim.FACE]) << 8)]))
+
+
+class Filled(str):
+    """An item id that carries the slots of a container item: a shulker box item holding items (vanilla's item
+    component `minecraft:container` from 1.20.5, the tag `BlockEntityTag.Items` before). It is its id
+    everywhere an item id is asked for (it compares, hashes and prints as the id); `contents` are the slots the
+    box it places (or came from) holds, every one of its 27, None where empty."""
+
+    contents: tuple
+
+    def __new__(cls, name: str, contents: tuple) -> Filled:
+        out = super().__new__(cls, name)
+        out.contents = tuple(contents)
+        return out
+
+    def __reduce__(self):
+        return (Filled, (str(self), self.contents))
+
+
+def with_contents(name: str, slots: tuple) -> str:
+    """The item id `name` carrying `slots` (a Filled id), or the bare id when every slot is empty (an empty
+    box's item has no contents, as vanilla drops it)."""
+    if not any(slots):
+        return str(name)
+    return Filled(str(name), padded(tuple(slots), BOX) if len(slots) < SLOTS[BOX] else tuple(slots))
+
+
+def contents_of(item: str) -> tuple:
+    """The slots an item id carries (a Filled id's), else ()."""
+    return getattr(item, "contents", ())
+
+
 @functools.lru_cache(maxsize=1)
 def stack_sizes() -> dict[str, int]:
     """{item id: max stack size} for Java 1.20."""
@@ -43,6 +92,8 @@ def stack_sizes() -> dict[str, int]:
 
 
 def _item_name(item: object, where: str) -> str:
+    if isinstance(item, Filled) and str(item) in BOX_ITEMS:  # a shulker box item with its contents, as read
+        return item
     if not isinstance(item, str):
         raise InputError(f"{where}: an item must be an item id such as 'stone', got {item!r}"[:200])
     name = item.strip().removeprefix("minecraft:")
@@ -90,7 +141,7 @@ def slot_stacks(items: object, block: int, where: str) -> tuple[Stack | None, ..
             n -= size
     if len(slots) > SLOTS[block]:
         raise InputError(
-            f"{where}: these items need {len(slots)} slots; a {B.NAME_OF_ID[block]} has {SLOTS[block]}"
+            f"{where}: these items need {len(slots)} slots; a {kind_name(block)} has {SLOTS[block]}"
         )
     return tuple(slots)
 
@@ -133,7 +184,10 @@ def _max_stack(name: str) -> int:
 
 def _can_place(block: int, slot: int, name: str) -> bool:
     """Vanilla canPlaceItem: a furnace takes anything in its input slot, nothing in its result slot; its fuel
-    slot would take fuels, which the engine does not know (docs/limits.md), so it takes none."""
+    slot would take fuels, which the engine does not know (docs/limits.md), so it takes none. A shulker box
+    takes anything but a shulker box (canPlaceItemThroughFace)."""
+    if block == BOX:
+        return name not in BOX_ITEMS
     return block != B.FURNACE or slot == 0
 
 

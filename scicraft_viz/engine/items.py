@@ -485,8 +485,10 @@ def move(e: ItemEntity, movement: list[float], world: Surroundings) -> None:
         e.vel = [e.vel[0] * f, e.vel[1], e.vel[2] * f]
 
 
-def tick_item(e: ItemEntity, world: Surroundings) -> None:
-    """ItemEntity.tick without its merge (`merge_with_neighbours`), which the world runs right after it."""
+def tick_item(e: ItemEntity, world: Surroundings) -> bool:
+    """ItemEntity.tick without its merge (`merge_with_neighbours`), which the world runs right after it. True when
+    it moved this tick (a resting item moves every 4th tick only), which is when the blocks it is inside (a
+    hopper) see it (Entity.applyEffectsFromBlocks follows the move)."""
     e.tick_count += 1
     if 0 < e.pickup_delay != NEVER_PICKUP:
         e.pickup_delay -= 1
@@ -497,7 +499,8 @@ def tick_item(e: ItemEntity, world: Surroundings) -> None:
     else:
         e.vel[1] -= GRAVITY
     horizontal = e.vel[0] * e.vel[0] + e.vel[2] * e.vel[2]
-    if not e.on_ground or horizontal > REST_SPEED or (e.tick_count + e.id) % 4 == 0:
+    moved = not e.on_ground or horizontal > REST_SPEED or (e.tick_count + e.id) % 4 == 0
+    if moved:
         move(e, list(e.vel), world)
         f = DRAG
         if e.on_ground:
@@ -513,6 +516,7 @@ def tick_item(e: ItemEntity, world: Surroundings) -> None:
         e.age += 1
     if e.age >= LIFETIME:
         e.removed = True
+    return moved
 
 
 def merges_now(e: ItemEntity, before: tuple[float, float, float]) -> bool:
@@ -575,4 +579,14 @@ def eject(rng: JavaRandom, p: tuple[int, int, int], step: tuple[int, int, int]) 
     speed = rng.next_double() * 0.1 + 0.2
     spread = 0.0172275 * 6
     vel = [rng.triangle(step[0] * speed, spread), rng.triangle(0.2, spread), rng.triangle(step[2] * speed, spread)]
+    return pos, vel
+
+
+def pop_resource(rng: JavaRandom, p: tuple[int, int, int]) -> tuple[list[float], list[float]]:
+    """(position, velocity) of an item a block at `p` drops (vanilla Block.popResource): within a quarter block of
+    the block's centre each way, drawn x, y, z from the level's random source (the box's bottom half an item's
+    height below the point drawn), then the new ItemEntity's speed: up 0.2, sideways up to 0.1 each way."""
+    pos = [p[0] + 0.5 + rng.next_double() * 0.5 - 0.25, p[1] + 0.5 + rng.next_double() * 0.5 - 0.25 - HEIGHT / 2,
+           p[2] + 0.5 + rng.next_double() * 0.5 - 0.25]
+    vel = [rng.next_double() * 0.2 - 0.1, 0.2, rng.next_double() * 0.2 - 0.1]
     return pos, vel

@@ -29,6 +29,7 @@ from scicraft_viz.engine.blocks import (
     AIR,
     ANALOG_OUTPUT,
     BARREL,
+    BOX_STATE,
     BUTTON,
     CENTRE,
     CHEST,
@@ -452,13 +453,16 @@ def state_number(U, c):
 @jit
 def analog_level(U, c):
     """What a comparator reads from the block at c by itself (vanilla getAnalogOutputSignal): a container's
-    fill level, the output of a vanilla block read by its state (blocks.ANALOG_STATE), or -1 for any other
-    block (vanilla hasAnalogOutputSignal false)."""
+    fill level (a shulker box's too), the output of a vanilla block read by its state (blocks.ANALOG_STATE),
+    or -1 for any other block (vanilla hasAnalogOutputSignal false)."""
     b = U[c, BT]
     if is_container(b):
         return np.int64(U[c, POWER])
     if is_vanilla(b):
-        return np.int64(ANALOG_OUTPUT[state_number(U, c)])
+        n = state_number(U, c)
+        if BOX_STATE[n]:  # a shulker box: a container, its fill level kept in POWER as a chest's
+            return np.int64(U[c, POWER])
+        return np.int64(ANALOG_OUTPUT[n])
     if b == COMMAND_BLOCK:  # vanilla CommandBlock: its success count (kept at most 15)
         return np.int64(U[c, POWER])
     if b == COPPER_BULB:  # vanilla CopperBulbBlock: 15 while lit

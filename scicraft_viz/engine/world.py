@@ -297,6 +297,22 @@ _INERT_FLAG = {B.BARREL: "open", B.CHEST: "waterlogged", B.HOPPER: "enabled", B.
 _DERIVED_FLAG = (B.HOPPER, B.DROPPER, B.DISPENSER)
 HOPPER_COOLDOWN = 8  # game ticks a hopper waits after moving an item (vanilla setCooldown(8))
 # what a dispenser's filled bucket empties into the cell in front (docs/redstone.md section 90)
+_AIRS = ("minecraft:air", "minecraft:cave_air", "minecraft:void_air")  # vanilla BlockState.isAir
+
+
+def _is_box(kind: np.ndarray, facing: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """Which of these engine blocks (id, FACING, FACE, as a cell or a placement row keeps them) are shulker boxes:
+    vanilla full blocks (STONE) whose state number is a box's."""
+    stone = kind == B.STONE
+    number = np.where(stone, facing.astype(np.int64) | (face.astype(np.int64) << 8), 0)
+    return stone & (B.BOX_STATE[number] != 0)
+
+
+def _box_rows(st: np.ndarray) -> np.ndarray:
+    """Which placement rows place a shulker box."""
+    return _is_box(st[:, sim.S_ID], st[:, sim.S_FACING], st[:, sim.S_FACE])
+
+
 BUCKET_CONTENTS = {"water_bucket": "minecraft:water[level=0]", "lava_bucket": "minecraft:lava[level=0]",
                    "powder_snow_bucket": "minecraft:powder_snow"}
 
@@ -370,6 +386,10 @@ class World:
         self._events_total = 0
         self._log = log_events
         self._items: dict[Pos, tuple] = {}  # container contents (block-entity data), by position: every slot
+        # the shulker boxes standing in the world, which a piston breaking drops as items (section 96), and the
+        # name of each (what it drops), by position
+        self._boxes: set[Pos] = set()
+        self._box_kinds: dict[Pos, str] = {}
         # the cells of hoppers in the order they were placed (vanilla ticks block entities in the order they were
         # added), each with the first game tick its cooldown lets it move an item
         self._hoppers: dict[int, int] = {}
@@ -971,14 +991,21 @@ class World:
             commands.sync_placed(self, xyz, st, bad)
         if self._hoppers or (b0 == B.HOPPER if len(st) == 1 else bool((st[:, sim.S_ID] == B.HOPPER).any())):
             self._track_hoppers(cells[(bad == 0) & (cells > 0)])
+        if self._boxes or _box_rows(st).any():
+            self._track_boxes(cells[(bad == 0) & (cells > 0)])
 
     # ------------------------------------------------------------------ containers (block-entity data)
     def _container(self, pos: object, what: str) -> tuple[Pos, int, int]:
+        """(pos, cell, kind) of the container at pos: its engine id, containers.BOX for a shulker box."""
+        from scicraft_viz.engine import containers
+
         p = check_pos(pos)
         c = self._find(p)
         b = int(self.g.U[c, sim.BT]) if c > 0 else B.AIR
+        if containers.is_box_cell(self.g.U, c):
+            return p, c, containers.BOX
         if b not in B.CONTAINERS:
-            names = " or ".join(B.NAME_OF_ID[i] for i in B.CONTAINERS)
+            names = ", ".join(B.NAME_OF_ID[i] for i in B.CONTAINERS) + " or shulker box"
             raise InputError(f"{what}: {p} holds {self._block_at(p)}, not a container ({names})")
         return p, c, b
 
@@ -1077,10 +1104,52 @@ class World:
             self._hoppers.setdefault(c, 0)
 
     def _container_at(self, p: Pos) -> tuple[int, int]:
-        """(cell, block id) of the container at p, or (0, AIR) when there is none."""
+        """(cell, block id) of the container at p (containers.BOX for a shulker box), or (0, AIR) when there is
+        none."""
+        from scicraft_viz.engine import containers
+
         c = self._find(p)
         b = int(self.g.U[c, sim.BT]) if c > 0 else B.AIR
+        if b == B.STONE and containers.is_box_cell(self.g.U, c):
+            return c, containers.BOX
         return (c, b) if b in B.CONTAINERS else (0, B.AIR)
+
+    def _track_boxes(self, cells: np.ndarray) -> None:
+        """After a placement at `cells`: the shulker boxes placed there join the boxes the world watches (a
+        piston breaking one drops it), the boxes replaced leave without a drop (a placement, /setblock)."""
+        U, P = self.g.U, self.g.P
+        box = _is_box(U[cells, sim.BT], U[cells, sim.FACING], U[cells, sim.FACE])
+        if self._boxes:  # the boxes a placement replaced
+            gone = set(map(tuple, P[cells[~box]].tolist())) & self._boxes
+            self._boxes -= gone
+            for p in gone:
+                self._box_kinds.pop(p, None)
+        for p in map(tuple, P[cells[box]].tolist()):
+            self._boxes.add(p)
+            self._box_kinds[p] = split_state(self._block_at(p))[0].removeprefix("minecraft:")
+
+    def boxes_holding_items(self) -> list[Pos]:
+        """The shulker boxes that hold items, by position."""
+        return sorted(p for p in self._boxes if p in self._items)
+
+    def _drop_broken_boxes(self) -> None:
+        """The shulker boxes a piston broke in the tick just run drop as items (vanilla PistonBaseBlock.moveBlocks:
+        dropResources with the box's block entity), each carrying the items the box held (its loot table copies
+        them), where Block.popResource puts a dropped item: a random point within a quarter block of the
+        box's centre, thrown up at 0.2 with a random sideways speed, picked up after 10 ticks."""
+        from scicraft_viz.engine import containers
+        from scicraft_viz.engine.items import pop_resource
+
+        U = self.g.U
+        for p in sorted(self._boxes):
+            c = self._find(p)
+            if containers.is_box_cell(U, c):
+                continue
+            self._boxes.discard(p)
+            kind = self._box_kinds.pop(p, "shulker_box")
+            held = self._items.pop(p, ())
+            at, vel = pop_resource(self._rng, p)
+            self._add_entity(containers.with_contents(kind, held), 1, at, vel, 10, 0)
 
     def _slots_at(self, p: Pos, b: int) -> tuple:
         """The slots hoppers and droppers see at p: a double chest's 54, its right half's first (vanilla's
@@ -1144,6 +1213,8 @@ class World:
         for c in fired:
             if int(g.U[c, sim.BT]) in (B.DROPPER, B.DISPENSER):
                 self._dispense(c)
+        if self._boxes:  # block events (a piston breaking a box) come after the scheduled ticks
+            self._drop_broken_boxes()
         if self._carts:  # minecarts tick before item entities (docs/limits.md)
             from scicraft_viz.engine import carts
 
@@ -1189,6 +1260,9 @@ class World:
         q = _ahead(p, f)
         if b == B.DISPENSER and (name in BUCKET_CONTENTS or name == "bucket") and self._use_bucket(p, c, slots, i, q):
             return
+        if b == B.DISPENSER and name in B.SHULKER_BOXES:  # placed, or kept when it cannot be (section 96)
+            self._place_box(p, c, slots, i, q, f)
+            return
         cq, bq = self._container_at(q) if b == B.DROPPER else (0, B.AIR)
         if cq > 0:
             was = self._slots_at(q, bq)
@@ -1204,6 +1278,26 @@ class World:
 
             at, vel = eject(self._rng, p, B.OFFSETS[f])
             self._add_entity(name, 1, at, vel, 0, 0)
+
+    def _place_box(self, p: Pos, c: int, slots: tuple, i: int, q: Pos, f: int) -> None:
+        """A dispenser fires the shulker box item in slot i at the cell q in front (vanilla ShulkerBoxDispenseBehavior):
+        the box is placed when q is air (BlockItem.place into a DirectionalPlaceContext), facing the way the
+        dispenser faces when the block below q is air too, else up (the context's clicked face), with the items the
+        item carries; then the slot gives up the item. When q is not air the dispenser fails: the item stays (the
+        game plays the fail sound), nothing is thrown."""
+        from scicraft_viz.engine import containers
+
+        if self._block_at(q) not in _AIRS:
+            return
+        below = self._block_at((q[0], q[1] - 1, q[2]))
+        facing = B.DIRECTIONS[f] if below in _AIRS else "up"
+        item = slots[i][0]
+        self._fluid_set(q, f"minecraft:{item}[facing={facing}]")  # setBlock with its updates
+        cq = self._find(q)
+        held = containers.contents_of(item)
+        if any(held) and containers.is_box_cell(self.g.U, cq):  # the block entity takes the item's contents
+            self._put_slots(q, cq, containers.BOX, tuple(held))
+        self._put_slots(p, c, B.DISPENSER, containers.take_one(slots, i))
 
     def _use_bucket(self, p: Pos, c: int, slots: tuple, i: int, q: Pos) -> bool:
         """A dispenser fires the bucket in slot i at the cell q in front (vanilla's dispense behaviours of the
@@ -1466,8 +1560,10 @@ class World:
             if e.removed:
                 continue
             before = tuple(e.pos)
-            tick_item(e, world)
-            if e.removed:
+            moved = tick_item(e, world)
+            if e.removed or not moved:
+                if not e.removed and merges_now(e, before):
+                    merge_with_neighbours(e, self._entities)
                 continue
             b = e.box()
             for x in range(math.floor(b[0] + 1e-5), math.floor(b[3] - 1e-5) + 1):
@@ -1680,6 +1776,8 @@ class World:
     def _forget_replaced_containers(self) -> None:
         """Drop the contents of containers a placement replaced (their level went back to 0), and set the
         level of each chest whose pairing a placement may have changed (a half placed or removed beside it)."""
+        from scicraft_viz.engine import containers
+
         U = self.g.U
         near = set()
         for p in self._items:
@@ -1687,7 +1785,8 @@ class World:
             near.update((p[0] + dx, p[1], p[2] + dz) for dx, _, dz in B.OFFSETS[:4])
         for p in list(self._items):
             c = self._find(p)
-            if c <= 0 or int(U[c, sim.BT]) not in B.CONTAINERS or int(U[c, sim.POWER]) == 0:
+            if (c <= 0 or (int(U[c, sim.BT]) not in B.CONTAINERS and not containers.is_box_cell(U, c))
+                    or int(U[c, sim.POWER]) == 0):
                 del self._items[p]
         # A half placed or removed beside a chest changes what a comparator reading that chest would get, but
         # vanilla tells no comparator: the block's update reaches the new half's own neighbours only, and the
@@ -1792,7 +1891,8 @@ class World:
             # first tick one may move an item (the kernels stop by themselves after a dropper fires or a
             # hopper is unlocked)
             stop = until if not len(sensors) else min(until, (self.tick // 20 + 1) * 20)
-            if self._entities or self._carts or self._fireballs or self._fluid is not None:  # entities move each tick
+            # entities move every tick; water is watched; a shulker box a piston breaks drops in its tick
+            if self._entities or self._carts or self._fireballs or self._fluid is not None or self._boxes:
                 stop = min(stop, self.tick + 1)
             if self._fluid is not None:
                 self._fluid_sync()  # what an action changed beside water since the last tick
@@ -1827,7 +1927,7 @@ class World:
                     self._fluid_sync()
             if moved:
                 items = bool(self.g.meta[sim.M_NFIRE] or self._hoppers or self._entities or self._plate_items
-                             or self._carts or self._fireballs or self._trip_found)
+                             or self._carts or self._fireballs or self._trip_found or self._boxes)
                 if items:
                     self._move_items()
                     if self._items_rec is not None:  # record() keeps each tick's item entities and minecarts
@@ -1979,6 +2079,8 @@ class World:
         w._ev_chunks = deque(self._ev_chunks)
         w._items = dict(self._items)
         w._hoppers = dict(self._hoppers)
+        w._boxes = set(self._boxes)
+        w._box_kinds = dict(self._box_kinds)
         w._entities = [copy.deepcopy(e) for e in self._entities]
         w._carts = [copy.deepcopy(c) for c in self._carts]
         w._fireballs = [copy.deepcopy(f) for f in self._fireballs]
@@ -2017,6 +2119,8 @@ class World:
         self._ev_chunks = deque(src._ev_chunks)
         self._items = dict(src._items)
         self._hoppers = dict(src._hoppers)
+        self._boxes = set(src._boxes)
+        self._box_kinds = dict(src._box_kinds)
         self._entities = [copy.deepcopy(e) for e in src._entities]
         self._carts = [copy.deepcopy(c) for c in src._carts]
         self._fireballs = [copy.deepcopy(f) for f in src._fireballs]
@@ -2068,7 +2172,7 @@ class World:
             level = 15 if U[c, sim.ON] else 0
         elif b == B.COMPARATOR:
             level = int(U[c, sim.POWER]) if U[c, sim.ON] else 0
-        elif b in B.CONTAINERS or b in B.PLATES or b == B.DAYLIGHT:
+        elif b in B.CONTAINERS or b in B.PLATES or b == B.DAYLIGHT or p in self._boxes:
             level = int(U[c, sim.POWER])
         else:
             level = 0
