@@ -455,3 +455,22 @@ def test_any_post_behaves_tick_for_tick_as_a_fence(rnd):
             a.step(1)
             b.step(1)
             assert {p: _as_fence(s) for p, s in b.blocks().items()} == {p: _as_fence(s) for p, s in a.blocks().items()}
+
+
+_FULL_AND_PARTIAL = ["stone", "glass", "oak_planks", "dirt", "obsidian", "white_stained_glass", "shulker_box",
+                     "white_shulker_box", "oak_slab[type=bottom]", "slime_block", "honey_block", "granite",
+                     "redstone_block", "barrel[facing=up]"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(_FULL_AND_PARTIAL), st.sampled_from(_FULL_AND_PARTIAL), st.booleans())
+def test_a_block_set_over_another_replaces_it_and_over_itself_changes_nothing(first, second, replay):
+    """Vanilla's full and partial blocks share the engine's ids with stone and glass and differ in the state they
+    keep: setting any of them over any other replaces it (stone over oak planks or a shulker box included), and
+    setting a block over itself logs no event."""
+    w = World.from_blocks([((0, 0, 0), first)], replay=replay)
+    before = len(w.events)
+    w.set_block((0, 0, 0), second)
+    want = World.from_blocks([((0, 0, 0), second)], replay=replay).blocks()
+    assert w.blocks() == want
+    assert (len(w.events) == before) == (want == World.from_blocks([((0, 0, 0), first)], replay=replay).blocks())

@@ -240,6 +240,10 @@ def _item_row(text: str, replay: bool) -> tuple[BlockState, tuple[int, ...]]:
         | (sim.CMP_DELAY if "delay" in props or "note" in props else 0)
         | (sim.CMP_ON if st.id == B.LEVER or (inert is not None and st.id not in _DERIVED_FLAG) else 0)
     )
+    if st.id in (B.STONE, B.GLASS, B.PARTIAL):
+        # vanilla full and partial blocks share these ids and tell themselves apart by the state number in FACING
+        # and FACE (0 here): compared, so that stone set over oak planks replaces them
+        cmp |= sim.CMP_FACING | sim.CMP_FACE
     # FACE holds a button's or lever's face, a comparator's mode (kernels.MODE) or a note block's instrument
     face = B.FACES.index(props["face"]) if "face" in props else B.PISTON_TYPES.index(props["type"]) if (
         st.id == B.PISTON_HEAD) else B.TEST_MODES.index(props["mode"]) if st.id == B.TEST_BLOCK else (
