@@ -60,3 +60,26 @@ def run(w, n, probe, actions=None):
         if w.tick >= end:
             return out
         w.step()
+
+
+def one_entity_structure(entity_id: str, nbt: dict) -> bytes:
+    """A structure file (.nbt, gzipped) of one stone block with one entity (`entity_id`, its data `nbt`) standing on
+    it at (0.5, 1, 0.5)."""
+    import gzip
+    import io
+
+    import nbtlib
+    from nbtlib import Compound, Double, Int, List, String
+
+    root = Compound({
+        "DataVersion": Int(3953), "size": List[Int]([Int(2), Int(2), Int(1)]),
+        "palette": List[Compound]([Compound({"Name": String("minecraft:stone")})]),
+        "blocks": List[Compound]([Compound({"pos": List[Int]([Int(0), Int(0), Int(0)]), "state": Int(0)})]),
+        "entities": List[Compound]([Compound({
+            "pos": List[Double]([Double(0.5), Double(1.0), Double(0.5)]),
+            "blockPos": List[Int]([Int(0), Int(1), Int(0)]),
+            "nbt": Compound({"id": String(entity_id), **nbt})})]),
+    })
+    out = io.BytesIO()
+    nbtlib.File(root).write(out)
+    return gzip.compress(out.getvalue())

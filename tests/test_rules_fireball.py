@@ -3,18 +3,16 @@ litematics, flying without gravity, accelerating along their motion, counted by 
 removed where their raycast meets a block or an entity (a small one lighting fire there), against vanilla 26.2's
 fireball_reach capture (tests/data/nucleation/README.md)."""
 
-import gzip
-import io
 import json
 import math
 import warnings
 
-import nbtlib
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nbtlib import Byte, Compound, Double, Float, Int, List, Long, Short, String
+from redstone_helpers import one_entity_structure
 from vanilla_capture import NUCLEATION, engine_changes, vanilla_changes
 
 from scicraft_viz import World
@@ -173,18 +171,7 @@ def test_the_views_draw_each_fireball_as_its_box():
 
 
 def _structure(nbt: dict, kind="minecraft:small_fireball") -> bytes:
-    root = Compound({
-        "DataVersion": Int(3953), "size": List[Int]([Int(2), Int(2), Int(1)]),
-        "palette": List[Compound]([Compound({"Name": String("minecraft:stone")})]),
-        "blocks": List[Compound]([Compound({"pos": List[Int]([Int(0), Int(0), Int(0)]), "state": Int(0)})]),
-        "entities": List[Compound]([Compound({
-            "pos": List[Double]([Double(0.5), Double(1.0), Double(0.5)]),
-            "blockPos": List[Int]([Int(0), Int(1), Int(0)]),
-            "nbt": Compound({"id": String(kind), **nbt})})]),
-    })
-    out = io.BytesIO()
-    nbtlib.File(root).write(out)
-    return gzip.compress(out.getvalue())
+    return one_entity_structure(kind, nbt)
 
 
 def _load(nbt: dict) -> World:

@@ -6,11 +6,11 @@ and run against what vanilla Minecraft (26.2) did with Nucleation's `cart_furnac
 import math
 import re
 
-import nbtlib
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nbtlib import Byte, Compound, Double, Float, Int, List, Long, Short, String
+from redstone_helpers import one_entity_structure
 from vanilla_capture import NUCLEATION
 
 from scicraft_viz import World
@@ -173,21 +173,7 @@ def test_a_furnace_cart_hands_its_velocity_to_another_kind_and_keeps_0_95():
 
 def _structure(nbt: dict) -> bytes:
     """A structure (.nbt) of one stone block and one furnace minecart entity whose data holds `nbt`."""
-    import gzip
-    import io
-
-    root = Compound({
-        "DataVersion": Int(3953), "size": List[Int]([Int(2), Int(2), Int(1)]),
-        "palette": List[Compound]([Compound({"Name": String("minecraft:stone")})]),
-        "blocks": List[Compound]([Compound({"pos": List[Int]([Int(0), Int(0), Int(0)]), "state": Int(0)})]),
-        "entities": List[Compound]([Compound({
-            "pos": List[Double]([Double(0.5), Double(1.0), Double(0.5)]),
-            "blockPos": List[Int]([Int(0), Int(1), Int(0)]),
-            "nbt": Compound({"id": String("minecraft:furnace_minecart"), **nbt})})]),
-    })
-    out = io.BytesIO()
-    nbtlib.File(root).write(out)
-    return gzip.compress(out.getvalue())
+    return one_entity_structure("minecraft:furnace_minecart", nbt)
 
 
 def _load(nbt: dict) -> World:

@@ -5,6 +5,8 @@ written below it; one with nothing written after it keeps its saved instrument u
 
 from __future__ import annotations
 
+from test_rules_landing_order import _pushed_column
+
 from scicraft_viz import World
 
 # Two note blocks saved with the harp on stone: the first has a target above it, the second nothing.
@@ -75,16 +77,7 @@ def test_dust_beside_dust_takes_its_shape_as_it_is_written_and_keeps_it_in_the_p
 def _observer_landed_powered() -> World:
     """A piston pushes a column (an observer facing north in its pulse, a note block on it) up a block; the observer
     lands powered and switches off without its landing's shape updates (section 87)."""
-    w = World()
-    w.set_block((0, 0, 0), "stone")
-    w.set_block((0, 1, 0), "piston[facing=up]")
-    w.set_block((0, 2, 0), "observer[facing=north]")
-    w.set_block((0, 3, 0), "note_block")
-    w.step(3)
-    w.set_block((0, 2, -1), "stone")  # the observer sees it and fires 2 game ticks on
-    w.step(2)
-    w.set_block((0, 1, 1), "redstone_block")
-    w.step(3)
+    w = _pushed_column(observer_fired=True)
     assert w.get_block((0, 3, 0)) == "minecraft:observer[facing=north,powered=false]"
     return w
 
