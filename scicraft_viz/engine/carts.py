@@ -508,18 +508,6 @@ def check_cart(kind: object, pos: object, velocity: object, items: object, where
     return CartSpec(name, at, vel, slots, float(yaw), int(fuel), push)
 
 
-def from_nbt(entity, where: str, source: str, fail) -> CartSpec | None:
-    """The minecart a structure file's entity compound holds (`nbt.id` minecart, chest_minecart or hopper_minecart:
-    `pos`, `nbt.Motion`, `nbt.Items`), or None for any other entity; a field of the wrong kind is refused through
-    `fail(message)`, naming it."""
-    from nbtlib import Compound
-
-    nbt = entity.get("nbt") if isinstance(entity, Compound) else None
-    if not isinstance(nbt, Compound):
-        return None
-    return from_data(nbt, entity.get("pos"), (0, 0, 0), where, "pos", f"{where}.nbt", source, fail)
-
-
 def from_data(nbt, pos, origin, where: str, pos_where: str, data_where: str, source: str, fail) -> CartSpec | None:
     """The minecart an entity's data holds (`id`, `Motion`, `Items`; a furnace cart's `Fuel`, `PushX`, `PushZ`) at
     `pos` (a list of 3 Doubles) from `origin`, or None for another entity."""

@@ -15,8 +15,7 @@ import re
 
 import numpy as np
 
-from scicraft_viz.engine import blockentity, carts, fireballs
-from scicraft_viz.engine import items as item_entities
+from scicraft_viz.engine import blockentity
 from scicraft_viz.engine.formats import MAX_BLOCKS, MAX_PALETTE, Blocks
 from scicraft_viz.engine.schematic import (
     _ID,
@@ -32,6 +31,7 @@ from scicraft_viz.engine.schematic import (
     _yzx,
     entity_summary,
     entity_tag,
+    read_entity,
 )
 from scicraft_viz.safeio import shown
 
@@ -92,14 +92,10 @@ def decode_structure(root, source: str, omitted: list | None = None, contents: d
     wanted = getattr(contents, "entities", None)  # item entities are read where the caller keeps them
     others = []
     for j, e in enumerate(entities):
-        item = _item_entity(e, f"root.entities[{j}]", source) if wanted is not None else None
-        if item is None and wanted is not None:  # a minecart (engine/carts.py)
-            item = carts.from_nbt(e, f"root.entities[{j}]", source, lambda m: _fail(source, m))
-        if item is None and wanted is not None:  # a fireball (engine/fireballs.py)
-            nbt = e.get("nbt") if isinstance(e, Compound) else None
-            if isinstance(nbt, Compound):
-                item = fireballs.from_data(nbt, e.get("pos"), (0, 0, 0), f"root.entities[{j}]", "pos",
-                                           f"root.entities[{j}].nbt", source, lambda m: _fail(source, m))
+        item = None
+        if wanted is not None and isinstance(e, Compound):  # an item entity, a minecart or a fireball
+            item = read_entity(e.get("nbt"), e.get("pos"), (0, 0, 0), f"root.entities[{j}]", "pos",
+                               f"root.entities[{j}].nbt", source)
         if item is not None:
             wanted.append(item)
         else:
@@ -160,17 +156,6 @@ def decode_structure(root, source: str, omitted: list | None = None, contents: d
                                              getattr(contents, "outputs", None),
                                              getattr(contents, "tests", None), getattr(contents, "commands", None)))
     return sorted(found.items(), key=lambda it: _yzx(it[0]))
-
-
-def _item_entity(entity, where: str, source: str):
-    """The item entity (items.ItemSpec) a structure's entity compound holds (`nbt.id` minecraft:item, `pos`), or
-    None for any other entity; an item entity with a field of the wrong kind is refused, naming it."""
-    from nbtlib import Compound
-
-    nbt = entity.get("nbt") if isinstance(entity, Compound) else None
-    pos = entity.get("pos") if isinstance(entity, Compound) else None
-    return item_entities.from_data(nbt, pos, (0, 0, 0), where, "pos", f"{where}.nbt", source,
-                                   lambda m: _fail(source, m))
 
 
 def _block_pos(entity):
