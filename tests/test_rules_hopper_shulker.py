@@ -5,9 +5,11 @@ it when the place in front is not air; a piston breaking a box drops it as an it
 files keep a box's items and a box item's."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from redstone_helpers import run
 
-from scicraft_viz import World
+from scicraft_viz import World, builds
 from scicraft_viz.engine import containers as C
 from scicraft_viz.engine.formats import write_build
 from scicraft_viz.errors import InputError
@@ -175,6 +177,71 @@ def test_a_piston_breaks_a_box_which_drops_as_an_item_carrying_its_items_that_a_
     (stack,) = w.items((0, 1, 0))
     assert stack == ("blue_shulker_box", 1)
     assert C.contents_of(stack[0])[:2] == (None, ("diamond", 3))
+
+
+FAR_BOX = (6, 1, 4)  # on no line of the observer clock's piston (builds.CLOCK_PISTON pushes west at y 1, z 0)
+BROKEN_BOX = (-3, 1, 0)  # where the clock's first push moves its stone (builds.CLOCK_PUSHED): the push breaks it
+
+
+def clocked_box(at):
+    """The observer clock of scicraft_viz.builds with its piston, started, and a lime box holding items at `at`, a
+    comparator south of it reading its level into dust."""
+    w = builds.observer_clock()
+    x, y, z = at
+    for dz in (1, 2):
+        w.set_block((x, y - 1, z + dz), "stone")
+    w.set_block(at, "lime_shulker_box[facing=up]")
+    w.set_items(at, [("redstone", 20), ("repeater", 3)])
+    w.set_block((x, y, z + 1), "comparator[facing=north]")
+    w.set_block((x, y, z + 2), "redstone_wire")
+    builds.start_observer_clock(w)
+    return w
+
+
+def seen(w):
+    """All a trace shows of the world now: its blocks, items and item entities, and every change so far."""
+    return w.tick, w.blocks(), w.contents(), w.item_entities(), w.events
+
+
+def one_tick_a_call(ticks, at):
+    w = clocked_box(at)
+    for _ in range(ticks):
+        w.step(1)
+    return w
+
+
+def test_a_push_breaking_a_box_inside_one_step_drops_it_in_the_tick_it_breaks():
+    """One step of 30 gt in which the clock's first push breaks the box (at +2, its stone moving into the box's
+    place): the box drops in that tick with its items, and the world after is the one stepped one tick a call."""
+    w = clocked_box(BROKEN_BOX)
+    t0 = w.tick
+    w.step(30)
+    gone = [e.tick - t0 for e in w.events if e.pos == BROKEN_BOX and e.kind == "removed"]
+    assert gone == [2, 4]  # the box, then the moving block that lands there as the stone
+    (e,) = w.item_entities()
+    assert (e.item, e.count) == ("lime_shulker_box", 1) and e.age == 29  # it ticks in the entity phase of +2 too
+    assert C.contents_of(e.item) == (("redstone", 20), ("repeater", 3)) + (None,) * 25
+    assert w.contents() == {} and w.boxes_holding_items() == []
+    assert seen(w) == seen(one_tick_a_call(30, BROKEN_BOX))
+
+
+def test_a_box_no_push_reaches_leaves_the_world_as_stepping_it_tick_by_tick():
+    """The box the piston never reaches keeps its items and its comparator's level through 60 gt of the clock."""
+    w = clocked_box(FAR_BOX)
+    w.step(60)
+    assert w.items(FAR_BOX) == [("redstone", 20), ("repeater", 3)] and w.item_entities() == []
+    assert w.power((FAR_BOX[0], 1, FAR_BOX[2] + 2)).level == w.fill_level(FAR_BOX) == 1
+    assert seen(w) == seen(one_tick_a_call(60, FAR_BOX))
+
+
+@settings(max_examples=30, deadline=None)
+@given(steps=st.lists(st.integers(1, 40), min_size=1, max_size=6), broken=st.booleans())
+def test_stepping_a_world_with_a_box_in_any_steps_gives_the_tick_by_tick_world(steps, broken):
+    at = BROKEN_BOX if broken else FAR_BOX
+    w = clocked_box(at)
+    for n in steps:
+        w.step(n)
+    assert seen(w) == seen(one_tick_a_call(sum(steps), at))
 
 
 def test_world_api_sets_and_reads_a_box_and_refuses_too_many_stacks():

@@ -156,7 +156,8 @@ R_BUTTON, R_TORCH, R_LAMP_OFF, R_REPEATER_STEP, R_DUST_DECAY, R_BURNOUT, R_LOCKA
 M_NBEV, M_BEVH, M_NMOV, M_PHASE, M_PISTONS, M_DESTROY, M_OBSERVERS = range(16, 23)
 # Items are block-entity data the world keeps (engine/containers.py), so item moves run outside the kernels:
 # a dropper or dispenser whose scheduled tick came is listed in `fire` (M_NFIRE of them), and M_WAKE is set
-# when a hopper is unlocked; `run` then stops at the end of that tick for the world to move the items.
+# when a hopper is unlocked or a push breaks a shulker box; `run` then stops at the end of that tick for the
+# world to move the items (a broken box drops as an item entity).
 M_NFIRE, M_WAKE = 23, 24
 # M_PASTE is set while a build file loads as a paste: the fences, walls and panes beside what it places keep the
 # sides saved with them (no shape updates reach them, see relink).
@@ -3561,7 +3562,10 @@ def move_blocks(g, c, f, extending):
         g.comp[j] = (np.int32(U[x, BT]) | (np.int32(U[x, FACING]) << 8) | (np.int32(U[x, FACE]) << 16)
                      | (np.int32(U[x, DELAY] & 63) << 24) | (np.int32(U[x, ON] & 1) << 30))
     for j in range(nd - 1, -1, -1):
-        vanish(g, g.queue[Q_DESTROY + j], False)
+        x = g.queue[Q_DESTROY + j]
+        if is_vanilla(U[x, BT]) and BOX_STATE[state_number(U, x)]:
+            g.meta[M_WAKE] = 1  # a shulker box breaks: the world drops it, with its items, at the end of this tick
+        vanish(g, x, False)
     for j in range(n - 1, -1, -1):
         src = g.queue[j]
         x = g.P[src, 0] + NEAR[FC[d], 0]

@@ -1895,8 +1895,9 @@ class World:
             # first tick one may move an item (the kernels stop by themselves after a dropper fires or a
             # hopper is unlocked)
             stop = until if not len(sensors) else min(until, (self.tick // 20 + 1) * 20)
-            # entities move every tick; water is watched; a shulker box a piston breaks drops in its tick
-            if self._entities or self._carts or self._fireballs or self._fluid is not None or self._boxes:
+            # entities move every tick; water is watched (a shulker box a piston breaks drops in its tick: the
+            # kernels stop at the end of that tick by themselves)
+            if self._entities or self._carts or self._fireballs or self._fluid is not None:
                 stop = min(stop, self.tick + 1)
             if self._fluid is not None:
                 self._fluid_sync()  # what an action changed beside water since the last tick
