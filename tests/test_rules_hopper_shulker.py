@@ -132,10 +132,11 @@ def test_a_dispenser_places_an_empty_box_item_as_an_empty_box_facing_up():
     assert w.items((0, 1, 0)) == [("stone", 3)]
 
 
-@pytest.mark.parametrize("front", ["stone", "glass", "redstone_wire", "white_shulker_box"])
+@pytest.mark.parametrize("front", ["stone", "glass", "redstone_wire", "white_shulker_box", "oak_slab[type=bottom]"])
 def test_a_dispenser_facing_a_block_keeps_the_box_item_and_throws_nothing(front):
-    """The place in front is not air: the dispense fails (the game plays the fail sound), the item stays in its slot
-    with its items, no item entity appears, and the next firing tries the same item again."""
+    """The place in front cannot be replaced (a block, even one water would break): the dispense fails (the game
+    plays the fail sound), the item stays in its slot with its items, no item entity appears, and the next firing
+    tries the same item again."""
     w, at = dispenser(front=front, below_front="stone")
     before = w.get_block(at)
     for _ in range(2):
@@ -147,6 +148,52 @@ def test_a_dispenser_facing_a_block_keeps_the_box_item_and_throws_nothing(front)
     slots = w.slots((0, 1, 0))
     assert slots[:2] == [("white_shulker_box", 1), ("stone", 3)]
     assert C.contents_of(slots[0][0])[:3] == (("redstone", 5), None, ("diamond", 2))
+
+
+@pytest.mark.parametrize("front", [
+    "water[level=0]", "water[level=5]", "lava[level=0]", "fire", "bubble_column[drag=true]"])
+def test_a_dispenser_places_a_box_into_a_block_it_replaces_which_goes_without_a_drop(front):
+    """DirectionalPlaceContext.canPlace: a replaceable block (a fluid, fire...) gives way to the box (setBlock, no
+    drop; the box is not waterloggable, so water leaves nothing), in the dispense's tick."""
+    w, at = dispenser(below_front="stone", front=front)
+    before = w.get_block(at)
+    w.use((0, 1, 1))
+    w.step(3)
+    assert w.get_block(at) == before
+    w.step(1)
+    assert w.get_block(at) == "minecraft:white_shulker_box[facing=up]"
+    assert w.slots(at)[:3] == [("redstone", 5), None, ("diamond", 2)]
+    assert w.items((0, 1, 0)) == [("stone", 3)] and w.item_entities() == []
+    w.step(10)
+    assert w.get_block(at) == "minecraft:white_shulker_box[facing=up]"
+
+
+@pytest.mark.parametrize(("cart_x", "placed"), [(2.4, False), (2.5, True)])
+def test_a_minecart_overlapping_the_place_keeps_the_box_item(cart_x, placed):
+    """Level.isUnobstructed: a minecart (blocksBuilding) whose box overlaps the cell with some volume stops the
+    placement and the item stays; one whose box only reaches the cell's face (x 2.5: its box starts 0.49 further)
+    does not."""
+    w, at = dispenser(below_front="stone")
+    w.set_block((2, 0, 0), "stone")
+    w.spawn_minecart((cart_x, 1.0, 0.5))
+    w.use((0, 1, 1))
+    w.step(4)
+    if placed:
+        assert w.get_block(at) == "minecraft:white_shulker_box[facing=up]"
+        assert w.items((0, 1, 0)) == [("stone", 3)]
+    else:
+        assert w.get_block(at) == "minecraft:air"
+        assert w.slots((0, 1, 0))[0][0] == C.with_contents("white_shulker_box", (("redstone", 5), None, ("diamond", 2)))
+    assert w.item_entities() == []
+
+
+def test_an_item_entity_in_the_place_does_not_stop_the_box():
+    w, at = dispenser(below_front="stone")
+    w.spawn_item("redstone", 1, (1.5, 1.0, 0.5))
+    w.use((0, 1, 1))
+    w.step(4)
+    assert w.get_block(at) == "minecraft:white_shulker_box[facing=up]"
+    assert [(e.item, e.count) for e in w.item_entities()] == [("redstone", 1)]
 
 
 def test_a_piston_breaks_a_box_which_drops_as_an_item_carrying_its_items_that_a_hopper_takes():

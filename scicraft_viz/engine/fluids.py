@@ -162,6 +162,50 @@ def lava_meets(world, p, tick: int, fluid_ticks) -> bool:
     return False
 
 
+# The blocks Java 1.20 builds with BlockBehaviour.Properties.replaceable() (its Blocks table; minecraft-data carries no
+# such flag): a block item placed there, or a bucket's fluid, takes their place. `grass` is 1.20.1's name of
+# `short_grass`.
+REPLACEABLE = frozenset((
+    "air", "cave_air", "void_air", WATER, LAVA, BUBBLE_COLUMN, "fire", "soul_fire", "structure_void", "light",
+    "grass", "short_grass", "fern", "dead_bush", "seagrass", "tall_seagrass", "tall_grass", "large_fern", "vine",
+    "glow_lichen", "snow", "hanging_roots", "crimson_roots", "warped_roots", "nether_sprouts"))
+VINE_FACES = ("up", "north", "east", "south", "west")  # VineBlock.PROPERTY_BY_DIRECTION
+
+
+def replaceable(state: str) -> bool:
+    """BlockState.canBeReplaced(BlockPlaceContext) for a block item that is not the block's own (a dispensed shulker
+    box): a replaceable block, except a snow layer thicker than 1 (SnowLayerBlock) and a vine on all five of its
+    faces (VineBlock); a sculk vein (MultifaceBlock, whose item is not the one placed) is replaced too."""
+    name, props = B.split_state(state)
+    name = B.VANILLA_NAME.get(name, name)
+    if name == "snow":
+        return props.get("layers", "1") == "1"
+    if name == "vine":
+        return sum(props.get(k) == "true" for k in VINE_FACES) < len(VINE_FACES)
+    return name in REPLACEABLE or name == "sculk_vein"
+
+
+@functools.lru_cache(maxsize=1)
+def _shaped() -> frozenset:
+    from scicraft_viz.engine.items import _shape_data
+
+    return frozenset(_shape_data()[0]["blocks"])
+
+
+def fluid_replaceable(state: str) -> bool:
+    """BlockState.canBeReplaced(Fluid), which a bucket asks of the block it empties into: a replaceable block (its flag
+    alone, whatever its layers or faces) or one that is not solid (BlockStateBase.isSolid: no collision shape, or
+    one too small on average and under a block tall; dust, torches, repeaters, rails, buttons, plates...); never an
+    end portal or gateway. A block minecraft-data's 1.20 shapes do not know (a copper bulb) is taken as solid."""
+    name = B.split_state(state)[0]
+    name = B.VANILLA_NAME.get(name, name)
+    if name in REPLACEABLE:
+        return True
+    if name in ("end_portal", "end_gateway") or name not in _shaped():
+        return False
+    return not info(state).solid
+
+
 def is_watery(state: str) -> bool:
     """A water block, a waterlogged one or a bubble column: what fluid ticks run for."""
     return state.startswith(("minecraft:water", "minecraft:bubble_column")) or "waterlogged=true" in state

@@ -590,3 +590,50 @@ def pop_resource(rng: JavaRandom, p: tuple[int, int, int]) -> tuple[list[float],
            p[2] + 0.5 + rng.next_double() * 0.5 - 0.25]
     vel = [rng.next_double() * 0.2 - 0.1, 0.2, rng.next_double() * 0.2 - 0.1]
     return pos, vel
+
+
+@functools.lru_cache(maxsize=1)
+def _loot_data():
+    import minecraft_data
+
+    data = minecraft_data("1.20")
+    return data.blockLoot, data.blocks_name, data.items
+
+
+def block_drops(state: str) -> tuple[tuple[str, int], ...]:
+    """What a block broken with no tool and no entity drops (Block.dropResources, as Level.destroyBlock calls it), in
+    its loot table's order, from minecraft-data's 1.20 loot: each sure drop of a fixed count. A block whose table only
+    copies another's (a wall torch, sign, banner or head) drops the item minecraft-data names for it; a candle drops
+    as many candles as it holds; a cobweb drops string (its table gives the cobweb itself only to shears or silk
+    touch). Drops left to chance (a count range, a chance below 1) are left out (has_chance_drops)."""
+    from scicraft_viz.engine import blocks as B
+
+    name, props = B.split_state(state)
+    name = B.VANILLA_NAME.get(name, name)
+    if name == "cobweb":
+        return (("string", 1),)
+    loot, blocks, items = _loot_data()
+    entries = loot.get(name) or []
+    if not entries:
+        ids = blocks[name]["drops"] if name in blocks else []
+        return tuple((items[i]["name"], 1) for i in ids)
+    out = []
+    for e in entries:
+        lo, *hi = e.get("stackSizeRange", [1, 1])
+        if e.get("dropChance", 1) == 1 and all(h == lo for h in hi) and lo:
+            out.append((e["item"], lo))
+    if name.endswith("candle") and out:
+        out[0] = (out[0][0], int(props.get("candles", "1")))
+    return tuple(out)
+
+
+def has_chance_drops(state: str) -> bool:
+    """Does the block's loot table give something left to chance, which block_drops leaves out?"""
+    from scicraft_viz.engine import blocks as B
+
+    name = B.split_state(state)[0]
+    name = B.VANILLA_NAME.get(name, name)
+    if name == "cobweb":
+        return False
+    return any(e.get("dropChance", 1) != 1 or len(set(e.get("stackSizeRange", [1, 1]))) > 1
+               for e in _loot_data()[0].get(name) or [])

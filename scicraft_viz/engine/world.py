@@ -1285,13 +1285,15 @@ class World:
 
     def _place_box(self, p: Pos, c: int, slots: tuple, i: int, q: Pos, f: int) -> None:
         """A dispenser fires the shulker box item in slot i at the cell q in front (vanilla ShulkerBoxDispenseBehavior):
-        the box is placed when q is air (BlockItem.place into a DirectionalPlaceContext), facing the way the
-        dispenser faces when the block below q is air too, else up (the context's clicked face), with the items the
-        item carries; then the slot gives up the item. When q is not air the dispenser fails: the item stays (the
-        game plays the fail sound), nothing is thrown."""
-        from scicraft_viz.engine import containers
+        BlockItem.place into a DirectionalPlaceContext places the box when the block at q can be replaced
+        (fluids.replaceable: air, water, lava, fire...; what stood there goes without a drop) and no minecart's box
+        overlaps the cell (the box's full collision shape, Level.isUnobstructed: item entities and fireballs do not
+        count), facing the way the dispenser faces when the block below q is air, else up (the context's clicked
+        face), with the items the item carries; then the slot gives up the item. Otherwise the dispense fails: the
+        item stays (the game plays the fail sound), nothing is thrown."""
+        from scicraft_viz.engine import containers, fluids
 
-        if self._block_at(q) not in _AIRS:
+        if not fluids.replaceable(self._block_at(q)) or self._cart_overlaps(q):
             return
         below = self._block_at((q[0], q[1] - 1, q[2]))
         facing = B.DIRECTIONS[f] if below in _AIRS else "up"
@@ -1303,21 +1305,28 @@ class World:
             self._put_slots(q, cq, containers.BOX, tuple(held))
         self._put_slots(p, c, B.DISPENSER, containers.take_one(slots, i))
 
+    def _cart_overlaps(self, q: Pos) -> bool:
+        """Does a minecart's box overlap the cell q with some volume (touching faces do not)?"""
+        from scicraft_viz.engine.items import intersects
+
+        cell = (q[0], q[1], q[2], q[0] + 1, q[1] + 1, q[2] + 1)
+        return any(not cart.removed and intersects(cart.box(), cell) for cart in self._carts)
+
     def _use_bucket(self, p: Pos, c: int, slots: tuple, i: int, q: Pos) -> bool:
         """A dispenser fires the bucket in slot i at the cell q in front (vanilla's dispense behaviours of the
-        buckets, docs/redstone.md section 90): a filled bucket empties into q when q is air, nothing else; an empty
-        one takes a water or lava source, powder snow, or the water of a waterlogged block. The block changes with
+        buckets, docs/redstone.md sections 90 and 98): a filled bucket empties into q (_empty_bucket); an empty one
+        takes a water or lava source, powder snow, or the water of a waterlogged block. The block changes with
         updates, then vanilla's consumeWithRemainder: the bucket left over takes the slot when it held one bucket,
         else goes into the first slot that has room for it, else out of the front as an item entity. False when
-        nothing happens to the cell (the bucket is then thrown out as any item is)."""
+        the bucket cannot be used (it is then thrown out as any item is, DefaultDispenseItemBehavior)."""
         from scicraft_viz.engine import containers
 
         name = slots[i][0]
         front = self._block_at(q)
         if name in BUCKET_CONTENTS:
-            if front != "minecraft:air":  # isEmptyBlock: strictly air, not a replaceable block
+            if not self._empty_bucket(name, q, front):
                 return False
-            new, left = BUCKET_CONTENTS[name], "bucket"
+            left = "bucket"
         else:
             kind, props = split_state(front)
             if kind in ("water", "lava") and props.get("level", "0") == "0":
@@ -1328,7 +1337,7 @@ class World:
                 new, left = front.replace("waterlogged=true", "waterlogged=false"), "water_bucket"
             else:  # flowing water or lava, or nothing to take: no BucketPickup gives a bucket
                 return False
-        self._fluid_set(q, new)
+            self._fluid_set(q, new)
         b = int(self.g.U[c, sim.BT])
         rest = containers.take_one(slots, i)
         if rest[i] is None:
@@ -1343,6 +1352,49 @@ class World:
             else:
                 rest = into
         self._put_slots(p, c, b, rest)
+        return True
+
+    def _empty_bucket(self, name: str, q: Pos, front: str) -> bool:
+        """The filled bucket `name` empties into q, where `front` stands; False when it cannot. Powder snow goes only
+        into air (SolidBucketItem: isEmptyBlock). Water and lava follow BucketItem.emptyContents: air, or a block
+        the fluid may replace (fluids.fluid_replaceable), or for water a waterloggable block. Water in a
+        waterloggable block waterlogs it (placeLiquid, whose fluid tick comes 5 game ticks on) or, already
+        waterlogged, leaves it as it is, the bucket emptied all the same. Otherwise a replaceable block or one that
+        is not solid is broken with its drops (Level.destroyBlock: each stack the loot gives thrown up from the
+        cell, Block.popResource, then the cell set to the block's own fluid or air), unless it is a fluid, and the
+        fluid's source is set there. Rails and iron trapdoors, which the engine keeps unwaterlogged, refuse water
+        (docs/limits.md)."""
+        from scicraft_viz.engine import fluids
+
+        if name not in ("water_bucket", "lava_bucket"):
+            if front not in _AIRS:
+                return False
+            self._fluid_set(q, BUCKET_CONTENTS[name])
+            return True
+        here = fluids.info(front)
+        may_replace = fluids.fluid_replaceable(front)
+        water = name == "water_bucket"
+        if not (front in _AIRS or may_replace or (here.container and water)):
+            return False
+        if here.container and water:
+            if not here.settable:
+                return False
+            if not here.waterlogged:
+                _, props = split_state(front)
+                props["waterlogged"] = "true"
+                self._fluid_set(q, f"minecraft:{here.name}[" + ",".join(f"{k}={v}" for k, v in sorted(props.items()))
+                                + "]")
+            return True
+        if may_replace and front not in _AIRS and here.name not in (fluids.WATER, fluids.LAVA, fluids.BUBBLE_COLUMN):
+            from scicraft_viz.engine.items import block_drops, pop_resource
+
+            for item, n in block_drops(front):
+                at, vel = pop_resource(self._rng, q)
+                self._add_entity(item, n, at, vel, 10, 0)
+            self._fluid_set(q, "minecraft:water[level=0]" if here.waterlogged else "minecraft:air")
+        fluid = BUCKET_CONTENTS[name]
+        if self._block_at(q) != fluid:  # setBlock of the same state changes nothing
+            self._fluid_set(q, fluid)
         return True
 
     def _hopper_tick(self, c: int, t: int, entity: ItemEntity | None = None) -> None:
