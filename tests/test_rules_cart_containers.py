@@ -165,6 +165,22 @@ def test_a_hopper_minecart_picks_up_item_entities_beside_it_and_above_a_solid_bl
     assert w2.item_entities() == [] and w2.minecarts()[0].slots[0] == ("redstone", 7)
 
 
+def test_a_comparator_follows_a_filling_hopper_minecart_at_each_detector_recheck():
+    """A hopper cart resting on a detector rail under a chest of 5 stacks: it gains an item a tick; the comparator
+    behind the rail hears of it only when the rail re-checks (every 20 gt from tick 1) and reads the cart 2 gt
+    later: level 1 + floor(14 x items / 320)."""
+    w = World.from_blocks([((x, 0, z), "stone") for x in range(5) for z in range(3)]
+                          + [((x, 1, 0), "rail[shape=east_west]") for x in (0, 1, 3, 4)]
+                          + [((2, 1, 0), "detector_rail[shape=east_west]"), ((2, 1, 1), "comparator[facing=north]"),
+                             ((2, 1, 2), "redstone_lamp"), ((2, 2, 0), "chest")])
+    w.set_items((2, 2, 0), [("stone", 64)] * 5)
+    w.spawn_minecart((2.5, 1.0625, 0.5), kind="hopper_minecart")
+    got = _run(w, 330, lambda: w.output_signal((2, 1, 1)))
+    assert got == [(0, 0), (23, 1), (43, 2), (63, 3), (83, 4), (103, 5), (123, 6), (143, 7), (163, 8), (203, 9),
+                   (223, 10), (243, 11), (263, 12), (283, 13), (303, 14), (323, 15)]
+    assert _count(w.minecarts()[0].slots) == 320 and w.items((2, 2, 0)) == []
+
+
 def test_a_hopper_minecarts_enabled_flag_is_saved_and_read_back():
     from nbtlib import Byte, Compound, Double, List, String
 

@@ -1266,6 +1266,10 @@ class World:
         for c in list(self._hoppers):
             if self._hoppers[c] <= t:  # read now: a hopper filled earlier in this tick may have been held back
                 self._hopper_tick(c, t)
+        if self._carts and self._hoppers:  # what a comparator reads through a detector rail, after the hoppers
+            from scicraft_viz.engine import carts
+
+            carts.count_on_detectors(self)
         taken = any(e.removed for e in self._entities)
         if self._entities or self._plate_items or self._fireballs:  # items the hoppers took leave the plates
             self._entities = [e for e in self._entities if not e.removed]
