@@ -262,7 +262,7 @@ def test_spawn_minecart_checks_a_furnace_carts_fuel_and_push():
         w.spawn_minecart((0.5, 1, 0.5), kind="furnace_minecart", items=[("coal", 1)])
     assert w.minecarts() == []
     assert w.spawn_minecart((0.5, 1, 0.5), kind="minecraft:furnace_minecart", fuel=3600, push=(1, 0)) == 1
-    assert w.minecarts()[0][-2:] == (3600, (1.0, 0.0))
+    assert (w.minecarts()[0].fuel, w.minecarts()[0].push) == (3600, (1.0, 0.0))
 
 
 def test_a_record_a_trace_file_and_a_copy_keep_fuel_and_push(tmp_path):

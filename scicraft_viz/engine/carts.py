@@ -77,6 +77,7 @@ class Minecart:
     piston_deltas: list | None = field(default=None, repr=False, compare=False)
     fuel: int = 0
     push: list = field(default_factory=lambda: [0.0, 0.0, 0.0])
+    enabled: bool = True  # a hopper cart's Enabled: it takes items only when set (an activator rail clears it)
 
     def box(self) -> tuple[float, float, float, float, float, float]:
         x, y, z = self.pos
@@ -90,6 +91,13 @@ class Minecart:
         if self.kind not in CONTAINERS:
             return 0
         return containers.fill_level(self.slots, B.CHEST, size=SLOTS[self.kind])
+
+    def block(self) -> int:
+        """The container block whose rules its slots follow (a chest's for a chest cart, a hopper's for a hopper
+        cart: every slot takes and gives any item)."""
+        from scicraft_viz.engine import blocks as B
+
+        return B.CHEST if self.kind == "chest_minecart" else B.HOPPER
 
     def slowdown(self) -> float:
         """AbstractMinecart.applyNaturalSlowdown's factor: 0.96 for a plain or furnace cart; a container cart's is the
@@ -308,7 +316,7 @@ def _come_off_track(c: Minecart, world: Surroundings) -> None:
 
 
 def tick_cart(c: Minecart, world: Surroundings, conductor) -> None:
-    """OldMinecartBehavior.tick on the server, without passengers or activator rails, up to its push (the world runs
+    """OldMinecartBehavior.tick on the server, without passengers, up to its push (the world runs
     `push_neighbours` next): gravity, the move along the rail the cart is on (or off rails), then its heading.
     `conductor(p)` tells whether the block at p conducts redstone (a powered rail starts a resting cart away from
     one)."""
@@ -318,7 +326,12 @@ def tick_cart(c: Minecart, world: Surroundings, conductor) -> None:
     shape = rail_shape(world, p)
     c.on_rails = shape is not None
     if shape is not None:
+        # the rail's state as it was before the move: a powered activator rail disables a hopper cart, an
+        # unpowered one enables it again (MinecartHopper.activateMinecart; other kinds do nothing)
+        activator = world.name(*p) == "activator_rail" and world.state(*p)
         _move_along_track(c, p, shape, world, conductor)
+        if activator and c.kind == "hopper_minecart":
+            c.enabled = "powered=true" not in activator
     else:
         _come_off_track(c, world)
     # the heading: along the tick's travel when it cleared 0.001 squared, turned half round when it swings by 170
@@ -407,6 +420,15 @@ def detector_cells(c: Minecart) -> list[tuple[int, int, int]]:
             for z in range(math.floor(b[2] + 1e-5), math.floor(b[5] - 1e-5) + 1)]
 
 
+def container_in(carts: list, box) -> Minecart | None:
+    """The first chest or hopper cart, in spawn order, whose box meets `box` (vanilla's HopperBlockEntity.getContainerAt
+    picks one of the container entities there at random; see docs/limits.md)."""
+    for c in carts:
+        if not c.removed and c.kind in CONTAINERS and intersects(c.box(), box):
+            return c
+    return None
+
+
 def on_detector(c: Minecart, p: tuple[int, int, int]) -> bool:
     """Whether the detector rail at p counts the cart (its box meets the rail's search box)."""
     return not c.removed and intersects(c.box(), moved_box(DETECTOR_BOX, p))
@@ -428,6 +450,7 @@ class CartInfo(NamedTuple):
     slots: tuple = ()
     fuel: int = 0
     push: tuple[float, float] = (0.0, 0.0)
+    enabled: bool = True  # a hopper cart takes items only while enabled (vanilla's Enabled)
 
 
 class CartSpec(NamedTuple):
@@ -441,6 +464,7 @@ class CartSpec(NamedTuple):
     yaw: float = 0.0  # its heading in degrees (a float), which decides which carts it lets push it
     fuel: int = 0  # a furnace cart's game ticks of fuel (vanilla's Fuel)
     push: tuple[float, float] = (0.0, 0.0)  # a furnace cart's drive (vanilla's PushX, PushZ)
+    enabled: bool = True  # a hopper cart's Enabled (an activator rail sets and clears it)
 
 
 def check_fuel(fuel: object, where: str) -> int:
@@ -468,7 +492,7 @@ def check_push(value: object, where: str) -> float:
 
 
 def check_cart(kind: object, pos: object, velocity: object, items: object, where: str,
-               yaw: object = 0.0, fuel: object = 0, push: object = (0.0, 0.0)) -> CartSpec:
+               yaw: object = 0.0, fuel: object = 0, push: object = (0.0, 0.0), enabled: object = True) -> CartSpec:
     """A minecart's fields checked as `World.spawn_minecart` takes them, or InputError starting with `where`."""
     from scicraft_viz.engine import blocks as B
     from scicraft_viz.engine import containers
@@ -505,11 +529,16 @@ def check_cart(kind: object, pos: object, velocity: object, items: object, where
         block = B.CHEST if name == "chest_minecart" else B.HOPPER
         filled = containers.slot_stacks(items if items is not None else [], block, where)
         slots = containers.padded(filled, block)
-    return CartSpec(name, at, vel, slots, float(yaw), int(fuel), push)
+    if not isinstance(enabled, bool):
+        raise InputError(f"{where}: enabled must be True or False, got {enabled!r}"[:300])
+    if not enabled and name != "hopper_minecart":
+        raise InputError(f"{where}: only a hopper minecart can be disabled, not a {name}")
+    return CartSpec(name, at, vel, slots, float(yaw), int(fuel), push, enabled)
 
 
 def from_data(nbt, pos, origin, where: str, pos_where: str, data_where: str, source: str, fail) -> CartSpec | None:
-    """The minecart an entity's data holds (`id`, `Motion`, `Items`; a furnace cart's `Fuel`, `PushX`, `PushZ`) at
+    """The minecart an entity's data holds (`id`, `Motion`, `Items`; a hopper cart's `Enabled`; a furnace cart's `Fuel`,
+    `PushX`, `PushZ`) at
     `pos` (a list of 3 Doubles) from `origin`, or None for another entity."""
     from nbtlib import Compound, Double, Float, List
 
@@ -545,10 +574,20 @@ def from_data(nbt, pos, origin, where: str, pos_where: str, data_where: str, sou
     fuel, push = 0, (0.0, 0.0)
     if kind == FURNACE:
         fuel, push = _furnace_fields(nbt, data_where, fail)
+    enabled = True  # MinecartHopper.readAdditionalSaveData: Enabled, true when absent
+    if kind == "hopper_minecart" and "Enabled" in nbt:
+        from nbtlib import Byte
+
+        tag = nbt["Enabled"]
+        if not isinstance(tag, Byte):
+            raise fail(f"{data_where}.Enabled (hopper_minecart) is a {type(tag).__name__} {str(tag)[:60]}; "
+                       "expected a Byte (0: disabled)")
+        enabled = int(tag) != 0
     try:
-        return check_cart(kind, at, motion, items, where, yaw if math.isfinite(yaw) else 0.0, fuel, push)
+        got = check_cart(kind, at, motion, items, where, yaw if math.isfinite(yaw) else 0.0, fuel, push)
     except InputError as e:
         raise fail(str(e)) from None
+    return got._replace(enabled=enabled)
 
 
 def _furnace_fields(nbt, where: str, fail) -> tuple[int, tuple[float, float]]:
@@ -589,10 +628,10 @@ def _furnace_fields(nbt, where: str, fail) -> tuple[int, tuple[float, float]]:
     return fuel, (push[0], push[1])
 def to_nbt(cart: CartSpec, pos=None):
     """A minecart's data as vanilla saves it (the file's DataVersion is 1.20.1's): `id`, `Motion`, `Rotation` (its
-    yaw and a pitch of 0, Floats), a container cart's `Items` (Slot, id, Count), a furnace cart's `Fuel`, `PushX` and
-    `PushZ`, and `Pos` when given (the position
-    as the format counts it); `from_data` reads it back."""
-    from nbtlib import Compound, Double, Float, List, Short, String
+    yaw and a pitch of 0, Floats), a container cart's `Items` (Slot, id, Count), a hopper cart's `Enabled` (a Byte),
+    a furnace cart's `Fuel`, `PushX` and `PushZ`, and `Pos` when given (the position as the format counts it);
+    `from_data` reads it back."""
+    from nbtlib import Byte, Compound, Double, Float, List, Short, String
 
     from scicraft_viz.engine.blockentity import items_tag
 
@@ -601,6 +640,8 @@ def to_nbt(cart: CartSpec, pos=None):
                     "Rotation": List[Float]([Float(cart.yaw), Float(0.0)])})
     if cart.kind in CONTAINERS:
         tag["Items"] = items_tag(cart.slots)
+    if cart.kind == "hopper_minecart":
+        tag["Enabled"] = Byte(int(cart.enabled))
     elif cart.kind == FURNACE:  # MinecartFurnace.addAdditionalSaveData: the push's y is not kept
         tag.update({"Fuel": Short(cart.fuel), "PushX": Double(cart.push[0]), "PushZ": Double(cart.push[1])})
     if pos is not None:
@@ -610,14 +651,15 @@ def to_nbt(cart: CartSpec, pos=None):
 
 def spec(c: Minecart) -> CartSpec:
     """A cart of the world as a build file keeps it (World.saved_entities)."""
-    return CartSpec(c.kind, tuple(c.pos), tuple(c.vel), tuple(c.slots), c.yaw, c.fuel, (c.push[0], c.push[2]))
+    return CartSpec(c.kind, tuple(c.pos), tuple(c.vel), tuple(c.slots), c.yaw, c.fuel, (c.push[0], c.push[2]),
+                    c.enabled)
 
 
 def spawn(world, spec: CartSpec) -> int:
     """Add a minecart to the world's entities (after those already there); returns its id."""
     c = Minecart(world._next_entity, spec.kind, list(spec.pos), list(spec.motion), tuple(spec.slots),
                  yaw=float(np.fmod(np.float32(spec.yaw), np.float32(360.0))), fuel=spec.fuel,
-                 push=[spec.push[0], 0.0, spec.push[1]])
+                 push=[spec.push[0], 0.0, spec.push[1]], enabled=spec.enabled)
     world._next_entity += 1
     world._carts.append(c)
     count_on_detectors(world)
@@ -626,7 +668,7 @@ def spawn(world, spec: CartSpec) -> int:
 
 def info(c: Minecart) -> CartInfo:
     return CartInfo(c.id, c.kind, tuple(c.pos), tuple(c.vel), c.on_rails, tuple(c.slots), c.fuel,
-                    (c.push[0], c.push[2]))
+                    (c.push[0], c.push[2]), c.enabled)
 
 
 def _detector_cell(world, p) -> int:
@@ -669,7 +711,8 @@ def count_on_detectors(world) -> None:
 
 def tick_all(world) -> None:
     """The carts' part of the entity phase, in spawn order: each moves (tick_cart), then the detector rails its box
-    reaches into that are not powered check for carts (DetectorRailBlock.entityInside)."""
+    reaches into that are not powered check for carts (DetectorRailBlock.entityInside), then an enabled hopper cart
+    takes an item (World._cart_suck)."""
     from scicraft_viz.engine import kernels as sim
 
     def conductor(p) -> bool:
@@ -694,4 +737,6 @@ def tick_all(world) -> None:
                 if n:
                     world._call(world._k.set_carts, c, n, level)
                     surroundings = moving_boxes(world)  # the update may have changed blocks
+        if cart.kind == "hopper_minecart" and cart.enabled and not cart.removed:
+            world._cart_suck(cart)  # MinecartHopper.tick after the cart's own tick
     count_on_detectors(world)

@@ -57,6 +57,8 @@ def _cart_json(c) -> dict:
            "slots": [None if st is None else list(st) for st in c.slots]}
     if c.kind == "furnace_minecart":
         out.update(fuel=c.fuel, push=list(c.push))
+    if not c.enabled:
+        out["enabled"] = False
     return out
 
 
@@ -235,12 +237,14 @@ def _read_carts(rows_in: list, rows: int, fail) -> list[tuple]:
     def read(c, where):
         try:
             spec = check_cart(c["kind"], c["pos"], c["velocity"], c["slots"] or None, "minecart",
-                              fuel=c.get("fuel", 0), push=tuple(c.get("push", (0.0, 0.0))))
+                              fuel=c.get("fuel", 0), push=tuple(c.get("push", (0.0, 0.0))),
+                              enabled=c.get("enabled", True))
         except InputError as err:
             fail(where, str(err))
         if spec.slots and len(c["slots"]) != len(spec.slots):
             fail(f"{where}.slots", f"holds {len(c['slots'])} slots, a {spec.kind} {len(spec.slots)}")
-        return CartInfo(c["id"], spec.kind, spec.pos, spec.motion, c["on_rails"], spec.slots, spec.fuel, spec.push)
+        return CartInfo(c["id"], spec.kind, spec.pos, spec.motion, c["on_rails"], spec.slots, spec.fuel, spec.push,
+                        spec.enabled)
 
     return _entity_rows(rows_in, rows, "carts", "minecart", fail, read)
 

@@ -1118,6 +1118,34 @@ class World:
             return c, containers.BOX
         return (c, b) if b in B.CONTAINERS else (0, B.AIR)
 
+    def _reach(self, x: float, y: float, z: float) -> tuple[int, int, object]:
+        """Vanilla HopperBlockEntity.getContainerAt(x, y, z): the block container in the cell holding the point
+        (cell, block, None), else the first chest or hopper minecart whose box meets the 1-block box centred on the
+        point (0, the block its slots follow, the cart), else (0, AIR, None)."""
+        p = (math.floor(x), math.floor(y), math.floor(z))
+        c, b = self._container_at(p)
+        if c > 0 or not self._carts:
+            return c, b, None
+        from scicraft_viz.engine import carts
+
+        cart = carts.container_in(self._carts, (x - 0.5, y - 0.5, z - 0.5, x + 0.5, y + 0.5, z + 0.5))
+        return (0, cart.block(), cart) if cart is not None else (0, B.AIR, None)
+
+    def _reach_cell(self, p: Pos) -> tuple[int, int, object]:
+        """`_reach` at the centre of the cell p (what a hopper or dropper looks into)."""
+        return self._reach(p[0] + 0.5, p[1] + 0.5, p[2] + 0.5)
+
+    def _held(self, p: Pos, b: int, cart) -> tuple:
+        """The slots of the inventory `_reach` found at p: the cart's, or the block container's."""
+        return cart.slots if cart is not None else self._slots_at(p, b)
+
+    def _hold(self, p: Pos, c: int, b: int, cart, slots: tuple) -> None:
+        """The inventory `_reach` found at p now holds `slots`."""
+        if cart is not None:
+            cart.slots = slots
+        else:
+            self._put_inventory(p, c, b, slots)
+
     def _track_boxes(self, cells: np.ndarray) -> None:
         """After a placement at `cells`: the shulker boxes placed there join the boxes the world watches (a
         piston breaking one drops it), the boxes replaced leave without a drop (a placement, /setblock)."""
@@ -1197,12 +1225,12 @@ class World:
             if p in self._items:  # it holds items, and a container that is not full is in front
                 f = int(U[c, sim.FACING])
                 q = _ahead(p, f)
-                cq, bq = self._container_at(q)
-                have = cq > 0 and not containers.is_full(self._slots_at(q, bq), bq, B.OFFSETS.index(_back(f)))
+                cq, bq, cart = self._reach_cell(q)
+                have = bq != B.AIR and not containers.is_full(self._held(q, bq, cart), bq, B.OFFSETS.index(_back(f)))
             if not have and not containers.is_full(self._slots_at(p, B.HOPPER), B.HOPPER, -1):
                 a = (p[0], p[1] + 1, p[2])  # or it has room, and the container above has items
-                ca, ba = self._container_at(a)
-                have = ca > 0 and not containers.is_empty(self._slots_at(a, ba), ba, containers.DOWN)
+                ca, ba, cart = self._reach_cell(a)
+                have = ba != B.AIR and not containers.is_empty(self._held(a, ba, cart), ba, containers.DOWN)
             if have and (due is None or ready < due):
                 due = ready
         return due
@@ -1238,6 +1266,10 @@ class World:
         for c in list(self._hoppers):
             if self._hoppers[c] <= t:  # read now: a hopper filled earlier in this tick may have been held back
                 self._hopper_tick(c, t)
+        if self._carts and self._hoppers:  # what a comparator reads through a detector rail, after the hoppers
+            from scicraft_viz.engine import carts
+
+            carts.count_on_detectors(self)
         taken = any(e.removed for e in self._entities)
         if self._entities or self._plate_items or self._fireballs:  # items the hoppers took leave the plates
             self._entities = [e for e in self._entities if not e.removed]
@@ -1267,17 +1299,17 @@ class World:
         if b == B.DISPENSER and name in B.SHULKER_BOXES:  # placed, or kept when it cannot be (section 96)
             self._place_box(p, c, slots, i, q, f)
             return
-        cq, bq = self._container_at(q) if b == B.DROPPER else (0, B.AIR)
-        if cq > 0:
-            was = self._slots_at(q, bq)
+        cq, bq, cart = self._reach_cell(q) if b == B.DROPPER else (0, B.AIR, None)
+        if bq != B.AIR:  # a container block, or a chest or hopper minecart in the cell
+            was = self._held(q, bq, cart)
             into = containers.add_one(was, bq, name, B.OFFSETS.index(_back(f)))
             if into is None:
                 return
-            self._put_inventory(q, cq, bq, into)  # vanilla: the container it fills hears first
-            if bq == B.HOPPER and not any(was):
+            self._hold(q, cq, bq, cart, into)  # vanilla: the container it fills hears first
+            if cart is None and bq == B.HOPPER and not any(was):
                 self._hoppers[cq] = self.tick + HOPPER_COOLDOWN - 1
         self._put_slots(p, c, b, containers.take_one(slots, i))
-        if cq <= 0:  # out into the world as an item entity (docs/redstone.md section 60)
+        if bq == B.AIR:  # out into the world as an item entity (docs/redstone.md section 60)
             from scicraft_viz.engine.items import eject
 
             at, vel = eject(self._rng, p, B.OFFSETS[f])
@@ -1412,10 +1444,11 @@ class World:
         mine = self._slots_at(p, B.HOPPER)
         f = int(U[c, sim.FACING])
         q = _ahead(p, f)
-        cq, bq = self._container_at(q)
         face = B.OFFSETS.index(_back(f))
-        if any(mine) and cq > 0:
-            was = self._slots_at(q, bq)
+        # a container block, else a chest or hopper minecart in the cell
+        cq, bq, cart = self._reach_cell(q) if any(mine) else (0, B.AIR, None)
+        if bq != B.AIR:
+            was = self._held(q, bq, cart)
             if not containers.is_full(was, bq, face):
                 for i, s in enumerate(mine):
                     if s is None:
@@ -1424,35 +1457,84 @@ class World:
                     if into is not None:
                         mine = containers.take_one(mine, i)
                         self._put_slots(p, c, B.HOPPER, mine)
-                        self._put_inventory(q, cq, bq, into)
+                        self._hold(q, cq, bq, cart, into)
                         # vanilla: an empty hopper given an item by a hopper moves it on 7 gt later, whichever
-                        # of the two ticks first
-                        if bq == B.HOPPER and not any(was):
+                        # of the two ticks first (a hopper minecart has no cooldown)
+                        if cart is None and bq == B.HOPPER and not any(was):
                             self._hoppers[cq] = t + HOPPER_COOLDOWN - 1
                         moved = True
                         break
         if not containers.is_full(mine, B.HOPPER, -1):
             a = (p[0], p[1] + 1, p[2])
-            ca, ba = self._container_at(a)
-            if entity is not None or (ca <= 0 and self._entities):
+            ca, ba, cart = self._reach_cell(a)  # a container block, else a chest or hopper minecart above
+            if entity is not None or (ba == B.AIR and self._entities):
                 if self._pick_up(p, c, entity):
                     moved = True
-            elif ca > 0:
-                src = self._slots_at(a, ba)
-                for i in containers.face_slots(ba, containers.DOWN, len(src)):
-                    s = src[i]
-                    if s is None or not containers.can_take(ba, i, s[0], containers.DOWN):
-                        continue
-                    into = containers.add_one(mine, B.HOPPER, s[0], -1)
-                    if into is not None:
-                        self._put_inventory(a, ca, ba, containers.take_one(src, i))
-                        self._put_slots(p, c, B.HOPPER, into)
-                        moved = True
-                        break
+            elif ba != B.AIR:
+                got = self._take_from(a, ca, ba, cart, mine)
+                if got is not None:
+                    self._put_slots(p, c, B.HOPPER, got)
+                    moved = True
         if moved:
             # an item entity inside the hopper sets it going in the entity phase, before its own block-entity
             # tick counts the cooldown down once more
             self._hoppers[c] = t + HOPPER_COOLDOWN - (entity is not None)
+
+    def _take_from(self, a: Pos, ca: int, ba: int, cart, mine: tuple) -> tuple | None:
+        """Vanilla suckInItems from the inventory `_reach` found at a (through its bottom face): the first item
+        its slots offer that `mine` (a hopper's 5 slots) has room for leaves it; `mine` after taking it, or None
+        when nothing moved."""
+        from scicraft_viz.engine import containers
+
+        src = self._held(a, ba, cart)
+        for i in containers.face_slots(ba, containers.DOWN, len(src)):
+            s = src[i]
+            if s is None or not containers.can_take(ba, i, s[0], containers.DOWN):
+                continue
+            into = containers.add_one(mine, B.HOPPER, s[0], -1)
+            if into is not None:
+                self._hold(a, ca, ba, cart, containers.take_one(src, i))
+                return into
+        return None
+
+    def _cart_suck(self, cart) -> bool:
+        """MinecartHopper.suckInItems, every tick while the hopper minecart is enabled (no cooldown): one item from
+        the inventory whose block holds the point 1.5 above the cart's bottom centre (or a container cart meeting
+        the block-sized box centred there); with no inventory there, the item entities meeting the hopper's
+        suck box (the column from 11/16 to 2 blocks up, a block wide, centred on the cart), no block above stopping
+        it; then, when nothing moved, the item entities meeting its own box widened by 0.25 sideways. An item
+        entity goes in whole or in part (what does not fit stays); the first taken whole ends the tick's search.
+        True when something moved."""
+        from scicraft_viz.engine import containers
+        from scicraft_viz.engine.items import SUCK_BOX, intersects, moved_box
+
+        x, y, z = cart.pos
+        ca, ba, other = self._reach(x, y + 1.5, z)
+        a = (math.floor(x), math.floor(y + 1.5), math.floor(z))
+        if ba != B.AIR:
+            if containers.is_empty(self._held(a, ba, other), ba, containers.DOWN):
+                got = None
+            else:
+                got = self._take_from(a, ca, ba, other, cart.slots)
+            if got is not None:
+                cart.slots = got
+                return True
+            boxes = ()
+        else:
+            boxes = (moved_box(SUCK_BOX, (x - 0.5, y, z - 0.5)),)
+        b = cart.box()
+        boxes += ((b[0] - 0.25, b[1], b[2] - 0.25, b[3] + 0.25, b[4], b[5] + 0.25),)
+        for box in boxes:
+            for e in self._entities:
+                if e.removed or not intersects(e.box(), box):
+                    continue
+                slots, left = containers.add_stack(cart.slots, B.HOPPER, e.item, e.count)
+                cart.slots = slots
+                e.count = left
+                if left == 0:
+                    e.removed = True
+                    return True
+        return False
 
     def _pick_up(self, p: Pos, c: int, entity: ItemEntity | None) -> bool:
         """Vanilla HopperBlockEntity.suckInItems without a container above: the item entities whose boxes
@@ -1525,19 +1607,20 @@ class World:
 
     def spawn_minecart(self, pos: object, velocity: object = (0.0, 0.0, 0.0), kind: object = "minecart", *,
                        items: object = None, yaw: object = 0.0, fuel: object = 0,
-                       push: object = (0.0, 0.0)) -> int:
+                       push: object = (0.0, 0.0), enabled: object = True) -> int:
         """Put a minecart into the world: `kind` minecart, chest_minecart, hopper_minecart or furnace_minecart, its
         box's bottom centre
         at `pos` (x, y, z in blocks; a cart on a flat rail at (x, y, z) sits at (x + 0.5, y + 0.0625, z + 0.5)) moving
         at `velocity` (blocks per game tick); a chest or hopper minecart holds `items` as `set_items` takes them;
         `yaw` is its heading in degrees (vanilla's Rotation: 0 along x, 90 along z), which decides which carts may
         push it; a furnace minecart burns `fuel` (game ticks, 0 to 32767; a piece of coal gives 3600) and drives itself
-        along rails by `push` (x, z: vanilla's PushX, PushZ) while it has fuel. It
+        along rails by `push` (x, z: vanilla's PushX, PushZ) while it has fuel; a hopper minecart takes items only while
+        `enabled` (vanilla's Enabled, which activator rails set and clear). It
         moves from the next step on, after the tick's scheduled ticks. Returns its id (shared with item entities, in
         spawn order). docs/redstone.md sections 74-76 and 94."""
         from scicraft_viz.engine import carts
 
-        spec = carts.check_cart(kind, pos, velocity, items, "spawn_minecart", yaw, fuel, push)
+        spec = carts.check_cart(kind, pos, velocity, items, "spawn_minecart", yaw, fuel, push, enabled)
         self.g  # noqa: B018  leaves the compiled engine, which has no minecarts
         return carts.spawn(self, spec)
 
@@ -2349,7 +2432,7 @@ class World:
                     continue
                 if hasattr(entity, "kind"):  # a minecart (engine/carts.py CartSpec)
                     w.spawn_minecart(entity.pos, entity.motion, entity.kind, items=list(entity.slots), yaw=entity.yaw,
-                                     fuel=entity.fuel, push=entity.push)
+                                     fuel=entity.fuel, push=entity.push, enabled=entity.enabled)
                     continue
                 name, count, pos, motion, delay, age = entity
                 w.spawn_item(name, count, pos, motion, pickup_delay=delay, age=age)
