@@ -114,9 +114,10 @@ def counter_cell(x, y, z):
 
 def test_nucleations_counter_of_t_flip_flops_adds_one_for_each_press_of_its_button():
     """A tower of eight T flip-flops (a locked repeater holds each stage; a lamp beside it shows the bit, the lowest
-    the least), fed by a stone button through a pulse shortener. Saved reading 74 (0b01001010), each press adds one:
-    the lowest stage toggles 8 gt after the press, and a carry ripples up two layers a stage, its lamps flashing on
-    for 4 gt (a lamp's turning off) where a 1 becomes 0. The button (20 gt) is pressed every 40 gt."""
+    the least), fed by a stone button through a comparator, a repeater and a torch. Saved reading 74 (0b01001010),
+    each press adds one, 8 gt after the press: a lamp that lights does so then; where a carry turns stages from 1 to
+    0, their lamps go out 4 gt later (a lamp's turning off), so for those 4 gt the reading is 79 (on the way from 75
+    to 76 and from 77 to 78) and 95 (from 79 to 80). The button (20 gt) is pressed every 40 gt."""
     w = World.from_build_file(COUNTER)
     lamps = [counter_cell(2, y, 2) for y in range(3, 18, 2)]
     button = counter_cell(2, 1, 3)
