@@ -4,10 +4,12 @@ next to each file under tests/data/)."""
 import json
 from pathlib import Path
 
+import pytest
 from redstone_helpers import run
 from vanilla_capture import NUCLEATION, Action, differences, vanilla_changes
 
 from scicraft_viz import World
+from scicraft_viz.engine.formats import UnsupportedBlocksWarning
 
 DATA = Path(__file__).resolve().parent / "data"
 LITHIUM_SORTER = DATA / "lithium" / "test_redstone.item_sorter.snbt"
@@ -100,3 +102,50 @@ def test_nucleations_flying_machine_stands_where_its_case_says_at_ticks_61_and_7
                 assert all(w.get_block((x, y, z)) == "minecraft:air" for x in range(x0, x1 + 1)
                            for y in range(y0, y1 + 1) for z in range(z0, z1 + 1))
     assert sorted(checks) == [61, 71]
+
+
+COUNTER = DATA / "nucleation" / "cutecounter.schem"
+COUNTER_AT = (22, 66, 51)  # the schematic's Offset: where its (0, 0, 0) lands
+
+
+def counter_cell(x, y, z):
+    return COUNTER_AT[0] + x, COUNTER_AT[1] + y, COUNTER_AT[2] + z
+
+
+def test_nucleations_counter_of_t_flip_flops_adds_one_for_each_press_of_its_button():
+    """A tower of eight T flip-flops (a locked repeater holds each stage; a lamp beside it shows the bit, the lowest
+    the least), fed by a stone button through a comparator, a repeater and a torch. Saved reading 74 (0b01001010),
+    each press adds one, 8 gt after the press: a lamp that lights does so then; where a carry turns stages from 1 to
+    0, their lamps go out 4 gt later (a lamp's turning off), so for those 4 gt the reading is 79 (on the way from 75
+    to 76 and from 77 to 78) and 95 (from 79 to 80). The button (20 gt) is pressed every 40 gt."""
+    w = World.from_build_file(COUNTER)
+    lamps = [counter_cell(2, y, 2) for y in range(3, 18, 2)]
+    button = counter_cell(2, 1, 3)
+    assert [w.get_block(p) for p in lamps[:2]] == ["minecraft:redstone_lamp[lit=false]",
+                                                   "minecraft:redstone_lamp[lit=true]"]
+
+    def count():
+        return sum(1 << i for i, p in enumerate(lamps) if "lit=true" in w.get_block(p))
+
+    got = run(w, 260, count, {t: [lambda: w.use(button)] for t in range(5, 206, 40)})
+    assert got == [(0, 74), (13, 75), (53, 79), (57, 76), (93, 77), (133, 79), (137, 78), (173, 79), (213, 95),
+                   (217, 80)]
+    assert w.get_block(button) == "minecraft:stone_button[face=wall,facing=south,powered=false]"
+
+
+def test_nucleations_bedrock_copper_bulb_flip_flop_loads_as_java_blocks():
+    """Bedrock 1.21 structure (`minecraft:cardinal_direction` on its comparator, a waxed copper bulb), read as Java
+    states; its save-mode structure block is left out by name. A torch on a target block feeds the side of a
+    subtracting comparator that reads the bulb through the wool behind it."""
+    with pytest.warns(UnsupportedBlocksWarning, match=r"minecraft:structure_block\[mode=save\] x1 at \(0, 1, 0\)"):
+        w = World.from_build_file(DATA / "nucleation" / "flip-flop.mcstructure", skip_unsupported=True)
+    got = {p: s for p, s in w.blocks().items() if not s.endswith("white_wool")}
+    assert got == {(0, 1, 1): "minecraft:waxed_copper_bulb[lit=false,powered=false]",
+                   (1, 2, 1): "minecraft:redstone_wire[east=up,north=none,power=0,south=none,west=side]",
+                   (2, 1, 0): "minecraft:redstone_wire[east=side,north=none,power=15,south=side,west=none]",
+                   (2, 1, 1): "minecraft:comparator[facing=west,mode=subtract,powered=false]",
+                   (2, 3, 1): "minecraft:redstone_wire[east=side,north=none,power=0,south=none,west=side]",
+                   (3, 1, 0): "minecraft:redstone_wall_torch[facing=west,lit=true]",
+                   (3, 2, 1): "minecraft:redstone_wire[east=side,north=none,power=0,south=none,west=up]",
+                   (4, 1, 0): "minecraft:target[power=0]"}
+    assert len(w.blocks()) == 21

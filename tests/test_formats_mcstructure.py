@@ -89,6 +89,27 @@ def test_bedrock_states_become_java_states_at_their_cells():
     assert got[(0, 0, 1)] == "minecraft:sticky_piston[extended=false,facing=north]"
 
 
+def test_bedrock_1_21_namespaced_state_keys_and_copper_bulbs():
+    """Bedrock 1.20+ names some state keys with the namespace (a comparator's `minecraft:cardinal_direction`), and the
+    copper bulbs (1.21 on both editions) are newer than the translator's Java version: Bedrock's `lit` and
+    `powered_bit` are Java's `lit` and `powered`."""
+    palette = [entry("unpowered_comparator", output_lit_bit=False, output_subtract_bit=True,
+                     **{"minecraft:cardinal_direction": "west"}),
+               entry("waxed_copper_bulb", lit=True, powered_bit=False), entry("oxidized_copper_bulb", lit=False,
+                                                                            powered_bit=True)]
+    for e in palette:
+        e["version"] = Int(18168865)  # saved by Bedrock 1.21.1 (bytes 1, 21, 1, 33)
+    got = dict(decode_build(mcstructure({(0, 0, 0): 0, (1, 0, 0): 1, (2, 0, 0): 2}, (3, 1, 1), palette), None,
+                            "s.mcstructure"))
+    assert got == {(0, 0, 0): "minecraft:comparator[facing=west,mode=subtract,powered=false]",
+                   (1, 0, 0): "minecraft:waxed_copper_bulb[lit=true,powered=false]",
+                   (2, 0, 0): "minecraft:oxidized_copper_bulb[lit=false,powered=true]"}
+    bad = [Compound({"name": String("minecraft:stone"), "states": Compound({"other:key": Int(0)})})]
+    refused(mcstructure({(0, 0, 0): 0}, (1, 1, 1), bad),
+            "root.structure.palette.default.block_palette[0].states has the key 'other:key'; a key is lowercase "
+            "letters, digits and '_', after 'minecraft:' or alone")
+
+
 def test_a_chests_items_and_a_waterlogged_block():
     chest = Compound({"block_entity_data": Compound({
         "id": String("Chest"), "Items": List[Compound]([

@@ -14,6 +14,7 @@ paste."""
 from __future__ import annotations
 
 import functools
+import re
 
 import numpy as np
 
@@ -75,9 +76,9 @@ def _palette_block(entry, source: str, where: str):
         raise _fail(source, f"{where}.states has {len(states)} entries; a block state has at most 32")
     props = {}
     for key, value in states.items():
-        if not re.fullmatch(r"[a-z0-9_]{1,64}", key):
+        if not re.fullmatch(r"(?:minecraft:)?[a-z0-9_]{1,64}", key):  # Bedrock 1.20+ names some keys minecraft:…
             raise _fail(source, f"{where}.states has the key {shown(key, 60)!r}; a key is lowercase letters, digits "
-                                "and '_'")
+                                "and '_', after 'minecraft:' or alone")
         props[key] = _amulet_value(value, source, f"{where}.states.{key}")
     namespace, _, base = name.rpartition(":")
     return Block(namespace or "minecraft", base, props)
@@ -183,6 +184,9 @@ def decode_mcstructure(root, source: str, omitted: list | None = None, contents:
     def translate(block, f: int | None, asked: list | None = None, water: bool = False):
         """(Java state text or None when untranslatable, needs neighbours) for a Bedrock block; at cell f the
         translator may ask the neighbouring cells (each question goes to `asked` as (offset, answer))."""
+        newer = _newer_block(block)
+        if newer is not None:
+            return newer, False
         cb = None
         if f is not None:
             def cb(off):
@@ -283,6 +287,24 @@ def _palette_version(entries) -> tuple[int, int, int]:
         return SOURCE_VERSION
     v = max(found)
     return (v >> 24) & 0xFF, (v >> 16) & 0xFF, (v >> 8) & 0xFF
+
+
+_COPPER_BULB = re.compile(r"(?:waxed_)?(?:exposed_|weathered_|oxidized_)?copper_bulb")
+
+
+def _newer_block(block) -> str | None:
+    """The Java state of a Bedrock block newer than the translator's Java version, or None for the others: the
+    copper bulbs (Bedrock `lit` and `powered_bit`, Java `lit` and `powered`, in 1.21 on both)."""
+    if block.namespace != "minecraft" or not _COPPER_BULB.fullmatch(block.base_name):
+        return None
+    props = block.properties
+    if set(props) - {"lit", "powered_bit"}:
+        return None
+
+    def flag(key: str) -> str:
+        return "true" if int(getattr(props.get(key), "py_data", 0) or 0) else "false"
+
+    return f"minecraft:{block.base_name}[lit={flag('lit')},powered={flag('powered_bit')}]"
 
 
 def _pos(f: int, sy: int, sz: int) -> tuple[int, int, int]:
