@@ -111,6 +111,16 @@ def test_a_bed_half_stays_while_changes_come_from_other_sides():
     assert name(w, (0, 0, 0)) == "air"
 
 
+def test_a_lone_bed_half_goes_when_a_lamp_where_its_other_half_belongs_switches_off():
+    """A lamp's tick sets lit with shape updates only; the half beside it hears one and goes in that tick."""
+    w = World(replay=True)
+    w.set_block((1, 0, 0), "redstone_lamp[lit=true]")
+    w.set_block((0, 0, 0), "red_bed[facing=east,part=foot]")  # its other half's place holds the lamp
+    w.set_block((1, 0, 1), "glass")  # a neighbour update: the unpowered lamp's off tick, 4 gt on
+    changes = run(w, 6, lambda: (prop(w, (1, 0, 0), "lit"), name(w, (0, 0, 0))))
+    assert changes == [(0, ("true", "red_bed")), (4, ("false", "air"))]
+
+
 def test_a_bed_half_goes_when_a_bed_of_another_colour_comes_to_its_other_half_place():
     """vanilla BedBlock.updateShape keeps a half only beside the other part of the same bed block; the second half,
     left alone by the first one going, goes with it."""

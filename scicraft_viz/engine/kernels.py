@@ -3072,6 +3072,8 @@ def run_tick(g, c):
     elif b == LAMP:
         if U[c, ON] and not lamp_powered(U, N, c):
             set_on(g, c, 0)
+            if g.meta[M_NCHG] > 0:  # its shape update left a bed's half without its other half: it goes now
+                propagate(g, -1)
     elif b == BUTTON:
         if U[c, ON]:
             set_on(g, c, 0)
