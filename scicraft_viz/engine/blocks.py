@@ -246,8 +246,7 @@ ENTITY_DECOR = ("dirt_path", "powder_snow", "turtle_egg", "bell", "big_dripleaf"
 def _bell_support(vals: dict) -> tuple[str, int] | None:
     """(where, SUPPORT_* kind) of a bell state (vanilla BellBlock.canSurvive): a floor bell stands on a whole face, a
     ceiling bell hangs from the centre of the face above, a single-wall bell hangs on the whole face of the block it
-    faces; a double-wall bell never pops (vanilla turns it into a single-wall bell instead, which the engine does not
-    do: docs/limits.md)."""
+    faces; a double-wall bell never pops (it turns into a single-wall bell instead: kernels.bell_shape)."""
     attachment = vals["attachment"]
     if attachment == "floor":
         return "down", SUPPORT_FULL
