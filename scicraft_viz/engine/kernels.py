@@ -1133,7 +1133,20 @@ def notify_observers(g, c):
 @jit
 def watch_shape(g, c, k):
     """The neighbour of c toward k hears c's shape update: an unpowered observer facing c without a tick pending
-    schedules one, 2 game ticks on (vanilla ObserverBlock.updateShape); leaves schedule their distance tick."""
+    schedules one, 2 game ticks on (vanilla ObserverBlock.updateShape); leaves schedule their distance tick; a bell
+    may take one wall or two (bell_shape)."""
+    n = g.N[c, FC[k]]
+    if bell_of(g.U, n) != 0:
+        bell_shape(g, n, opp(k))
+    else:
+        watch_plain(g, c, k)
+
+
+@jit
+def watch_plain(g, c, k):
+    """watch_shape for any neighbour but a bell: observers, leaves, a dirt path under c and a bed's half whose other
+    half belongs at c. (Kept apart so that a bell's own shape updates, which reach these, call no bell again: the
+    kernels do not recurse.)"""
     U = g.U
     n = g.N[c, FC[k]]
     if U[n, BT] == OBSERVER and U[n, FACING] == opp(k) and not U[n, ON]:
@@ -1148,8 +1161,6 @@ def watch_shape(g, c, k):
         # gate) turns to dirt at a tick 1 gt on
         if k == DOWN and not path_survives(U, c):
             schedule(g, n, 1, P_NORMAL)
-    elif bell_of(U, n) != 0:
-        bell_shape(g, n, opp(k))
     elif k < 4 and (bed_of(U, n) & 3) == opp(k) and bed_of(U, n) != 0 and not bed_paired(U, g.N, n):
         push_changed(g, n, K_UNPAIRED)  # vanilla BedBlock.updateShape: any change where its other half belongs
 
@@ -1208,7 +1219,7 @@ def bed_paired(U, N, c):
 @jit
 def set_bell(g, c, bits):
     """The bell at c takes the state blocks.BELL `bits` describe. A change of powered is logged as a state event; a
-    change of attachment or facing as the block replaced. Its neighbours hear a shape update (observers watch it)."""
+    change of attachment or facing as the block replaced. The caller sends its shape updates."""
     U = g.U
     was = bell_of(U, c)
     number = np.int64(BELL_NUMBER[(bits >> 1) & 31])
@@ -1221,7 +1232,6 @@ def set_bell(g, c, bits):
         put_event(g, c, EV_PLACED, 0, 0, PARTIAL)
     if ((was ^ bits) & B_POWERED) != 0:
         put_event(g, c, EV_STATE, 1 if was & B_POWERED else 0, 1 if bits & B_POWERED else 0, PARTIAL)
-    notify_observers(g, c)
 
 
 @jit
@@ -1241,6 +1251,11 @@ def bell_shape(g, c, d):
         set_bell(g, c, B_BELL | (bell & B_POWERED) | BELL_SINGLE << 2 | opp(d) << 4)
     elif att == BELL_SINGLE and d == opp(f) and ((sf >> f) & 1) != 0:
         set_bell(g, c, (bell & ~12) | BELL_DOUBLE << 2)
+    else:
+        return
+    if g.meta[M_OBSERVERS] > 0:
+        for k in SHAPE_ORDER:  # its own shape updates (a bell beside it does not hear them)
+            watch_plain(g, c, k)
 
 
 # ----------------------------------------------------------------------------- fences, walls, panes
@@ -2398,6 +2413,7 @@ def check(g, c, exempt):
             if p:
                 put_event(g, c, EV_RANG, (bell >> 4) & 3, 0, PARTIAL)
             set_bell(g, c, (bell & ~B_POWERED) | (B_POWERED if p else 0))
+            notify_observers(g, c)
             push_changed(g, c, K_BLOCK)
     elif b == PISTON_HEAD and c != exempt:
         if not head_fits(U, N, c):
