@@ -210,6 +210,16 @@ def test_a_single_wall_bell_becomes_double_wall_when_a_whole_face_arrives_on_its
     assert w.get_block((1, 1, 0)) == "minecraft:bell[attachment=double_wall,facing=west,powered=false]"
 
 
+def test_an_observer_watching_a_wall_bell_fires_when_it_takes_a_second_wall():
+    w = World()
+    w.set_block((0, 1, 0), "stone")
+    w.set_block((1, 1, 0), "bell[attachment=single_wall,facing=west]")
+    w.set_block((1, 1, 1), "observer[facing=north]")  # its face toward the bell
+    changes = run(w, 5, lambda: prop(w, (1, 1, 1), "powered"), {0: [lambda: w.set_block((2, 1, 0), "stone")]})
+    assert prop(w, (1, 1, 0), "attachment") == "double_wall"
+    assert changes == [(0, "false"), (2, "true"), (4, "false")]
+
+
 @pytest.mark.parametrize("gone, facing", [((0, 1, 0), "east"), ((2, 1, 0), "west")])
 def test_a_double_wall_bell_hangs_on_the_wall_that_stays(gone, facing):
     w = World()
