@@ -246,8 +246,7 @@ ENTITY_DECOR = ("dirt_path", "powder_snow", "turtle_egg", "bell", "big_dripleaf"
 def _bell_support(vals: dict) -> tuple[str, int] | None:
     """(where, SUPPORT_* kind) of a bell state (vanilla BellBlock.canSurvive): a floor bell stands on a whole face, a
     ceiling bell hangs from the centre of the face above, a single-wall bell hangs on the whole face of the block it
-    faces; a double-wall bell never pops (vanilla turns it into a single-wall bell instead, which the engine does not
-    do: docs/limits.md)."""
+    faces; a double-wall bell never pops (it turns into a single-wall bell instead: kernels.bell_shape)."""
     attachment = vals["attachment"]
     if attachment == "floor":
         return "down", SUPPORT_FULL
@@ -807,6 +806,46 @@ def vanilla_number(name: str, props) -> int:
 # partial block with no whole face, which conducts nothing); kernels.can_stick says what sticks to what.
 SLIME = vanilla_number("slime_block", ())
 HONEY = vanilla_number("honey_block", ())
+
+
+# Bells, beds and dirt paths react to their neighbours (docs/redstone.md section 99). By state number: BELL, 0 for any
+# other block, else B_BELL | B_POWERED if powered | attachment (BELL_ATTACHMENTS index) << 2 | facing (HORIZONTAL index)
+# << 4, and BELL_NUMBER[(BELL >> 1) & 31] the state number of a bell with those bits; BED, 0 for any other block, else
+# B_BED | the direction of its other half (HORIZONTAL index) | B_HEAD for a head | the first state number of its name
+# << 4 (two halves pair only within one colour); the state numbers of a dirt path and of the dirt it turns into.
+BELL_ATTACHMENTS = ("floor", "ceiling", "single_wall", "double_wall")
+B_BELL, B_POWERED, B_HEAD, B_BED = 1, 2, 4, 8
+BELL_FLOOR, BELL_CEILING, BELL_SINGLE, BELL_DOUBLE = range(4)
+
+
+def _bell_bed_tables():
+    import numpy as np
+
+    bell, bed = np.zeros(len(PUSH_REACTION), np.int32), np.zeros(len(PUSH_REACTION), np.int32)
+    bell_number = np.zeros(32, np.int64)
+    if "bell" not in _VANILLA:  # only while tools/gen_block_data.py makes the data file
+        return bell, bell_number, bed
+    for number, vals in _states("bell"):
+        bits = (B_POWERED * (vals["powered"] == "true") | BELL_ATTACHMENTS.index(vals["attachment"]) << 2
+                | HORIZONTAL.index(vals["facing"]) << 4)
+        bell[number] = B_BELL | bits
+        bell_number[bits >> 1] = number
+    for name in _VANILLA:
+        if not name.endswith("_bed"):
+            continue
+        lo = _VANILLA[name][0]
+        for number, vals in _states(name):
+            f = HORIZONTAL.index(vals["facing"])
+            head = vals["part"] == "head"
+            # vanilla BedBlock.getNeighbourDirection: a foot's other half lies where it faces, a head's behind it
+            bed[number] = B_BED | ((f + 2) % 4 if head else f) | B_HEAD * head | lo << 4
+    return bell, bell_number, bed
+
+
+BELL, BELL_NUMBER, BED = _bell_bed_tables()
+DIRT_PATH_NUMBER = vanilla_number("dirt_path", ()) if "dirt_path" in _VANILLA else -1
+DIRT_NUMBER = vanilla_number("dirt", ()) if "dirt" in _VANILLA else -1
+DIRT_ID = VANILLA["dirt"][0] if "dirt" in VANILLA else STONE  # dirt is a full conductive block: STONE's id
 
 
 def vanilla_kind(name: str, props) -> tuple[int, int, int]:

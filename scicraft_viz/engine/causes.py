@@ -77,6 +77,8 @@ def what_happened(e) -> str:
         return f"{where} tuned to note {e.new}"
     if e.kind == "note":
         return f"{where} played note {e.new}"
+    if e.kind == "rang":
+        return f"{where} rang"
     if e.kind == "mode":
         modes = B.COMPARATOR_MODES
         return f"{where} switched from {modes[e.old]} to {modes[e.new]}"

@@ -22,7 +22,8 @@ presses and re-checks, sensors, doors and trapdoors. What it cannot reproduce ex
 (`CompileRefused`) at compile time, or it stops before the scheduled tick it cannot take (`step` returns
 False) so that the caller continues on the reference engine from a state that is still exact:
 - the blocks of the table `_NOT_COMPILED`: observers and pistons; a hopper, dropper or dispenser that could
-  act (power can reach it, or a hopper could move items); a trapdoor that could drop a block resting on it;
+  act (power can reach it, or a hopper could move items); a trapdoor that could drop a block resting on it; a bell
+  that power can reach or that says powered; a bed's half without its other half;
 - a block that needs support and has none (it would pop off), a state the block's surroundings
   contradict with no tick pending to fix it (replay-mode /setblock states; a comparator whose stored
   output its inputs do not give; a note block a player placed beside power; a door whose halves disagree or
@@ -1001,6 +1002,13 @@ class CompiledWorld:
                     raise CompileRefused(f"iron_door at {p} has no other half and would fall at the next change there")
                 if (o.on, o.power) != (blk.on, blk.power):
                     raise CompileRefused(f"the two halves of the iron_door at {p} disagree on open or powered")
+            bed = int(B.BED[blk.number]) if blk.id == B.PARTIAL else 0
+            if bed:  # the other half (vanilla: a half without one goes at its next shape update from there)
+                o = s.b.get(_add(p, bed & 3))
+                ob = int(B.BED[o.number]) if o is not None and o.id == B.PARTIAL else 0
+                if not ob or ob >> 4 != bed >> 4 or not (ob ^ bed) & B.B_HEAD:
+                    raise CompileRefused(f"{split_state(states[p])[0]} at {p} has no other half and would go at the "
+                                         "next change there")
             if blk.id == B.GLASS and B.LEAF_DISTANCE[blk.number]:
                 d = min(7, 1 + min(_leaf_reading(s, _add(p, k)) for k in range(6)))
                 if d != B.LEAF_DISTANCE[blk.number]:
@@ -1045,6 +1053,11 @@ class CompiledWorld:
             why = _NOT_COMPILED.get(blk.id)
             if why is not None and (why := why(s, reach, p)) is not None:
                 raise CompileRefused(f"{B.NAME_OF_ID[blk.id]} at {p}: {why}")
+            bell = int(B.BELL[blk.number]) if blk.id == B.PARTIAL else 0
+            if bell and (_around(s, reach, p) or bell & B.B_POWERED):  # docs/redstone.md section 99
+                raise CompileRefused(f"{split_state(states[p])[0]} at {p}: power can reach it or it says powered, and "
+                                     "a bell's powered follows its power (a rising edge rings it), which the compiled "
+                                     "graph has no node for")
         # inputs and locks
         inputs: dict[Pos, dict] = {}
         locks: dict[Pos, set] = {}

@@ -28,7 +28,15 @@ import numpy as np
 from scicraft_viz.engine.blocks import (
     AIR,
     ANALOG_OUTPUT,
+    B_BELL,
+    B_HEAD,
+    B_POWERED,
     BARREL,
+    BED,
+    BELL,
+    BELL_DOUBLE,
+    BELL_NUMBER,
+    BELL_SINGLE,
     BOX_STATE,
     BUTTON,
     CENTRE,
@@ -38,6 +46,9 @@ from scicraft_viz.engine.blocks import (
     COMPARATOR,
     COPPER_BULB,
     DAYLIGHT,
+    DIRT_ID,
+    DIRT_NUMBER,
+    DIRT_PATH_NUMBER,
     DISPENSER,
     DROPPER,
     FENCE_GATE,
@@ -136,9 +147,10 @@ else:
 UP, DOWN = 4, 5
 # Tick priority ranks: lower runs first.
 P_EXTREMELY_HIGH, P_VERY_HIGH, P_HIGH, P_NORMAL = 0, 1, 2, 3
-# Event kinds (the world adds 7 placed and 8 removed, which it notes itself).
+# Event kinds (the world adds 7 placed and 8 removed, which it notes itself). EV_RANG: a bell rang (old: the side
+# struck, a horizontal direction index).
 (EV_STATE, EV_POWER, EV_SHAPE, EV_LOCKED, EV_POPPED, EV_DELAY, EV_BURNOUT, EV_PLACED, EV_REMOVED, EV_MODE, EV_TUNED,
- EV_NOTE) = range(12)
+ EV_NOTE, EV_RANG) = range(13)
 # meta slots
 M_HEAP, M_SEQ, M_TICK, M_EVN, M_LOG, M_OVERFLOW, M_NCHG, M_NCELL, M_LIVE = range(9)
 # M_LIVE counts dust with power > 0. While it is 0, no dust has a source, so a change whose dust seeds
@@ -1122,7 +1134,20 @@ def notify_observers(g, c):
 @jit
 def watch_shape(g, c, k):
     """The neighbour of c toward k hears c's shape update: an unpowered observer facing c without a tick pending
-    schedules one, 2 game ticks on (vanilla ObserverBlock.updateShape); leaves schedule their distance tick."""
+    schedules one, 2 game ticks on (vanilla ObserverBlock.updateShape); leaves schedule their distance tick; a bell
+    may take one wall or two (bell_shape)."""
+    n = g.N[c, FC[k]]
+    if bell_of(g.U, n) != 0:
+        bell_shape(g, n, opp(k))
+    else:
+        watch_plain(g, c, k)
+
+
+@jit
+def watch_plain(g, c, k):
+    """watch_shape for any neighbour but a bell: observers, leaves, a dirt path under c and a bed's half whose other
+    half belongs at c. (Kept apart so that a bell's own shape updates, which reach these, call no bell again: the
+    kernels do not recurse.)"""
     U = g.U
     n = g.N[c, FC[k]]
     if U[n, BT] == OBSERVER and U[n, FACING] == opp(k) and not U[n, ON]:
@@ -1132,6 +1157,106 @@ def watch_shape(g, c, k):
         d = leaf_distance_at(U, c) + 1
         if d != 1 or LEAF_DISTANCE[state_number(U, n)] != 1:
             schedule(g, n, 1, P_NORMAL)
+    elif U[n, BT] == PARTIAL and state_number(U, n) == DIRT_PATH_NUMBER:
+        # vanilla DirtPathBlock.updateShape from above: a path that cannot stay (a solid block over it, not a fence
+        # gate) turns to dirt at a tick 1 gt on
+        if k == DOWN and not path_survives(U, c):
+            schedule(g, n, 1, P_NORMAL)
+    elif k < 4 and (bed_of(U, n) & 3) == opp(k) and bed_of(U, n) != 0 and not bed_paired(U, g.N, n):
+        push_changed(g, n, K_UNPAIRED)  # vanilla BedBlock.updateShape: any change where its other half belongs
+
+
+@jit
+def path_survives(U, a):
+    """Vanilla DirtPathBlock.canSurvive, for the block at a above a path: it is not solid, or it is a fence gate."""
+    b = U[a, BT]
+    return b == FENCE_GATE or not solid_bit(b, state_number(U, a))
+
+
+@jit
+def path_to_dirt(g, c):
+    """Vanilla DirtPathBlock.tick (FarmBlock.turnToDirt): the path becomes dirt, whatever is above it now, set with
+    neighbour and shape updates."""
+    U = g.U
+    put_event(g, c, EV_REMOVED, 0, 0, PARTIAL)
+    U[c, GONE] = PARTIAL
+    U[c, BT] = DIRT_ID
+    U[c, FACING] = DIRT_NUMBER & 255
+    U[c, FACE] = DIRT_NUMBER >> 8
+    U[c, DELAY] = 1  # as a placed full block keeps it
+    put_event(g, c, EV_PLACED, 0, 0, DIRT_ID)
+    reshape_near(g, c)
+    push_changed(g, c, K_BLOCK)
+    notify_observers(g, c)
+    propagate(g, -1)
+
+
+# ----------------------------------------------------------------------------- bells and beds
+# docs/redstone.md section 99. blocks.BELL and blocks.BED say what a state number is.
+@jit
+def bell_of(U, c):
+    """blocks.BELL of the block at c: 0 unless it is a bell."""
+    if U[c, BT] != PARTIAL:
+        return np.int64(0)
+    return np.int64(BELL[state_number(U, c)])
+
+
+@jit
+def bed_of(U, c):
+    """blocks.BED of the block at c: 0 unless it is a bed's half."""
+    if U[c, BT] != PARTIAL:
+        return np.int64(0)
+    return np.int64(BED[state_number(U, c)])
+
+
+@jit
+def bed_paired(U, N, c):
+    """Does the bed's half at c have its other half (the other part of a bed of its colour) where it belongs?"""
+    bed = bed_of(U, c)
+    o = bed_of(U, N[c, FC[bed & 3]])
+    return o != 0 and (o >> 4) == (bed >> 4) and ((o ^ bed) & B_HEAD) != 0
+
+
+@jit
+def set_bell(g, c, bits):
+    """The bell at c takes the state blocks.BELL `bits` describe. A change of powered is logged as a state event; a
+    change of attachment or facing as the block replaced. The caller sends its shape updates."""
+    U = g.U
+    was = bell_of(U, c)
+    number = np.int64(BELL_NUMBER[(bits >> 1) & 31])
+    moved = ((was ^ bits) & ~B_POWERED) != 0
+    if moved:
+        put_event(g, c, EV_REMOVED, 0, 0, PARTIAL)
+    U[c, FACING] = number & 255
+    U[c, FACE] = number >> 8
+    if moved:
+        put_event(g, c, EV_PLACED, 0, 0, PARTIAL)
+    if ((was ^ bits) & B_POWERED) != 0:
+        put_event(g, c, EV_STATE, 1 if was & B_POWERED else 0, 1 if bits & B_POWERED else 0, PARTIAL)
+
+
+@jit
+def bell_shape(g, c, d):
+    """Vanilla BellBlock.updateShape: the bell at c hears a shape update from direction d, along the axis it faces.
+    A double-wall bell whose neighbour there has no whole face toward d becomes a single-wall bell facing away from
+    it; a single-wall bell that gets a whole face on its free side (toward its facing) becomes a double-wall bell.
+    The new state is set with shape updates only."""
+    U = g.U
+    bell = bell_of(U, c)
+    f = (bell >> 4) & 3
+    if d >= 4 or (d & 1) != (f & 1):
+        return
+    att = (bell >> 2) & 3
+    sf = sturdy_faces(U, g.N[c, FC[d]])
+    if att == BELL_DOUBLE and ((sf >> d) & 1) == 0:
+        set_bell(g, c, B_BELL | (bell & B_POWERED) | BELL_SINGLE << 2 | opp(d) << 4)
+    elif att == BELL_SINGLE and d == opp(f) and ((sf >> f) & 1) != 0:
+        set_bell(g, c, (bell & ~12) | BELL_DOUBLE << 2)
+    else:
+        return
+    if g.meta[M_OBSERVERS] > 0:
+        for k in SHAPE_ORDER:  # its own shape updates (a bell beside it does not hear them)
+            watch_plain(g, c, k)
 
 
 # ----------------------------------------------------------------------------- fences, walls, panes
@@ -2158,7 +2283,7 @@ def check(g, c, exempt):
     b = U[c, BT]
     if c == exempt:
         if (b == LAMP or b == REPEATER or b == COMPARATOR or b == NOTE_BLOCK or is_opener(b) or is_dispenser(b)
-                or b == TEST_BLOCK or b == COMMAND_BLOCK):
+                or b == TEST_BLOCK or b == COMMAND_BLOCK or bell_of(U, c) != 0):
             return False
     elif not is_supported(U, N, c):
         return True
@@ -2280,6 +2405,17 @@ def check(g, c, exempt):
             set_on(g, c, 1)
         elif not p and U[c, ON]:
             set_on(g, c, 0)
+    elif b == PARTIAL and bell_of(U, c) != 0:
+        # vanilla BellBlock.neighborChanged: powered follows the neighbour signal; a rising edge rings it, struck on
+        # the side it faces; the new state is set with neighbour and shape updates (flag 3)
+        bell = bell_of(U, c)
+        p = lamp_powered(U, N, c)
+        if ((bell & B_POWERED) != 0) != p:
+            if p:
+                put_event(g, c, EV_RANG, (bell >> 4) & 3, 0, PARTIAL)
+            set_bell(g, c, (bell & ~B_POWERED) | (B_POWERED if p else 0))
+            notify_observers(g, c)
+            push_changed(g, c, K_BLOCK)
     elif b == PISTON_HEAD and c != exempt:
         if not head_fits(U, N, c):
             return False  # vanilla neighborChanged: a head without its base passes nothing on (it goes only
@@ -2621,7 +2757,7 @@ def refresh(U, N, x):
 @jit
 def near_component(U, N, x):
     for j in range(NNEAR):
-        if is_component(U[N[x, j], BT]):
+        if is_component(U[N[x, j], BT]) or bell_of(U, N[x, j]) != 0:
             return 1
     return 0
 
@@ -2645,7 +2781,7 @@ def reshape_in(g, c, tell):
     removed one leaves it set: a stale 1 costs a look at the neighbours, never a missed update."""
     U = g.U
     N = g.N
-    comp = is_component(U[c, BT])
+    comp = is_component(U[c, BT]) or bell_of(U, c) != 0
     for j in range(NNEAR):
         x = N[c, j]
         if U[x, BT] == AIR:
@@ -2661,6 +2797,11 @@ def reshape_in(g, c, tell):
         if tell >= 0 and U[x, BT] == IRON_DOOR and (
                 (j == FC[DOWN] and U[x, HALF] == 0) or (j == FC[UP] and U[x, HALF] == 1)):
             pair_door(g, x, c)
+        elif tell >= 0 and j != 0 and U[x, BT] == PARTIAL:
+            bed = np.int64(BED[state_number(U, x)])
+            # vanilla BedBlock.updateShape from its other half's side: a half without its other half goes
+            if bed != 0 and j == FC[opp(bed & 3)] and not bed_paired(U, N, x):
+                push_changed(g, x, K_UNPAIRED)
         r = REACH[j]
         if r == 0 or (r == 2 and U[x, BT] != WIRE):
             continue  # nothing x's structure or shape reads has changed
@@ -2711,10 +2852,14 @@ def propagate_in(g, exempt, vanilla):
         end = g.meta[M_NCHG]
         if start >= end:
             break
-        for i in range(start, end):
+        i = start
+        while i < g.meta[M_NCHG]:  # a half that falls may leave another without its other half
             x = g.chg[i] >> 2
             if g.chg[i] & 3 == K_UNPAIRED and U[x, BT] == IRON_DOOR and door_partner(U, N, x) == 0:
                 pop(g, x)
+            elif g.chg[i] & 3 == K_UNPAIRED and bed_of(U, x) != 0 and not bed_paired(U, N, x):
+                pop(g, x)
+            i += 1
         end = g.meta[M_NCHG]
         # dust whose sources or links may differ now
         ns = 0
@@ -2764,7 +2909,8 @@ def propagate_in(g, exempt, vanilla):
                     # vanilla PistonHeadBlock.updateShape: the block behind the head changed and is not its base
                     pop(g, x)
                     continue
-                if (is_notified(U[x, BT], structural) or (structural and needs_support(U, x))) and not U[x, MARK]:
+                if ((is_notified(U[x, BT], structural) or (structural and needs_support(U, x)) or bell_of(U, x) != 0)
+                        and not U[x, MARK]):
                     if ((is_qc(U[x, BT]) or U[x, BT] == PISTON_HEAD or (U[x, BT] == LAMP and lamp_due(g, x)))
                             and not piston_reached(U, N, c, g.chg[i] & 3, j)):
                         continue
@@ -2908,6 +3054,8 @@ def run_tick(g, c):
             if (t & T_POWERED) != 0:
                 string_check(g, c)
                 propagate(g, -1)
+        elif b == PARTIAL and state_number(U, c) == DIRT_PATH_NUMBER:
+            path_to_dirt(g, c)
         else:
             leaves_tick(g, c)
         return
@@ -2941,6 +3089,8 @@ def run_tick(g, c):
     elif b == LAMP:
         if U[c, ON] and not lamp_powered(U, N, c):
             set_on(g, c, 0)
+            if g.meta[M_NCHG] > 0:  # its shape update left a bed's half without its other half: it goes now
+                propagate(g, -1)
     elif b == BUTTON:
         if U[c, ON]:
             set_on(g, c, 0)
@@ -3801,7 +3951,8 @@ def place(g, c, old_type, exempt, player):
         g.T[c, PTIME] = -1
     U[c, GONE] = old_type if b != old_type else AIR
     if b == OBSERVER or (is_vanilla(b) and LEAF_DISTANCE[state_number(U, c)]) or is_linking(U, c) or (
-            stairs_at(U, c) >= 0) or (trip_of(U, c) & T_STRING) != 0:
+            stairs_at(U, c) >= 0) or (trip_of(U, c) & T_STRING) != 0 or bell_of(U, c) != 0 or bed_of(U, c) != 0 or (
+            b == PARTIAL and state_number(U, c) == DIRT_PATH_NUMBER):
         g.meta[M_OBSERVERS] += 1  # they hear shape updates
     if player:  # vanilla getStateForPlacement: a fence's sides, a stair's shape from the neighbours
         shape_from_neighbours(g, c)
@@ -3832,8 +3983,8 @@ def place(g, c, old_type, exempt, player):
         if player:  # a player's note block takes its instrument from the block below, and is not powered
             U[c, INSTRUMENT] = instrument_on(U, N[c, FC[DOWN]])
         exempt = c  # nor does it update itself when placed (vanilla: powered waits for a neighbour update)
-    elif is_dispenser(b):
-        exempt = c  # vanilla: triggered waits for a neighbour update too
+    elif is_dispenser(b) or bell_of(U, c) != 0:
+        exempt = c  # vanilla: triggered (a bell's powered) waits for a neighbour update too
     elif is_plate(b):
         U[c, ENTITIES] = 0  # a plate is placed with nothing on it
     elif (b == IRON_TRAPDOOR or b == FENCE_GATE) and player:

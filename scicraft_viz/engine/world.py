@@ -31,7 +31,7 @@ MAX_TICK = 2**60  # the tick counter's ceiling (ticks are kept as int64, times f
 EVENT_HISTORY = 100_000
 
 EVENT_KINDS = ("state", "power", "shape", "locked", "popped", "delay", "burnout", "placed", "removed", "mode", "tuned",
-               "note")
+               "note", "rang")
 _STATE_PROP = {B.LAMP: "lit", B.TORCH: "lit", B.WALL_TORCH: "lit", B.IRON_DOOR: "open", B.IRON_TRAPDOOR: "open",
                B.FENCE_GATE: "open", B.COPPER_BULB: "lit",
                B.DAYLIGHT: "inverted", B.PISTON: "extended", B.STICKY_PISTON: "extended", B.PISTON_HEAD: "short"}
@@ -46,7 +46,8 @@ class Event:
     """One change of the world: `state` (lit/powered), `power` (dust, a comparator's output, a
     container's fill level), `shape` (dust sides), `locked`, `delay`, `mode` (a comparator's: 0 compare,
     1 subtract), `tuned` (a note block's note), `note` (a note block played: old is the instrument's index
-    in blocks.INSTRUMENTS, new the note), `burnout`, `popped` (an unsupported block fell off), `placed`,
+    in blocks.INSTRUMENTS, new the note), `rang` (a bell rang: old is the side struck, an index into
+    blocks.HORIZONTAL), `burnout`, `popped` (an unsupported block fell off), `placed`,
     `removed`."""
 
     tick: int
@@ -66,6 +67,8 @@ class Event:
             return f"tick {self.tick}: {what} at {self.pos} power {self.old} -> {self.new}"
         if self.kind == "note":
             return f"tick {self.tick}: {name} at {self.pos} played {B.INSTRUMENTS[self.old]} note {self.new}"
+        if self.kind == "rang":
+            return f"tick {self.tick}: {name} at {self.pos} rang (struck on its {B.HORIZONTAL[self.old]} side)"
         if self.kind == "mode":
             modes = B.COMPARATOR_MODES
             return f"tick {self.tick}: {name} at {self.pos} mode {modes[self.old]} -> {modes[self.new]}"
