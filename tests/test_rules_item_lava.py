@@ -3,6 +3,8 @@ item resists fire (netherite); a fire block burns them too. docs/redstone.md sec
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from redstone_helpers import new_world
 
 F = lambda v: float(np.float32(v))  # noqa: E731  a float constant of the game, widened to a double
@@ -108,3 +110,49 @@ def test_water_puts_out_a_burning_item():
     w.spawn_item("stone", 1, (0.5, 1.0, 0.5), (0.3, 0.0, 0.0))
     w.step(100)
     assert [e.item for e in w.item_entities()] == ["stone"]
+
+
+def test_lavas_current_pushes_an_item_toward_lower_lava():
+    """A source beside lava[level=2] (2/3 high) flows east. The item (netherite, so it stays) is pushed as its tick
+    starts and again after its move: by 0.0045 while it is nearly at rest (under 0.003 a tick sideways), else by
+    lava's 0.0023333333333333335."""
+    w = _pool("netherite_ingot", (0.5, 1.0, 0.5))
+    w.set_block((1, 1, 0), "lava[level=2]")
+
+    def push(vx):
+        return 0.0045000000000000005 if abs(vx) < 0.003 else 0.0023333333333333335
+
+    x, y, vx, vy = 0.5, 1.0, 0.0, 0.0
+    for _ in range(12):
+        vx += push(vx)
+        vx *= LAVA_DRAG
+        vy += RISE if vy < RISE_BELOW else 0.0
+        x, y = x + vx, y + vy
+        vx, vy = vx * DRAG, vy * DRAG
+        vx += push(vx)
+        w.step()
+        (e,) = w.item_entities()
+        assert e.pos == (x, y, 0.5) and e.velocity == (vx, vy, 0.0)
+    assert w.get_block((1, 1, 0)) == "minecraft:lava[level=2]"  # lava stays as loaded (section 84)
+
+
+@settings(max_examples=25, deadline=None)
+@given(h=st.floats(1.0, 6.0), vx=st.floats(-0.05, 0.05), vz=st.floats(-0.05, 0.05),
+       item=st.sampled_from(["stone", "netherite_ingot", "oak_planks"]))
+def test_an_item_over_a_lava_pool_burns_in_its_second_tick_in_lava_unless_it_resists_fire(h, vx, vz, item):
+    """Dropped anywhere over a 5 x 5 pool: the tick after the first tick (other than its very first) that starts
+    with its bottom under the lava's top, it is gone; a netherite item never is."""
+    w = _pool(item, (2.5, h, 2.5), (vx, 0.0, vz), cells=[(x, 1, z) for x in range(5) for z in range(5)])
+    top = 1.0 + F(F(8) / F(9))
+    y, hurt_at = h, None
+    for t in range(1, 60):
+        if hurt_at is None and t > 1 and y < top:
+            hurt_at = t
+        w.step()
+        items = w.item_entities()
+        if item != "netherite_ingot" and hurt_at is not None and t > hurt_at:
+            assert items == [], t
+            return
+        (e,) = items
+        y = e.pos[1]
+    assert item == "netherite_ingot"
