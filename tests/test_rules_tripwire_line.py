@@ -315,3 +315,52 @@ def test_an_item_a_piston_pushes_onto_a_string_trips_it_in_the_same_tick():
     w.step(1)
     assert w.item_entities()[0].pos[0] - 0.125 > 4
     assert [props(w, (4, 1, z))["powered"] for z in (-2, 0, 1)] == ["true"] * 3
+
+
+def _fireball_line(y, z, vz):
+    """_item_line's line, lamp and dust with a small fireball (box 0.3125) flying along z at height y over the middle
+    string, power 0: its speed drops to 0.95 of itself each tick."""
+    w = line(3)
+    w.set_block((5, 1, 1), "redstone_lamp")
+    w.set_block((-1, 1, 1), "redstone_wire")
+    w.set_block((-1, 1, -1), "stone")
+    w.step(10)
+    w.spawn_fireball((2.5, y, z), (0.0, 0.0, vz), "small_fireball", power=0.0)
+    return w
+
+
+def _changes(w, n):
+    start, seen = w.tick, []
+    for _ in range(n):
+        w.step()
+        state = (hooks(w, 3), props(w, (2, 1, 0))["powered"], props(w, (5, 1, 1))["lit"], props(w, (-1, 1, 1))["power"])
+        if not seen or seen[-1][1] != state:
+            seen.append((w.tick - start, state))
+    return seen
+
+
+def test_a_fireball_trips_the_string_in_the_tick_after_its_box_first_meets_it():
+    """docs/redstone.md section 101. From z = -2 at 0.5 a tick, slowing by 0.95: after n ticks it stands at
+    z = -2 + 10 (1 - 0.95^n), so after tick 4 (z = -0.1450625) its box reaches z 0.0112 and meets the attached
+    shape. A fireball looks into the blocks before it moves, so the string trips in tick 5, the hooks, the dust (15)
+    and the lamp with it. The box leaves the string after tick 8 (z = 1.3654); the string's look 10 game ticks after
+    it tripped (tick 15) finds nothing and lets go, the lamp 4 game ticks later."""
+    seen = _changes(_fireball_line(1.05, -2.0, 0.5), 30)
+    idle = ([(True, False), (True, False)], "false", "false", "0")
+    on = ([(True, True), (True, True)], "true", "true", "15")
+    off = ([(True, False), (True, False)], "false", "true", "0")
+    assert seen == [(1, idle), (5, on), (15, off), (19, idle)]
+
+
+def test_a_fireball_resting_in_the_string_trips_it_in_its_first_tick_and_holds_it():
+    seen = _changes(_fireball_line(1.05, 0.5, 0.0), 25)
+    assert seen == [(1, ([(True, True), (True, True)], "true", "true", "15"))]
+
+
+@pytest.mark.parametrize("y, trips", [(1.15, True), (1.16, False)])
+def test_a_fireball_trips_the_string_only_if_its_box_meets_the_attached_shape(y, trips):
+    """The attached string's shape reaches 2.5/16 = 0.15625 above its floor: a box whose bottom is at 1.15 meets
+    it, one at 1.16 passes over."""
+    w = _fireball_line(y, 0.5, 0.0)
+    w.step()
+    assert hooks(w, 3) == [(True, trips), (True, trips)]

@@ -37,6 +37,18 @@ WATER_MIN_HEIGHT = float(np.float32(0.1))  # how deep an item must be in water t
 WATER_DRAG = float(np.float32(0.99))  # its horizontal drag in water
 WATER_RISE, WATER_RISE_BELOW = float(np.float32(5.0e-4)), float(np.float32(0.06))  # it rises while slower than this
 FLUID_DEFLATE = 0.001  # Entity.updateFluidHeightAndDoFluidPushing looks at the box deflated by this
+# Lava (docs/redstone.md section 102): ItemEntity.setUnderLavaMovement's horizontal drag (a float), the push of its
+# current (Entity.updateInWaterStateAndDoFluidPushing, the overworld's 0.0023333333333333335), and burning
+LAVA_DRAG = float(np.float32(0.95))
+LAVA_PUSH = 0.0023333333333333335
+HEALTH = 5  # ItemEntity.health as it spawns
+LAVA_DAMAGE, LAVA_FIRE_TICKS = 4.0, 300  # Entity.lavaHurt: 4 damage and 15 seconds of fire
+FIRE_DAMAGE, FIRE_FIRE_TICKS = 1.0, 160  # BaseFireBlock.entityInside (fire): 1 damage and 8 seconds of fire
+# Items whose stack resists fire (Item.Properties.fireResistant): they neither burn nor catch fire
+FIRE_RESISTANT = frozenset(("ancient_debris", "netherite_block", "netherite_ingot", "netherite_scrap",
+                            "netherite_sword", "netherite_shovel", "netherite_pickaxe", "netherite_axe",
+                            "netherite_hoe", "netherite_helmet", "netherite_chestplate", "netherite_leggings",
+                            "netherite_boots"))
 # HopperBlockEntity's suck box, relative to the hopper's block: the whole column from 11/16 up to 2 blocks high
 SUCK_BOX = (0.0, 11 / 16, 0.0, 1.0, 2.0, 1.0)
 # BasePressurePlateBlock.TOUCH_AABB: the entities a plate counts
@@ -59,6 +71,9 @@ class ItemEntity:
     tick_count: int = 0  # Entity.tickCount: the ticks it has lived (its merge and rest cadence)
     stuck: tuple[float, float, float] | None = field(default=None, repr=False)  # a cobweb's, for the next move
     removed: bool = False
+    health: int = HEALTH  # ItemEntity.health: fire and lava take it down; at 0 or below the item is gone
+    fire: int = -1  # Entity.remainingFireTicks (-1: not burning, as vanilla keeps it out of fire)
+    burned: bool = False  # removed by fire or lava (rather than taken or despawned)
     support: tuple[int, int, int] | None = field(default=None, repr=False)  # Entity.mainSupportingBlockPos
     ground_no_blocks: bool = field(default=False, repr=False)  # Entity.onGroundNoBlocks
     # Entity.pistonDeltas: (game tick, x, y, z) of the pushes moving blocks gave it in that tick (engine/push.py)
@@ -206,6 +221,16 @@ class Surroundings:
     def name(self, x: int, y: int, z: int) -> str:
         return self.state(x, y, z).partition("[")[0].removeprefix("minecraft:")
 
+    def amount(self, x: int, y: int, z: int, fluid: str) -> int:
+        """The `fluid` ('water' or 'lava') in a cell as vanilla's FluidState amount (see water_amount)."""
+        if fluid == "water":
+            return self.water_amount(x, y, z)
+        state = self.state(x, y, z)
+        if not state.startswith("minecraft:lava"):
+            return 0
+        level = int(state.partition("level=")[2].partition(",")[0].partition("]")[0] or 0)
+        return 8 if level == 0 or level >= 8 else 8 - level
+
     def water_amount(self, x: int, y: int, z: int) -> int:
         """The water in a cell as vanilla's FluidState amount: 8 for a source (water[level=0], a waterlogged block,
         a bubble column) and for falling water (level 8 and above), 8 - level for flowing water, 0 for none."""
@@ -306,36 +331,42 @@ def _own_height(amount: int) -> float:
     return float(np.float32(np.float32(amount) / np.float32(9.0)))
 
 
-def _falling(state: str) -> bool:
+def _falling(state: str, fluid: str = "water") -> bool:
     level = state.partition("level=")[2].partition(",")[0].partition("]")[0]
-    return state.startswith("minecraft:water[") and level.isdigit() and int(level) >= 8
+    return state.startswith(f"minecraft:{fluid}[") and level.isdigit() and int(level) >= 8
 
 
-def _solid_face(world: Surroundings, x: int, y: int, z: int) -> bool:
-    """FlowingFluid.isSolidFace as the engine can tell it: a block (not water, not ice) whose collision shape is the
-    whole cube."""
+def _solid_face(world: Surroundings, x: int, y: int, z: int, fluid: str = "water") -> bool:
+    """FlowingFluid.isSolidFace as the engine can tell it: a block (not the same fluid, not ice) whose collision
+    shape is the whole cube."""
     state = world.state(x, y, z)
-    if world.water_amount(x, y, z) or world.name(x, y, z) == "ice":
+    if world.amount(x, y, z, fluid) or world.name(x, y, z) == "ice":
         return False
     return collision_boxes(state) == ((0.0, 0.0, 0.0, 1.0, 1.0, 1.0),)
 
 
-def water_flow(world: Surroundings, x: int, y: int, z: int) -> tuple[float, float, float]:
-    """FlowingFluid.getFlow of the water at (x, y, z): toward each side whose water stands lower (or, where the
-    side is open and empty, toward the water under it), by the difference of heights, normalised; falling water
-    beside a solid face also pulls down by 6 before the last normalising."""
-    own = _own_height(world.water_amount(x, y, z))
+def _other_fluid(world: Surroundings, x: int, y: int, z: int, fluid: str) -> bool:
+    if fluid == "water":
+        return world.name(x, y, z) == "lava"
+    return world.water_amount(x, y, z) > 0
+
+
+def water_flow(world: Surroundings, x: int, y: int, z: int, fluid: str = "water") -> tuple[float, float, float]:
+    """FlowingFluid.getFlow of the water (or, with `fluid` 'lava', the lava) at (x, y, z): toward each side whose
+    fluid stands lower (or, where the side is open and empty, toward the fluid under it), by the difference of
+    heights, normalised; a falling fluid beside a solid face also pulls down by 6 before the last normalising."""
+    own = _own_height(world.amount(x, y, z, fluid))
     dx = dz = 0.0
     for sx, sz in _HORIZONTAL:
         nx, nz = x + sx, z + sz
-        amount = world.water_amount(nx, y, nz)
+        amount = world.amount(nx, y, nz, fluid)
         state = world.state(nx, y, nz)
-        if world.name(nx, y, nz) == "lava":
+        if _other_fluid(world, nx, y, nz, fluid):
             continue  # FlowingFluid.affectsFlow: another fluid neither draws nor holds back
         d = 0.0
         if amount == 0:
-            if not collision_boxes(state):  # an open side: the water below it, if any, draws
-                below = world.water_amount(nx, y - 1, nz)
+            if not collision_boxes(state):  # an open side: the fluid below it, if any, draws
+                below = world.amount(nx, y - 1, nz, fluid)
                 if below:
                     d = float(np.float32(own - (_own_height(below) - _own_height(8))))
         else:
@@ -344,9 +375,9 @@ def water_flow(world: Surroundings, x: int, y: int, z: int) -> tuple[float, floa
             dx += sx * d
             dz += sz * d
     fx, fy, fz = dx, 0.0, dz
-    if _falling(world.state(x, y, z)):
+    if _falling(world.state(x, y, z), fluid):
         for sx, sz in _HORIZONTAL:
-            if _solid_face(world, x + sx, y, z + sz) or _solid_face(world, x + sx, y + 1, z + sz):
+            if _solid_face(world, x + sx, y, z + sz, fluid) or _solid_face(world, x + sx, y + 1, z + sz, fluid):
                 fx, fy, fz = _normalised((fx, fy, fz))
                 fy -= 6.0
                 break
@@ -358,12 +389,14 @@ def _normalised(v: tuple[float, float, float]) -> tuple[float, float, float]:
     return (0.0, 0.0, 0.0) if n < 1.0e-5 else (v[0] / n, v[1] / n, v[2] / n)
 
 
-def water_height(e: ItemEntity, world: Surroundings, push: bool = True) -> float | None:
-    """Entity.updateFluidHeightAndDoFluidPushing for water: how far below the surface of the water its box
-    (narrowed by 0.001) touches the bottom of the item's box stands (a cell's surface is its y plus the fluid's
-    height: 1 under more water, else its amount / 9), or None when it touches none. With `push`, the current of
-    those cells pushes the item: their flows (each scaled by the depth so far while that is under 0.4) averaged,
-    normalised and scaled to 0.014 (at least 0.0045 for an item nearly at rest)."""
+def water_height(e: ItemEntity, world: Surroundings, push: bool = True, fluid: str = "water") -> float | None:
+    """Entity.updateFluidHeightAndDoFluidPushing for water (or, with `fluid` 'lava', lava): how far below the
+    surface of the fluid its box (narrowed by 0.001) touches the bottom of the item's box stands (a cell's surface
+    is its y plus the fluid's height: 1 under more of it, else its amount / 9), or None when it touches none. With
+    `push`, the current of those cells pushes the item: their flows (each scaled by the depth so far while that is
+    under 0.4) averaged, normalised and scaled to 0.014 for water, 0.0023333333333333335 for lava (at least 0.0045
+    for an item nearly at rest)."""
+    strength = WATER_PUSH if fluid == "water" else LAVA_PUSH
     b = e.box()
     lo = [math.floor(b[i] + FLUID_DEFLATE) for i in range(3)]
     hi = [math.ceil(b[i + 3] - FLUID_DEFLATE) for i in range(3)]
@@ -374,15 +407,15 @@ def water_height(e: ItemEntity, world: Surroundings, push: bool = True) -> float
     for x in range(lo[0], hi[0]):
         for y in range(lo[1], hi[1]):
             for z in range(lo[2], hi[2]):
-                amount = world.water_amount(x, y, z)
+                amount = world.amount(x, y, z, fluid)
                 if amount == 0:
                     continue
-                own = 1.0 if world.water_amount(x, y + 1, z) else _own_height(amount)
+                own = 1.0 if world.amount(x, y + 1, z, fluid) else _own_height(amount)
                 top = y + own
                 if top >= bottom:
                     deepest = max(top - bottom, deepest if deepest is not None else 0.0)
                     if push:
-                        f = water_flow(world, x, y, z)
+                        f = water_flow(world, x, y, z, fluid)
                         if deepest < 0.4:
                             f = (f[0] * deepest, f[1] * deepest, f[2] * deepest)
                         flow = [flow[0] + f[0], flow[1] + f[1], flow[2] + f[2]]
@@ -390,10 +423,10 @@ def water_height(e: ItemEntity, world: Surroundings, push: bool = True) -> float
     if push and (flow[0] or flow[1] or flow[2]):
         flow = [c / cells for c in flow]
         f = _normalised(tuple(flow))
-        f = (f[0] * WATER_PUSH, f[1] * WATER_PUSH, f[2] * WATER_PUSH)
+        f = (f[0] * strength, f[1] * strength, f[2] * strength)
         if (abs(e.vel[0]) < 0.003 and abs(e.vel[2]) < 0.003
                 and math.sqrt(f[0] ** 2 + f[1] ** 2 + f[2] ** 2) < WATER_PUSH_MIN):
-            f = tuple(c / WATER_PUSH * WATER_PUSH_MIN for c in f)
+            f = tuple(c / strength * WATER_PUSH_MIN for c in f)
         e.vel = [e.vel[0] + f[0], e.vel[1] + f[1], e.vel[2] + f[2]]
     return deepest
 
@@ -477,6 +510,7 @@ def move(e: ItemEntity, movement: list[float], world: Surroundings) -> None:
         e.vel = [e.vel[0] * k, e.vel[1], e.vel[2] * k]
     _touch_webs(e, world)
     _touch_bubble_columns(e, world)
+    _touch_fire(e, world)
     # Entity.getBlockSpeedFactor: the block it is in, else the one below that affects its movement
     f = SPEED_FACTOR.get(world.name(*(math.floor(c) for c in e.pos)))
     if f is None:
@@ -485,17 +519,69 @@ def move(e: ItemEntity, movement: list[float], world: Surroundings) -> None:
         e.vel = [e.vel[0] * f, e.vel[1], e.vel[2] * f]
 
 
+def _hurt(e: ItemEntity, amount: float) -> None:
+    """ItemEntity.hurt by fire or lava: its health drops by `amount` (kept as an int); at 0 or below it is gone."""
+    if e.item in FIRE_RESISTANT:
+        return
+    e.health = int(float(np.float32(np.float32(e.health) - np.float32(amount))))
+    if e.health <= 0:
+        e.removed = e.burned = True
+
+
+def _burn(e: ItemEntity, water: float | None, lava: float | None) -> bool:
+    """Entity.baseTick's fire and lava, after the fluids are measured: water puts the item out; a burning item
+    takes 1 each time its fire ticks reach a multiple of 20 outside lava, its fire ticks counting down; in lava
+    (deeper than 0, and not in the item's first tick) Entity.lavaHurt sets 15 seconds of fire and takes 4. True
+    when this burned it away (the rest of its tick no longer matters)."""
+    immune = e.item in FIRE_RESISTANT
+    if water is not None:  # Entity.updateInWaterStateAndDoWaterCurrentPushing: clearFire
+        e.fire = 0
+    if e.fire > 0:
+        if immune:
+            e.fire = max(e.fire - 4, 0)
+        else:
+            if e.fire % 20 == 0 and not (e.tick_count > 1 and lava):
+                _hurt(e, FIRE_DAMAGE)
+            e.fire -= 1
+    if e.tick_count > 1 and lava and not immune:  # isInLava is false in an entity's first tick (firstTick)
+        e.fire = max(e.fire, LAVA_FIRE_TICKS)
+        _hurt(e, LAVA_DAMAGE)
+    return e.removed
+
+
+def _touch_fire(e: ItemEntity, world: Surroundings) -> None:
+    """After a move: each fire block the box is in (Entity.checkInsideBlocks, BaseFireBlock.entityInside) counts
+    its fire ticks up from below 0, sets at least 8 seconds of fire once they reach 0 and takes 1; with no fire or
+    lava where the box is, a fire that has run out stays out (remainingFireTicks -1)."""
+    for x, y, z in _cells(e.box(), 1.0e-5):
+        if world.name(x, y, z) in ("fire", "soul_fire") and not e.removed:
+            if e.item not in FIRE_RESISTANT:
+                if e.fire < 0:
+                    e.fire += 1
+                if e.fire >= 0:
+                    e.fire = max(e.fire, FIRE_FIRE_TICKS)
+            _hurt(e, FIRE_DAMAGE)
+    if e.fire <= 0 and not any(world.name(*c) in ("fire", "soul_fire", "lava") for c in _cells(e.box(), 1.0e-6)):
+        e.fire = -1
+
+
 def tick_item(e: ItemEntity, world: Surroundings) -> bool:
     """ItemEntity.tick without its merge (`merge_with_neighbours`), which the world runs right after it. True when
     it moved this tick (a resting item moves every 4th tick only), which is when the blocks it is inside (a
     hopper) see it (Entity.applyEffectsFromBlocks follows the move)."""
     e.tick_count += 1
+    depth = water_height(e, world)  # Entity.baseTick: the water the item is in as the tick starts
+    lava = water_height(e, world, fluid="lava")  # and the lava, whose current pushes it too
+    if _burn(e, depth, lava):
+        return False
     if 0 < e.pickup_delay != NEVER_PICKUP:
         e.pickup_delay -= 1
-    depth = water_height(e, world)  # Entity.baseTick: the water the item is in as the tick starts
     if depth is not None and depth > WATER_MIN_HEIGHT:  # ItemEntity.setUnderwaterMovement: it swims up slowly
         rise = WATER_RISE if e.vel[1] < WATER_RISE_BELOW else 0.0
         e.vel = [e.vel[0] * WATER_DRAG, e.vel[1] + rise, e.vel[2] * WATER_DRAG]
+    elif lava is not None and lava > WATER_MIN_HEIGHT:  # setUnderLavaMovement: as in water, with more drag
+        rise = WATER_RISE if e.vel[1] < WATER_RISE_BELOW else 0.0
+        e.vel = [e.vel[0] * LAVA_DRAG, e.vel[1] + rise, e.vel[2] * LAVA_DRAG]
     else:
         e.vel[1] -= GRAVITY
     horizontal = e.vel[0] * e.vel[0] + e.vel[2] * e.vel[2]
@@ -509,6 +595,7 @@ def tick_item(e: ItemEntity, world: Surroundings) -> bool:
         if e.on_ground and e.vel[1] < 0.0:
             e.vel[1] *= -0.5
         water_height(e, world)  # the current pushes again where the move left it
+        water_height(e, world, fluid="lava")
     else:
         _touch_webs(e, world)  # the block effects of its last movement still apply
         _touch_bubble_columns(e, world)

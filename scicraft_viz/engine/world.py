@@ -1256,13 +1256,16 @@ class World:
             carts.tick_all(self)
         if self._entities:
             self._tick_entities()
+        starts: list = []
         if self._fireballs:  # after the carts and item entities (docs/redstone.md section 97)
             from scicraft_viz.engine import fireballs
 
+            before = {f.id: f.box() for f in self._fireballs}
             fireballs.tick_all(self)
+            starts = [before[f.id] for f in self._fireballs if f.id in before]
             self._count_on_plates()
-        if self._entities or self._carts or self._trip_found:
-            self._touch_strings(True)
+        if self._entities or self._carts or self._fireballs or self._trip_found:
+            self._touch_strings(True, starts)
         if self._carts or self._entities or self._fireballs:
             self._push_entities()
         t = self.tick
@@ -1771,15 +1774,37 @@ class World:
             else:
                 self._plate_items.pop(p, None)
 
-    def _touch_strings(self, press: bool) -> None:
-        """Tripwire and entities (docs/redstone.md section 88): every string whose cell an item entity's or
-        minecart's box reaches into (vanilla Entity.checkInsideBlocks: the box shrunk by 1e-7) keeps whether a box
-        meets its attached shape (bit 0) and its unattached one (bit 1), for its next check (kernels.string_check).
-        With `press`, an unpowered string so reached checks at once (vanilla entityInside); without, the bits are
-        only kept up to date (after the hoppers took items)."""
+    def _touch_strings(self, press: bool, starts: list | None = None) -> None:
+        """Tripwire and entities (docs/redstone.md sections 88 and 101): every string whose cell an item entity's,
+        minecart's or fireball's box reaches into (vanilla Entity.checkInsideBlocks: the box shrunk by 1e-7) keeps
+        whether a box meets its attached shape (bit 0) and its unattached one (bit 1), for its next check
+        (kernels.string_check). With `press`, an unpowered string so reached checks at once (vanilla entityInside);
+        without, the bits are only kept up to date (after the hoppers took items). `starts` are the boxes the
+        fireballs still flying had as this tick began: a fireball looks into the blocks before it moves
+        (AbstractHurtingProjectile.tick), so a string it reaches only after its move is tripped in its next tick."""
+        boxes = ([e.box() for e in self._entities if not e.removed] + [c.box() for c in self._carts if not c.removed]
+                 + [f.box() for f in self._fireballs if not f.removed])
+        found = self._string_bits(boxes)
+        trips = found
+        if starts:  # what the strings' checks see now: the fireballs where they stood before their move
+            trips = self._string_bits(boxes[:len(boxes) - len(starts)] + starts)
+        for p in sorted(self._trip_found | found.keys() | trips.keys()):
+            bits = self._trip_bits(p)
+            if not bits & B.T_STRING:
+                continue
+            c = self._find(p)
+            want = found.get(p, 0)
+            if press and trips.get(p, 0) and not bits & B.T_POWERED:
+                self._call(self._k.trip_entities, c, trips[p])
+                c = self._find(p)
+            self.g.U[c, sim.ENTITIES] = want
+        self._trip_found = {p for p, v in found.items() if v}
+
+    def _string_bits(self, boxes: list) -> dict[Pos, int]:
+        """For each string a box reaches into (the box shrunk by 1e-7): bit 0 when a box meets its attached shape,
+        bit 1 its unattached one."""
         from scicraft_viz.engine.items import intersects, moved_box
 
-        boxes = [e.box() for e in self._entities if not e.removed] + [c.box() for c in self._carts if not c.removed]
         reach = [(b, (x, y, z)) for b in boxes
                  for x in range(math.floor(b[0] + 1e-7), math.floor(b[3] - 1e-7) + 1)
                  for y in range(math.floor(b[1] + 1e-7), math.floor(b[4] - 1e-7) + 1)
@@ -1799,17 +1824,7 @@ class World:
                 if intersects(b, moved_box(STRING_LOOSE_BOX, p)):
                     bits |= 2
                 found[p] = bits
-        for p in sorted(self._trip_found | found.keys()):
-            bits = self._trip_bits(p)
-            if not bits & B.T_STRING:
-                continue
-            c = self._find(p)
-            want = found.get(p, 0)
-            if press and want and not bits & B.T_POWERED:
-                self._call(self._k.trip_entities, c, want)
-            else:
-                self.g.U[c, sim.ENTITIES] = want
-        self._trip_found = {p for p, v in found.items() if v}
+        return found
 
     def _trip_bits(self, p: Pos) -> int:
         """blocks.TRIP of the block at p (0 unless a tripwire hook or string)."""
