@@ -236,6 +236,13 @@ def legacy_state(amount: int, falling: bool) -> str:
     return f"minecraft:water[level={level}]"
 
 
+def waterlogged(b: Info) -> str:
+    """The state of the waterloggable block b with `waterlogged=true` (placeLiquid into a container block)."""
+    props = B.split_state(b.state)[1]
+    props["waterlogged"] = "true"
+    return f"minecraft:{b.name}[" + ",".join(f"{k}={v}" for k, v in sorted(props.items())) + "]"
+
+
 class FluidTicks:
     """Pending fluid ticks and the rules that run them, for one world."""
 
@@ -367,10 +374,7 @@ class FluidTicks:
     def spread_to(self, world, q, b: Info, fluid, tick: int) -> None:
         if b.container:  # placeLiquid: waterlogged, with a tick of its own
             if fluid == (8, False) and b.settable and not b.waterlogged:
-                props = B.split_state(b.state)[1]
-                props["waterlogged"] = "true"
-                state = f"minecraft:{b.name}[" + ",".join(f"{k}={v}" for k, v in sorted(props.items())) + "]"
-                self._set(world, q, state, tick)
+                self._set(world, q, waterlogged(b), tick)
             return
         if fluid == (8, False):
             self.sources_made += 1

@@ -1418,10 +1418,7 @@ class World:
             if not here.settable:
                 return False
             if not here.waterlogged:
-                _, props = split_state(front)
-                props["waterlogged"] = "true"
-                self._fluid_set(q, f"minecraft:{here.name}[" + ",".join(f"{k}={v}" for k, v in sorted(props.items()))
-                                + "]")
+                self._fluid_set(q, fluids.waterlogged(here))
             return True
         if may_replace and front not in _AIRS and here.name not in (fluids.WATER, fluids.LAVA, fluids.BUBBLE_COLUMN):
             from scicraft_viz.engine.items import block_drops, pop_resource
